@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// Native modules must stay in node_modules (loaded with require at run time, rebuilt for
+// Electron by electron-builder and unpacked from the asar, see electron-builder.yml).
+const nativeDeps = ['better-sqlite3', '@napi-rs/keyring'];
+
+export default defineConfig({
+  main: {
+    build: {
+      // Every package.json dependency stays external (electron-vite's default); listed
+      // explicitly so the native ones can never be bundled by accident.
+      externalizeDeps: { include: nativeDeps },
+      lib: { entry: resolve(import.meta.dirname, 'src/main/index.ts') },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload cannot require() packages from node_modules: bundle everything
+      // (zod and src/shared included); only electron stays external.
+      externalizeDeps: false,
+      lib: { entry: resolve(import.meta.dirname, 'src/preload/index.ts') },
+      rolldownOptions: {
+        // With "type": "module" electron-vite would emit ESM (index.mjs), but a sandboxed
+        // preload must be CommonJS. Output: out/preload/index.cjs (src/main/index.ts loads it).
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'src/renderer'),
+    build: {
+      rolldownOptions: {
+        input: resolve(import.meta.dirname, 'src/renderer/index.html'),
+      },
+    },
+    plugins: [react(), tailwindcss()],
+  },
+});

@@ -1,0 +1,111 @@
+/**
+ * `npm start`: the whole local stack on embedded defaults.
+ * Auth emulator -> server on PGlite (under PARLEY_DATA_DIR, default ./.parley) -> demo workspace on first run
+ * -> the desktop app, or, where no Electron binary can be had, the same UI in web mode.
+ * `npm run dev` (--no-desktop) skips the desktop app.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startAuthEmulator } from './lib/auth-emulator';
+import { demoLogin, ensureDemo } from './lib/demo-seed';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const wantDesktop = !args.has('--no-desktop');
+
+process.env.PARLEY_DATA_DIR ??= path.join(root, '.parley');
+process.env.FIREBASE_PROJECT_ID ??= 'demo-parley';
+process.env.WHATSAPP_APP_SECRET ??= 'parley-local-app-secret';
+process.env.WHATSAPP_VERIFY_TOKEN ??= 'parley-local-verify-token';
+process.env.SECRETS_KEY ??= 'parley-local-secrets-key-change-me-in-production';
+
+process.env.LOG_LEVEL ??= 'warn';
+
+const say = (line: string) => console.log(`[parley] ${line}`);
+const stoppers: (() => Promise<void>)[] = [];
+
+const emulator = await startAuthEmulator({ projectId: process.env.FIREBASE_PROJECT_ID, log: () => undefined });
+process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+say(`auth emulator on http://${emulator.host}`);
+
+const { loadConfig } = await import('../src/server/config');
+const { buildApp } = await import('../src/server/app');
+const config = loadConfig();
+const app = await buildApp({ config });
+await app.listen({ port: config.port, host: config.host });
+const base = `http://${config.host}:${config.port}`;
+
+const demo = await ensureDemo(app, emulator.host, config.firebaseProjectId);
+say(`server on ${base} (database: ${app.parley.db.kind}${app.parley.db.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`);
+say(`API documentation: ${base}/docs`);
+say(`${demo.created ? 'created the demo workspace' : 'demo workspace ready'}; sign in as ${demoLogin.email} / ${demoLogin.password}`);
+
+let desktop: ReturnType<typeof spawn> | undefined;
+if (wantDesktop) desktop = await startDesktop();
+if (!desktop) await startWebMode();
+
+async function electronBinaryPresent(): Promise<boolean> {
+  return fs.existsSync(path.join(root, 'node_modules/electron/path.txt'));
+}
+
+/** Electron's install script is denied at install time (no network on the build machines): fetch it now. */
+async function startDesktop(): Promise<ReturnType<typeof spawn> | undefined> {
+  if (!(await electronBinaryPresent())) {
+    say('fetching the Electron binary (first run only)...');
+    const ok = await new Promise<boolean>((resolve) => {
+      const p = spawn(process.execPath, [path.join(root, 'node_modules/electron/install.js')], { stdio: 'ignore' });
+      const timer = setTimeout(() => {
+        p.kill('SIGKILL');
+        resolve(false);
+      }, 120_000);
+      p.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code === 0);
+      });
+    });
+    if (!ok || !(await electronBinaryPresent())) {
+      say('the Electron binary could not be downloaded here (no network?): serving the same UI in web mode instead');
+      return undefined;
+    }
+  }
+  const child = spawn(path.join(root, 'node_modules/.bin/electron-vite'), ['dev'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PARLEY_API_URL: base },
+  });
+  child.on('exit', () => void shutdown());
+  return child;
+}
+
+async function startWebMode(): Promise<void> {
+  const { createServer } = await import('vite');
+  const react = (await import('@vitejs/plugin-react')).default;
+  const tailwind = (await import('@tailwindcss/vite')).default;
+  const vite = await createServer({
+    configFile: false,
+    root: path.join(root, 'src/renderer'),
+    plugins: [react(), tailwind()],
+    define: { 'import.meta.env.PARLEY_API_URL': JSON.stringify(base) },
+    server: { host: '127.0.0.1', port: Number(process.env.PARLEY_WEB_PORT ?? 5173) },
+    logLevel: 'warn',
+  });
+  await vite.listen();
+  say(`web UI on ${vite.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5173/'}`);
+  stoppers.push(() => vite.close());
+}
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  say('stopping...');
+  desktop?.kill('SIGTERM');
+  for (const stop of stoppers) await stop().catch(() => undefined);
+  await app.close();
+  await emulator.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());

@@ -1,0 +1,131 @@
+/** Builds the Parley server (no listen): plugins, the route table, health checks, one error handler. */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import { type Database, openDatabase } from './db/client';
+import { type IdentityProvider, firebaseIdentity } from './auth/identity';
+import { installErrorHandler } from './http/error-handler';
+import { registerRoutes } from './http/register';
+import { buildHandlers } from './routes';
+import { buildServices, type Services } from './services';
+import { createMailer, type Mailer } from './services/mailer';
+
+export interface AppOptions {
+  config: Config;
+  /** An already open database (tests share one); otherwise opened from the config and closed with the app. */
+  database?: Database;
+  identity?: IdentityProvider;
+  mailer?: Mailer;
+  /** pino options; false silences the log (tests). */
+  logger?: boolean | object;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    parley: { db: Database; services: Services; mailer: Mailer; config: Config };
+  }
+}
+
+/** Log fields that may carry secrets are never written. */
+export const redactPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-hub-signature-256"]',
+  'headers.authorization',
+  '*.password',
+  '*.token',
+  '*.idToken',
+  '*.refreshToken',
+  '*.secret',
+];
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' }, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 5 * 1024 * 1024,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // An empty JSON body (a DELETE sent with a JSON content type) counts as no body.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    return defaultJson(req, body as string, done);
+  });
+
+  const database =
+    opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') }));
+  if (!opts.database) {
+    await database.migrate();
+    app.addHook('onClose', () => database.close());
+  }
+  const identity = opts.identity ?? firebaseIdentity(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
+  if (!opts.identity) app.addHook('onClose', () => identity.close());
+  const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
+  const services = buildServices({ config, db: database, identity, mailer, log: app.log });
+  app.decorate('parley', { db: database, services, mailer, config });
+
+  await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
+  const tokenFailureLimit = app.createRateLimit({ max: config.rateLimits.tokenFailuresPerMinute, timeWindow: '1 minute' });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Parley API',
+        version: '1',
+        description: 'The REST contract of Parley, generated from the shared route table. Send a Firebase ID token as a Bearer token.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'Firebase ID token' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await database.ping();
+      if (!(await database.migrationsApplied())) return reply.code(503).send({ status: 'migrations pending' });
+      return { status: 'ready', database: database.kind };
+    } catch {
+      return reply.code(503).send({ status: 'database unreachable' });
+    }
+  });
+
+  registerRoutes(
+    app,
+    buildHandlers(services),
+    {
+      db: database,
+      identity,
+      onTokenFailure: async (request) => {
+        const r = await tokenFailureLimit(request);
+        return !r.isAllowed && r.isExceeded;
+      },
+    },
+    config.rateLimits,
+  );
+  return app;
+}

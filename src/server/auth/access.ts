@@ -1,0 +1,93 @@
+/**
+ * One access check for every route, driven by the route table's `access` field:
+ * token -> member -> workspace (from the path, the body, or the resource's own row) -> role.
+ * A resource of another workspace answers exactly as an unknown one (404); a workspace the caller does not
+ * belong to answers 403 whether or not it exists.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Access, ResourceKind } from '../../shared/api/routes';
+import { productMessages } from '../../shared/messages';
+import type { Database } from '../db/client';
+import { HttpError, forbidden, notFound } from '../errors';
+import { findMemberByUid, membership, membershipsOf } from '../repositories/workspaces';
+import { workspaceOfResource } from '../repositories/resources';
+import { isUuid } from '../repositories/pagination';
+import type { IdentityProvider } from './identity';
+import type { Caller, WorkspaceContext } from '../http/types';
+
+export const resourceLabels: Record<ResourceKind, string> = {
+  bot: 'Bot',
+  campaign: 'Campaign',
+  attribute: 'Attribute',
+  contact: 'Contact',
+  conversation: 'Conversation',
+  invitee: 'Invitation',
+  segment: 'Segment',
+  whatsappTemplate: 'Template',
+  whatsappAccount: 'WhatsApp account',
+};
+
+export interface AccessDeps {
+  db: Database;
+  identity: IdentityProvider;
+  /** Called on every failed token; answers whether the client is over its limit. */
+  onTokenFailure: (request: FastifyRequest) => Promise<boolean>;
+}
+
+export async function authenticate(request: FastifyRequest, deps: AccessDeps): Promise<Caller> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  if (!match) {
+    throw (await deps.onTokenFailure(request))
+      ? new HttpError(429, 'Too many failed sign-in attempts; try again in a minute')
+      : new HttpError(401, productMessages.unauthenticated);
+  }
+  let verified;
+  try {
+    verified = await deps.identity.verifyIdToken(match[1]);
+  } catch {
+    throw (await deps.onTokenFailure(request))
+      ? new HttpError(429, 'Too many failed sign-in attempts; try again in a minute')
+      : new HttpError(401, productMessages.unauthenticated);
+  }
+  const member = await findMemberByUid(deps.db.db, verified.uid);
+  return { ...verified, member };
+}
+
+export type AccessResult = { caller: null } | { caller: Caller } | WorkspaceContext;
+
+export async function resolveAccess(
+  access: Access,
+  request: FastifyRequest,
+  deps: AccessDeps,
+): Promise<AccessResult> {
+  if (access.kind === 'public') return { caller: null };
+  const caller = await authenticate(request, deps);
+  if (access.kind === 'signedIn') return { caller };
+
+  let workspaceId: string | null;
+  if (access.kind === 'workspace') {
+    const source = (access.in === 'params' ? request.params : request.body) as Record<string, unknown> | undefined;
+    workspaceId = typeof source?.workspaceId === 'string' ? source.workspaceId : null;
+    if (!workspaceId || !caller.member || !isUuid(workspaceId)) throw forbidden(productMessages.notMember);
+  } else if (access.kind === 'resource') {
+    const source = (access.in === 'params' ? request.params : request.body) as Record<string, unknown> | undefined;
+    const id = source?.[access.field];
+    const missing = notFound(`${resourceLabels[access.resource]} not found`);
+    if (typeof id !== 'string' || !caller.member) throw missing;
+    workspaceId = await workspaceOfResource(deps.db.db, access.resource, id);
+    if (!workspaceId) throw missing;
+    const m = await membership(deps.db.db, workspaceId, caller.member.id);
+    if (!m) throw missing;
+  } else {
+    // The current workspace is currentWorkspaceId, or else the first workspace joined (spec section 1).
+    if (!caller.member) throw forbidden(productMessages.notMember);
+    workspaceId = caller.member.currentWorkspaceId ?? (await membershipsOf(deps.db.db, caller.member.id))[0]?.workspaceId ?? null;
+    if (!workspaceId) throw forbidden(productMessages.notMember);
+  }
+
+  const m = await membership(deps.db.db, workspaceId, caller.member!.id);
+  if (!m) throw forbidden(productMessages.notMember);
+  if (access.role === 'admin' && m.role !== 'admin') throw forbidden(productMessages.adminOnly);
+  return { caller: caller as WorkspaceContext['caller'], workspaceId, role: m.role };
+}

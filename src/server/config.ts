@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Server configuration from the environment (names fixed by ARCHITECTURE section 1). */
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().optional(),
+  PARLEY_DATA_DIR: z.string().default(path.resolve('.parley')),
+  FIREBASE_PROJECT_ID: z.string().default('demo-parley'),
+  FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
+  GRAPH_API_URL: z.string().default('https://graph.facebook.com/v23.0'),
+  WHATSAPP_APP_SECRET: z.string().optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().optional(),
+  SECRETS_KEY: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  PUBLIC_URL: z.string().optional(),
+  /** Ours: where invitation links point (the app's web address). Defaults to PUBLIC_URL. */
+  APP_URL: z.string().optional(),
+  /** Ours: per-client limits (per minute) of sign-up, invitation look-ups and failed tokens. */
+  RATE_LIMIT_SIGNUP: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_INVITE: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_TOKEN_FAILURES: z.coerce.number().int().positive().default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  firebaseProjectId: string;
+  firebaseAuthEmulatorHost: string | undefined;
+  graphApiUrl: string;
+  whatsappAppSecret: string | undefined;
+  whatsappVerifyToken: string | undefined;
+  secretsKey: string | undefined;
+  smtpUrl: string | undefined;
+  publicUrl: string;
+  appUrl: string;
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** Rate limits; tests lower or raise them. */
+  rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const e = Env.parse(env);
+  const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: e.PARLEY_DATA_DIR,
+    firebaseProjectId: e.FIREBASE_PROJECT_ID,
+    firebaseAuthEmulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST,
+    graphApiUrl: e.GRAPH_API_URL,
+    whatsappAppSecret: e.WHATSAPP_APP_SECRET,
+    whatsappVerifyToken: e.WHATSAPP_VERIFY_TOKEN,
+    secretsKey: e.SECRETS_KEY,
+    smtpUrl: e.SMTP_URL,
+    publicUrl,
+    appUrl: e.APP_URL ?? publicUrl,
+    logLevel: e.LOG_LEVEL,
+    rateLimits: {
+      signUpPerMinute: e.RATE_LIMIT_SIGNUP,
+      invitePerMinute: e.RATE_LIMIT_INVITE,
+      tokenFailuresPerMinute: e.RATE_LIMIT_TOKEN_FAILURES,
+    },
+    ...overrides,
+  };
+}

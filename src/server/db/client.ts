@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** A database or a transaction: repositories take either, so callers choose the transaction boundary. */
+export type Executor = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Executor;
+  /** Runs fn in one transaction. */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  migrate(): Promise<void>;
+  /** Whether every migration shipped with this build has been applied. */
+  migrationsApplied(): Promise<boolean>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export function shippedMigrations(): { tag: string; when: number }[] {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
+  return journal.entries;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent, PGlite. */
+  url?: string;
+  /** PGlite data directory; absent means in memory. */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  let db: Executor;
+  let close: () => Promise<void>;
+  let runMigrations: () => Promise<void>;
+  let kind: Database['kind'];
+
+  if (opts.url) {
+    const pg = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new pg.default.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // An idle client's error (server restart) must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    const d = drizzle(pool, { schema });
+    db = d as unknown as Executor;
+    close = () => pool.end();
+    runMigrations = () => migrate(d, { migrationsFolder });
+    kind = 'postgres';
+  } else {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { drizzle } = await import('drizzle-orm/pglite');
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
+    const client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+    await client.waitReady;
+    const d = drizzle(client, { schema });
+    db = d as unknown as Executor;
+    close = () => client.close();
+    runMigrations = () => migrate(d, { migrationsFolder });
+    kind = 'pglite';
+  }
+
+  return {
+    kind,
+    db,
+    transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Executor)),
+    migrate: runMigrations,
+    async migrationsApplied() {
+      try {
+        const r = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+        const rows = (r as unknown as { rows: { n: number }[] }).rows;
+        return rows[0].n >= shippedMigrations().length;
+      } catch {
+        return false;
+      }
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    close,
+  };
+}
+
+/** Rows of a raw `db.execute` on either driver. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

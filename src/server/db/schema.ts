@@ -1,0 +1,327 @@
+/**
+ * The one database schema, for PGlite and PostgreSQL alike (SQL both PostgreSQL 15 and 18 accept).
+ * Tenancy: every tenant table carries `workspace_id NOT NULL` (indexed, usually as the leading key column),
+ * so every query is scoped by it and the tables can be distributed by it later.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const workspaceId = () => uuid('workspace_id').notNull();
+
+export const workspaces = pgTable('workspaces', {
+  id: id(),
+  name: text('name').notNull(),
+  /** Country assumed for phone numbers written without a country code (imports). */
+  defaultCountry: text('default_country').notNull().default('US'),
+  createdAt: createdAt(),
+});
+
+/** A person (one Firebase identity). Not a tenant table: membership is. */
+export const members = pgTable('members', {
+  id: id(),
+  uid: text('uid').notNull().unique(),
+  currentWorkspaceId: uuid('current_workspace_id'),
+  createdAt: createdAt(),
+});
+
+export const workspaceMembers = pgTable(
+  'workspace_members',
+  {
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['admin', 'agent'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.memberId] }), index('workspace_members_member_idx').on(t.memberId)],
+);
+
+export const invitees = pgTable(
+  'invitees',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['admin', 'agent'] }).notNull(),
+    token: text('token').notNull().unique(),
+    used: boolean('used').notNull().default(false),
+    usedByMemberId: uuid('used_by_member_id'),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invitees_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const attributes = pgTable(
+  'attributes',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    type: text('type', { enum: ['contact', 'conversation'] }).notNull().default('contact'),
+    format: text('format', { enum: ['text', 'number', 'boolean'] }).notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  // Names are unique per workspace regardless of case, so "Plan" and "plan" cannot both exist.
+  (t) => [uniqueIndex('attributes_workspace_name_uq').on(t.workspaceId, sql`lower(${t.name})`)],
+);
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    /** E.164. */
+    phoneNumber: text('phone_number').notNull(),
+    email: text('email'),
+    attributes: jsonb('attributes').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+    channel: text('channel').notNull().default('WhatsApp'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    country: text('country'),
+    city: text('city'),
+    metaSourceId: text('meta_source_id'),
+    metaSourceType: text('meta_source_type'),
+    metaCtwaClid: text('meta_ctwa_clid'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('contacts_workspace_phone_uq').on(t.workspaceId, t.phoneNumber),
+    index('contacts_workspace_created_idx').on(t.workspaceId, t.createdAt, t.id),
+    index('contacts_attributes_gin').using('gin', t.attributes.op('jsonb_path_ops')),
+  ],
+);
+
+export const segments = pgTable(
+  'segments',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    filters: jsonb('filters').$type<unknown[]>().notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('segments_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const whatsappAccounts = pgTable(
+  'whatsapp_accounts',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+    wabaAccountId: text('waba_account_id').notNull(),
+    appId: text('app_id').notNull(),
+    phoneNumberId: text('phone_number_id').notNull(),
+    /** AES-256-GCM ciphertext (SECRETS_KEY); never returned to a client. */
+    tokenCiphertext: text('token_ciphertext').notNull(),
+    tokenLast4: text('token_last4').notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('whatsapp_accounts_workspace_idx').on(t.workspaceId),
+    // Webhooks find the account by phone_number_id; one number belongs to one workspace.
+    uniqueIndex('whatsapp_accounts_phone_number_id_uq').on(t.phoneNumberId),
+  ],
+);
+
+export const whatsappTemplates = pgTable(
+  'whatsapp_templates',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    whatsappAccountId: uuid('whatsapp_account_id').notNull(),
+    name: text('name').notNull(),
+    status: text('status').notNull(),
+    language: text('language').notNull(),
+    category: text('category').notNull(),
+    components: jsonb('components').$type<unknown[]>().notNull(),
+    mediaUrl: text('media_url'),
+    whatsappTemplateId: text('whatsapp_template_id'),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('whatsapp_templates_workspace_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('whatsapp_templates_account_name_lang_uq').on(t.workspaceId, t.whatsappAccountId, t.name, t.language),
+  ],
+);
+
+export const bots = pgTable(
+  'bots',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    lastDeployedAt: timestamp('last_deployed_at', { withTimezone: true, precision: 3 }),
+    channel: text('channel').notNull().default('WhatsApp'),
+    rfInstance: jsonb('rf_instance').notNull(),
+    whatsappAccountId: uuid('whatsapp_account_id'),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('bots_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['oneTime', 'recurring'] }).notNull(),
+    status: text('status', { enum: ['draft', 'active', 'paused', 'inProgress', 'completed'] }).notNull().default('draft'),
+    resumeAt: timestamp('resume_at', { withTimezone: true, precision: 3 }),
+    rfInstance: jsonb('rf_instance').notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('campaigns_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const campaignLogs = pgTable(
+  'campaign_logs',
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    campaignId: uuid('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+    templateName: text('template_name').notNull(),
+    messageStatus: text('message_status', { enum: ['success', 'failed'] }).notNull(),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('campaign_logs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt)],
+);
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id').notNull().references(() => contacts.id, { onDelete: 'cascade' }),
+    whatsappAccountId: uuid('whatsapp_account_id'),
+    channel: text('channel').notNull().default('WhatsApp'),
+    isActive: boolean('is_active').notNull().default(true),
+    assigneeMemberId: uuid('assignee_member_id'),
+    assigneeBotId: uuid('assignee_bot_id'),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true, precision: 3 }),
+    /** Ordering key of the lists: last message, or creation. */
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('conversations_workspace_activity_idx').on(t.workspaceId, t.isActive, t.lastActivityAt, t.id),
+    index('conversations_workspace_assignee_idx').on(t.workspaceId, t.assigneeMemberId, t.isActive, t.lastActivityAt),
+    index('conversations_contact_idx').on(t.workspaceId, t.contactId),
+  ],
+);
+
+export const conversationEvents = pgTable(
+  'conversation_events',
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('conversation_events_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    header: jsonb('header'),
+    text: text('text'),
+    mediaUrl: text('media_url'),
+    footer: text('footer'),
+    action: jsonb('action'),
+    templateComponents: jsonb('template_components'),
+    creator: text('creator', { enum: ['user', 'agent', 'bot'] }).notNull(),
+    memberId: uuid('member_id'),
+    /** The provider's message id (wamid); duplicates of a delivery are dropped by it. */
+    waMessageId: text('wa_message_id'),
+    status: text('status').notNull().default('pending'),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('messages_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt, t.id),
+    uniqueIndex('messages_wa_message_id_uq').on(t.workspaceId, t.waMessageId),
+  ],
+);
+
+export const importHistories = pgTable(
+  'import_histories',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    fileUrl: text('file_url').notNull(),
+    status: text('status', { enum: ['pending', 'completed', 'failed'] }).notNull().default('pending'),
+    columnAttributeMap: jsonb('column_attribute_map').notNull(),
+    createdCount: integer('created_count').notNull().default(0),
+    updatedCount: integer('updated_count').notNull().default(0),
+    rejectedCount: integer('rejected_count').notNull().default(0),
+    failureReason: text('failure_reason'),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('import_histories_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+/** Append-only log of what members should see change; feeds the realtime stream and desktop sync. */
+export const workspaceEvents = pgTable(
+  'workspace_events',
+  {
+    workspaceId: workspaceId(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.seq] })],
+);
+
+/** Tables that hold one workspace's data; each must have an indexed NOT NULL workspace_id (checked by a test). */
+export const tenantTables = [
+  'workspace_members',
+  'invitees',
+  'attributes',
+  'contacts',
+  'segments',
+  'whatsapp_accounts',
+  'whatsapp_templates',
+  'bots',
+  'campaigns',
+  'campaign_logs',
+  'conversations',
+  'conversation_events',
+  'messages',
+  'import_histories',
+  'workspace_events',
+] as const;

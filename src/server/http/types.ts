@@ -1,0 +1,43 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { RouteDef, RouteName, Routes } from '../../shared/api/routes';
+import type { Role } from '../../shared/schemas/common';
+import type { MemberRow } from '../repositories/workspaces';
+
+export interface Caller {
+  uid: string;
+  email: string | null;
+  emailVerified: boolean;
+  /** Null for an identity that has no Parley account yet. */
+  member: MemberRow | null;
+}
+
+/** What a workspace-scoped handler knows once access has been checked. */
+export interface WorkspaceContext {
+  caller: Caller & { member: MemberRow };
+  workspaceId: string;
+  role: Role;
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+type ContextFor<R extends RouteDef> = R['access'] extends { kind: 'public' }
+  ? { caller: null }
+  : R['access'] extends { kind: 'signedIn' }
+    ? { caller: Caller }
+    : WorkspaceContext;
+
+export interface HandlerInput<R extends RouteDef> {
+  params: Out<R['params']>;
+  query: Out<R['query']>;
+  body: Out<R['body']>;
+  ctx: ContextFor<R>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Handler<R extends RouteDef> = (input: HandlerInput<R>) => Promise<z.input<R['response']>>;
+
+/** Routes whose capability has landed; every one of them must have a handler (checked by the compiler). */
+export type ImplementedRouteName = { [K in RouteName]: Routes[K] extends { pending: string } ? never : K }[RouteName];
+export type Handlers = { [K in ImplementedRouteName]: Handler<Routes[K]> };
+export type HandlerGroup<K extends ImplementedRouteName> = Pick<Handlers, K>;

@@ -1,0 +1,55 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { limits } from '../../shared/limits';
+import { badRequest } from '../errors';
+
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+}
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** Cursors are opaque to clients: base64url of the last row's ordering key. */
+export function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { at: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const d = new Date(at);
+    if (typeof id !== 'string' || Number.isNaN(d.getTime())) throw new Error('bad');
+    return { at: d, id };
+  } catch {
+    throw badRequest('Invalid cursor');
+  }
+}
+
+export function pageLimit(req: PageRequest): number {
+  return req.limit ?? limits.page.defaultLimit;
+}
+
+/** Keyset condition "after the cursor" for lists ordered by (at DESC, id DESC). */
+export function afterCursor(atCol: AnyPgColumn, idCol: AnyPgColumn, cursor?: string): SQL | undefined {
+  if (!cursor) return undefined;
+  const c = decodeCursor(cursor);
+  return sql`(${atCol}, ${idCol}) < (${c.at.toISOString()}::timestamptz, ${c.id}::uuid)`;
+}
+
+/** Trims the extra row fetched to know whether a next page exists. */
+export function toPage<R, T>(rows: R[], limit: number, key: (r: R) => { at: Date; id: string }, map: (r: R) => T): Page<T> {
+  const more = rows.length > limit;
+  const slice = more ? rows.slice(0, limit) : rows;
+  const last = slice[slice.length - 1];
+  return { items: slice.map(map), nextCursor: more && last ? encodeCursor(key(last).at, key(last).id) : null };
+}
+
+export const iso = (d: Date) => d.toISOString();
+export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids are UUIDs; anything else cannot name a row, and must not reach SQL as a uuid cast error. */
+export const isUuid = (v: string) => UUID.test(v);

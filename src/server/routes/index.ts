@@ -1,0 +1,119 @@
+/**
+ * Thin handlers, one per route of the shared table: they unpack the validated request and call a service.
+ * The compiler checks that every implemented route has exactly one handler.
+ */
+import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import * as t from '../db/schema';
+import type { Handlers } from '../http/types';
+import type { Services } from '../services';
+import * as r from '../repositories/resources';
+import * as conv from '../repositories/conversations';
+import { likeEscape } from '../repositories/conversations';
+import { notFound } from '../errors';
+
+export function buildHandlers(s: Services): Handlers {
+  const ex = () => s.deps.db.db;
+  return {
+    // auth
+    signUp: ({ body }) => s.auth.signUp(body),
+    signUpWithInvite: ({ params, body }) => s.auth.signUpWithInvite(params.inviteToken, body),
+    getMe: ({ ctx }) => s.auth.me(ctx.caller),
+    patchMe: ({ ctx, body }) => s.auth.switchWorkspace(ctx.caller, body.currentWorkspaceId),
+    acceptInvitee: ({ ctx, body }) => s.auth.acceptInvite(ctx.caller, body.token),
+
+    // workspace
+    createWorkspace: ({ ctx, body }) => s.workspaces.create(ctx.caller, body.name),
+    getWorkspace: ({ ctx }) => s.workspaces.detail(ctx.workspaceId),
+    listMembers: ({ ctx, query }) => s.workspaces.members(ctx.workspaceId, query),
+    listAttributes: async ({ ctx, query }) => mapPage(await r.attributes.page(ex(), ctx.workspaceId, query), r.toAttribute),
+    listBots: async ({ ctx, query }) => mapPage(await r.bots.page(ex(), ctx.workspaceId, query), r.toBot),
+    listCampaigns: async ({ ctx, query }) => {
+      const page = await r.campaigns.page(ex(), ctx.workspaceId, query);
+      const ids = page.items.map((c) => c.id);
+      const logs = ids.length
+        ? await ex()
+            .select()
+            .from(t.campaignLogs)
+            .where(and(eq(t.campaignLogs.workspaceId, ctx.workspaceId), inArray(t.campaignLogs.campaignId, ids)))
+            .orderBy(desc(t.campaignLogs.createdAt))
+            .limit(100 * ids.length)
+        : [];
+      return {
+        nextCursor: page.nextCursor,
+        items: page.items.map((c) => ({
+          ...r.toCampaign(c),
+          CampaignLogs: logs
+            .filter((l) => l.campaignId === c.id)
+            .map((l) => ({
+              id: l.id,
+              createdAt: l.createdAt.toISOString(),
+              phoneNumber: l.phoneNumber,
+              templateName: l.templateName,
+              messageStatus: l.messageStatus,
+              reason: l.reason,
+              campaignId: l.campaignId,
+            })),
+        })),
+      };
+    },
+    listContacts: async ({ ctx, query }) => {
+      const q = query.search?.trim();
+      const pattern = q ? `%${likeEscape(q)}%` : undefined;
+      if (query.segmentId && !(await r.segments.get(ex(), ctx.workspaceId, query.segmentId))) throw notFound('Segment not found');
+      const where = pattern
+        ? or(ilike(t.contacts.name, pattern), ilike(t.contacts.phoneNumber, pattern), ilike(t.contacts.email, pattern))
+        : undefined;
+      return mapPage(await r.contacts.page(ex(), ctx.workspaceId, query, where), r.toContact);
+    },
+    listConversations: ({ ctx, query }) =>
+      conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }),
+    listInvitees: async ({ ctx, query }) =>
+      mapPage(await r.invitees.page(ex(), ctx.workspaceId, query, eq(t.invitees.used, false)), r.toInvitee),
+    listSegments: async ({ ctx, query }) => mapPage(await r.segments.page(ex(), ctx.workspaceId, query), r.toSegment),
+    listWhatsappAccounts: async ({ ctx, query }) =>
+      mapPage(await r.whatsappAccounts.page(ex(), ctx.workspaceId, query), r.toWhatsappAccount),
+    listWhatsappTemplates: async ({ ctx, query }) =>
+      mapPage(await r.whatsappTemplates.page(ex(), ctx.workspaceId, query), r.toTemplate),
+    listImportHistory: async ({ ctx, query }) =>
+      mapPage(await r.importHistories.page(ex(), ctx.workspaceId, query), r.toImportHistory),
+
+    // bot
+    getBot: ({ ctx, params }) => s.automation.getBot(ctx, params.botId),
+    createBot: ({ ctx, body }) => s.automation.createBot(ctx, body),
+    patchBot: ({ ctx, params, body }) => s.automation.patchBot(ctx, params.botId, body),
+    connectWaba: ({ ctx, params, body }) => s.automation.connectWaba(ctx, params.botId, body.wabaAccountId),
+    deleteBot: ({ ctx, params }) => s.automation.deleteBot(ctx, params.botId),
+
+    // campaign
+    getCampaign: ({ ctx, params }) => s.automation.getCampaign(ctx, params.campaignId),
+    createCampaign: ({ ctx, body }) => s.automation.createCampaign(ctx, body),
+    patchCampaign: ({ ctx, params, body }) => s.automation.patchCampaign(ctx, params.campaignId, body),
+    deleteCampaign: ({ ctx, params }) => s.automation.deleteCampaign(ctx, params.campaignId),
+
+    // attribute, contact, segment
+    createAttribute: ({ ctx, body }) => s.audience.createAttribute(ctx, body),
+    patchAttribute: ({ ctx, params, body }) => s.audience.patchAttribute(ctx, params.attributeId, body),
+    deleteAttribute: ({ ctx, params }) => s.audience.deleteAttribute(ctx, params.attributeId),
+    patchContact: ({ ctx, params, body }) => s.audience.patchContact(ctx, params.contactId, body),
+    listContactConversations: ({ ctx, params, query }) =>
+      conv.listConversations(ex(), ctx.workspaceId, { ...query, contactId: params.contactId, memberId: ctx.caller.member.id }),
+    createSegment: ({ ctx, body }) => s.audience.createSegment(ctx, body),
+    deleteSegment: ({ ctx, params }) => s.audience.deleteSegment(ctx, params.segmentId),
+
+    // invitee
+    createInvitee: ({ ctx, body }) => s.team.invite(ctx, body.email, body.role),
+    validateInvitee: ({ body }) => s.team.validate(body.id),
+    deleteInvitee: ({ ctx, params }) => s.team.revoke(ctx, params.id),
+
+    // conversation
+    getConversation: ({ ctx, params }) => s.conversations.detail(ctx, params.conversationId),
+    patchConversation: ({ ctx, params, body }) => s.conversations.patch(ctx, params.conversationId, body),
+
+    // whatsapp
+    deleteWhatsappAccount: ({ ctx, params }) => s.team.deleteWhatsappAccount(ctx, params.id),
+  };
+}
+
+function mapPage<R, T>(page: { items: R[]; nextCursor: string | null }, map: (r: R) => T) {
+  return { items: page.items.map(map), nextCursor: page.nextCursor };
+}

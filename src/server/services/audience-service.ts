@@ -1,0 +1,159 @@
+/** Attributes, contacts and segments. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Attribute, Contact, Segment } from '../../shared';
+import type {
+  CreateAttributeBody,
+  CreateSegmentBody,
+  PatchAttributeBody,
+  PatchContactBody,
+} from '../../shared/schemas/requests';
+import * as t from '../db/schema';
+import { badRequest, conflict, notFound } from '../errors';
+import * as r from '../repositories/resources';
+import type { WorkspaceContext } from '../http/types';
+import { isUniqueViolation, type ServiceDeps } from './context';
+
+/** The contact's own columns a segment filter may name, besides the workspace's attributes. */
+export const contactColumns = ['name', 'phoneNumber', 'email', 'country', 'city', 'tags', 'createdAt'] as const;
+
+type AttrValue = string | number | boolean | null;
+
+/** Checks a value against an attribute's format, accepting the obvious text forms ("42", "true"). */
+export function coerceAttributeValue(format: 'text' | 'number' | 'boolean', name: string, value: AttrValue): AttrValue {
+  if (value === null) return null;
+  switch (format) {
+    case 'text':
+      if (typeof value === 'string') return value;
+      return String(value);
+    case 'number': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) throw badRequest(`Attribute ${name} must be a number`);
+      return n;
+    }
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (value === 'true' || value === 'false') return value === 'true';
+      throw badRequest(`Attribute ${name} must be true or false`);
+  }
+}
+
+export function audienceService(d: ServiceDeps) {
+  const ex = () => d.db.db;
+  const duplicate = (name: string) => conflict(`Attribute with name ${name} already exists`);
+
+  async function attributesByName(workspaceId: string) {
+    const rows = await ex().select().from(t.attributes).where(eq(t.attributes.workspaceId, workspaceId));
+    return new Map(rows.map((a) => [a.name.toLowerCase(), a]));
+  }
+
+  return {
+    async createAttribute(ctx: WorkspaceContext, body: z.output<typeof CreateAttributeBody>): Promise<Attribute> {
+      try {
+        const row = await r.attributes.insert(ex(), {
+          workspaceId: ctx.workspaceId,
+          name: body.name,
+          description: body.description ?? null,
+          type: body.type,
+          format: body.format,
+          memberId: ctx.caller.member.id,
+        });
+        return r.toAttribute(row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicate(body.name);
+        throw err;
+      }
+    },
+    async patchAttribute(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchAttributeBody>): Promise<Attribute> {
+      const before = await r.attributes.get(ex(), ctx.workspaceId, id);
+      if (!before) throw notFound('Attribute not found');
+      try {
+        return await d.db.transaction(async (tx) => {
+          const row = await r.attributes.update(tx, ctx.workspaceId, id, {
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.description !== undefined && { description: body.description }),
+            ...(body.type !== undefined && { type: body.type }),
+            ...(body.format !== undefined && { format: body.format }),
+          });
+          // Contacts keep attribute values by name: a rename carries the values over.
+          if (row && body.name !== undefined && body.name !== before.name) {
+            await tx.execute(sql`
+              update ${t.contacts}
+              set attributes = (attributes - ${before.name}::text) || jsonb_build_object(${body.name}::text, attributes -> ${before.name}::text)
+              where workspace_id = ${ctx.workspaceId} and attributes ? ${before.name}::text`);
+          }
+          return r.toAttribute(row!);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicate(body.name ?? before.name);
+        throw err;
+      }
+    },
+    async deleteAttribute(ctx: WorkspaceContext, id: string) {
+      await d.db.transaction(async (tx) => {
+        const row = await r.attributes.get(tx, ctx.workspaceId, id);
+        if (!row) throw notFound('Attribute not found');
+        await r.attributes.remove(tx, ctx.workspaceId, id);
+        await tx.execute(sql`
+          update ${t.contacts} set attributes = attributes - ${row.name}::text
+          where workspace_id = ${ctx.workspaceId} and attributes ? ${row.name}::text`);
+      });
+      return { success: true as const };
+    },
+
+    /** Attribute values are checked against the workspace's attributes; null removes a value. */
+    async patchContact(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchContactBody>): Promise<Contact> {
+      const current = await r.contacts.get(ex(), ctx.workspaceId, id);
+      if (!current) throw notFound('Contact not found');
+      let attributes = current.attributes;
+      if (body.attributes) {
+        const known = await attributesByName(ctx.workspaceId);
+        const next = { ...current.attributes };
+        for (const [key, value] of Object.entries(body.attributes)) {
+          const attr = known.get(key.toLowerCase());
+          if (!attr) throw badRequest(`Unknown attribute: ${key}`);
+          const v = coerceAttributeValue(attr.format, attr.name, value);
+          if (v === null) delete next[attr.name];
+          else next[attr.name] = v;
+        }
+        attributes = next;
+      }
+      const row = await r.contacts.update(ex(), ctx.workspaceId, id, {
+        ...(body.name !== undefined && { name: body.name }),
+        ...(body.email !== undefined && { email: body.email }),
+        ...(body.country !== undefined && { country: body.country }),
+        attributes,
+        updatedAt: new Date(),
+      });
+      return r.toContact(row!);
+    },
+
+    async createSegment(ctx: WorkspaceContext, body: z.output<typeof CreateSegmentBody>): Promise<Segment> {
+      const known = await attributesByName(ctx.workspaceId);
+      const unknown = body.filters
+        .map((f) => f.column)
+        .filter((c) => !(contactColumns as readonly string[]).includes(c) && !known.has(c.toLowerCase()));
+      if (unknown.length) throw badRequest(unknown.map((c) => `Unknown column: ${c}`));
+      const row = await r.segments.insert(ex(), {
+        workspaceId: ctx.workspaceId,
+        name: body.name,
+        filters: body.filters,
+        memberId: ctx.caller.member.id,
+      });
+      return r.toSegment(row);
+    },
+    async deleteSegment(ctx: WorkspaceContext, id: string) {
+      if (!(await r.segments.remove(ex(), ctx.workspaceId, id))) throw notFound('Segment not found');
+      return { success: true as const };
+    },
+
+    async contactExists(ctx: WorkspaceContext, id: string) {
+      const [c] = await ex()
+        .select({ id: t.contacts.id })
+        .from(t.contacts)
+        .where(and(eq(t.contacts.workspaceId, ctx.workspaceId), eq(t.contacts.id, id)))
+        .limit(1);
+      return !!c;
+    },
+  };
+}

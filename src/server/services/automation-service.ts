@@ -1,0 +1,107 @@
+/** Bots and campaigns: their records and canvases (the engines that run them come later). */
+import { or, eq, and } from 'drizzle-orm';
+import type { Bot, BotRfInstance, Campaign, CampaignRfInstance } from '../../shared';
+import type { z } from 'zod';
+import type { CreateBotBody, CreateCampaignBody, PatchBotBody, PatchCampaignBody } from '../../shared/schemas/requests';
+import * as t from '../db/schema';
+import { notFound } from '../errors';
+import * as r from '../repositories/resources';
+import { isUuid } from '../repositories/pagination';
+import type { WorkspaceContext } from '../http/types';
+import type { ServiceDeps } from './context';
+
+const viewport = { x: 0, y: 0, zoom: 1 };
+/** A new bot starts with its start node, which cannot be deleted. */
+export const newBotCanvas = (): BotRfInstance => ({
+  nodes: [{ id: 'start', type: 'StartNode', position: { x: 0, y: 0 }, data: { label: 'Start' }, deletable: false }],
+  edges: [],
+  viewport,
+});
+export const newCampaignCanvas = (): CampaignRfInstance => ({ nodes: [], edges: [], viewport });
+
+export function automationService(d: ServiceDeps) {
+  const ex = () => d.db.db;
+  async function bot(ctx: WorkspaceContext, id: string) {
+    const row = await r.bots.get(ex(), ctx.workspaceId, id);
+    if (!row) throw notFound('Bot not found');
+    return row;
+  }
+  async function campaign(ctx: WorkspaceContext, id: string) {
+    const row = await r.campaigns.get(ex(), ctx.workspaceId, id);
+    if (!row) throw notFound('Campaign not found');
+    return row;
+  }
+
+  return {
+    getBot: async (ctx: WorkspaceContext, id: string): Promise<Bot> => r.toBot(await bot(ctx, id)),
+    async createBot(ctx: WorkspaceContext, body: z.output<typeof CreateBotBody>): Promise<Bot> {
+      const row = await r.bots.insert(ex(), {
+        workspaceId: ctx.workspaceId,
+        title: body.title ?? 'Untitled bot',
+        rfInstance: newBotCanvas(),
+        memberId: ctx.caller.member.id,
+      });
+      return r.toBot(row);
+    },
+    async patchBot(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchBotBody>): Promise<Bot> {
+      const row = await r.bots.update(ex(), ctx.workspaceId, id, {
+        ...(body.title !== undefined && { title: body.title }),
+        ...(body.isActive !== undefined && { isActive: body.isActive }),
+        ...(body.lastDeployedAt !== undefined && { lastDeployedAt: body.lastDeployedAt ? new Date(body.lastDeployedAt) : null }),
+        ...(body.rfInstance !== undefined && { rfInstance: body.rfInstance }),
+      });
+      if (!row) throw notFound('Bot not found');
+      return r.toBot(row);
+    },
+    /** `wabaAccountId` names a WhatsApp account of the bot's workspace by its id or its WABA id. */
+    async connectWaba(ctx: WorkspaceContext, id: string, wabaAccountId: string | null): Promise<Bot> {
+      await bot(ctx, id);
+      let accountId: string | null = null;
+      if (wabaAccountId) {
+        const a = t.whatsappAccounts;
+        const [acc] = await ex()
+          .select({ id: a.id })
+          .from(a)
+          .where(
+            and(
+              eq(a.workspaceId, ctx.workspaceId),
+              isUuid(wabaAccountId) ? or(eq(a.id, wabaAccountId), eq(a.wabaAccountId, wabaAccountId)) : eq(a.wabaAccountId, wabaAccountId),
+            ),
+          )
+          .limit(1);
+        if (!acc) throw notFound('WhatsApp account not found');
+        accountId = acc.id;
+      }
+      const row = await r.bots.update(ex(), ctx.workspaceId, id, { whatsappAccountId: accountId });
+      return r.toBot(row!);
+    },
+    async deleteBot(ctx: WorkspaceContext, id: string) {
+      if (!(await r.bots.remove(ex(), ctx.workspaceId, id))) throw notFound('Bot not found');
+      return { success: true as const };
+    },
+
+    getCampaign: async (ctx: WorkspaceContext, id: string): Promise<Campaign> => r.toCampaign(await campaign(ctx, id)),
+    async createCampaign(ctx: WorkspaceContext, body: z.output<typeof CreateCampaignBody>): Promise<Campaign> {
+      const row = await r.campaigns.insert(ex(), {
+        workspaceId: ctx.workspaceId,
+        name: body.name ?? 'Untitled campaign',
+        type: body.type,
+        rfInstance: newCampaignCanvas(),
+        memberId: ctx.caller.member.id,
+      });
+      return r.toCampaign(row);
+    },
+    async patchCampaign(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchCampaignBody>): Promise<Campaign> {
+      const row = await r.campaigns.update(ex(), ctx.workspaceId, id, {
+        ...(body.name !== undefined && { name: body.name }),
+        ...(body.rfInstance !== undefined && { rfInstance: body.rfInstance }),
+      });
+      if (!row) throw notFound('Campaign not found');
+      return r.toCampaign(row);
+    },
+    async deleteCampaign(ctx: WorkspaceContext, id: string) {
+      if (!(await r.campaigns.remove(ex(), ctx.workspaceId, id))) throw notFound('Campaign not found');
+      return { success: true as const };
+    },
+  };
+}

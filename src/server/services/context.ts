@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { IdentityProvider } from '../auth/identity';
+import type { Mailer } from './mailer';
+
+/** What every service may use. */
+export interface ServiceDeps {
+  config: Config;
+  db: Database;
+  identity: IdentityProvider;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+/** Postgres unique-violation, whichever driver raised it. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

@@ -1,0 +1,35 @@
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  /** Mails kept when no SMTP server is configured (local runs and tests read them). */
+  readonly outbox: Mail[];
+}
+
+/** SMTP when SMTP_URL is set; otherwise mails are kept in memory and only their recipients are logged. */
+export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger): Mailer {
+  const outbox: Mail[] = [];
+  if (!smtpUrl) {
+    return {
+      outbox,
+      async send(mail) {
+        outbox.push(mail);
+        if (outbox.length > 1000) outbox.shift();
+        log.info({ to: mail.to, subject: mail.subject }, 'SMTP_URL is not set: e-mail kept locally, not sent');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    outbox,
+    async send(mail) {
+      await transport.sendMail({ from: 'Parley <no-reply@parley.local>', ...mail });
+    },
+  };
+}

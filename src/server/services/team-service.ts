@@ -1,0 +1,78 @@
+/** Invitations and WhatsApp account records. */
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Role } from '../../shared/schemas/common';
+import * as t from '../db/schema';
+import { conflict, notFound } from '../errors';
+import * as r from '../repositories/resources';
+import { isUuid } from '../repositories/pagination';
+import type { WorkspaceContext } from '../http/types';
+import type { ServiceDeps } from './context';
+
+export function teamService(d: ServiceDeps) {
+  const ex = () => d.db.db;
+  return {
+    /**
+     * Invites an e-mail with a role. Inviting the same address again replaces the open invitation (new link,
+     * new role); inviting someone who is already a member is refused.
+     */
+    async invite(ctx: WorkspaceContext, email: string, role: Role) {
+      const normalized = email.trim().toLowerCase();
+      const uid = await d.identity.findUidByEmail(normalized);
+      if (uid) {
+        const [already] = await ex()
+          .select({ id: t.members.id })
+          .from(t.members)
+          .innerJoin(t.workspaceMembers, eq(t.workspaceMembers.memberId, t.members.id))
+          .where(and(eq(t.members.uid, uid), eq(t.workspaceMembers.workspaceId, ctx.workspaceId)))
+          .limit(1);
+        if (already) throw conflict(`${normalized} is already a member of this workspace`);
+      }
+      const token = randomBytes(24).toString('base64url');
+      const invitation = await d.db.transaction(async (tx) => {
+        await tx
+          .delete(t.invitees)
+          .where(and(eq(t.invitees.workspaceId, ctx.workspaceId), eq(sql`lower(${t.invitees.email})`, normalized), eq(t.invitees.used, false)));
+        return r.invitees.insert(tx, { workspaceId: ctx.workspaceId, email: normalized, role, token, memberId: ctx.caller.member.id });
+      });
+      const [w] = await ex().select({ name: t.workspaces.name }).from(t.workspaces).where(eq(t.workspaces.id, ctx.workspaceId));
+      const link = `${d.config.appUrl.replace(/\/$/, '')}/invite/${invitation.id}`;
+      await d.mailer
+        .send({
+          to: normalized,
+          subject: `You are invited to ${w.name} on Parley`,
+          text: `You have been invited to join ${w.name} on Parley as ${role}.\n\nAccept the invitation: ${link}\n`,
+        })
+        .catch((err: unknown) => d.log.error({ err }, 'invitation e-mail could not be sent'));
+      return { success: true as const };
+    },
+
+    /** Public: what the invitation page needs to send the invitee to sign-up or to sign-in. */
+    async validate(id: string) {
+      if (!isUuid(id)) throw notFound('This invitation does not exist or was revoked');
+      const [inv] = await ex().select().from(t.invitees).where(eq(t.invitees.id, id)).limit(1);
+      if (!inv) throw notFound('This invitation does not exist or was revoked');
+      if (inv.used) throw conflict('This invitation has already been used');
+      const [w] = await ex().select({ name: t.workspaces.name }).from(t.workspaces).where(eq(t.workspaces.id, inv.workspaceId));
+      const uid = await d.identity.findUidByEmail(inv.email);
+      return { ...r.toInvitee(inv), workspaceName: w.name, ...(uid ? { uid } : {}) };
+    },
+
+    async revoke(ctx: WorkspaceContext, id: string) {
+      if (!(await r.invitees.remove(ex(), ctx.workspaceId, id))) throw notFound('Invitation not found');
+      return { success: true as const };
+    },
+
+    /** Removes the account; bots lose their link to it, conversations keep their history. */
+    async deleteWhatsappAccount(ctx: WorkspaceContext, id: string) {
+      await d.db.transaction(async (tx) => {
+        if (!(await r.whatsappAccounts.remove(tx, ctx.workspaceId, id))) throw notFound('WhatsApp account not found');
+        await tx
+          .update(t.bots)
+          .set({ whatsappAccountId: null, isActive: false })
+          .where(and(eq(t.bots.workspaceId, ctx.workspaceId), eq(t.bots.whatsappAccountId, id)));
+      });
+      return { success: true as const };
+    },
+  };
+}

@@ -1,0 +1,408 @@
+/**
+ * The REST route table: every call of product spec section 7 (plus marked additions) as data.
+ * The server registers its routes from it, the renderer's typed client calls through it, the OpenAPI document
+ * at /docs is generated from it, and the isolation and malformed-input tests walk it.
+ */
+import { z } from 'zod';
+import { Id, Role, Success, pageOf } from '../schemas/common';
+import { InviteSignUpBody, Member, MemberProfile, PatchMeBody, SignUpBody } from '../schemas/auth';
+import {
+  Attribute,
+  AuthMe,
+  Bot,
+  Campaign,
+  CampaignListEntry,
+  Contact,
+  ConversationDetail,
+  ConversationListEntry,
+  ImportHistory,
+  InviteValidation,
+  Invitee,
+  Segment,
+  WhatsappAccount,
+  WhatsappFlow,
+  WhatsappTemplate,
+  Workspace,
+  WorkspaceDetail,
+  Conversation,
+  Message,
+} from '../schemas/entities';
+import {
+  ConnectWabaBody,
+  ContactListQuery,
+  ConversationListQuery,
+  CreateAttributeBody,
+  CreateBotBody,
+  CreateCampaignBody,
+  CreateImportBody,
+  CreateInviteeBody,
+  CreateMessageBody,
+  CreateSegmentBody,
+  CreateTemplateBody,
+  CreateWhatsappBody,
+  CreateWorkspaceBody,
+  ListQuery,
+  OutboundBody,
+  PatchAttributeBody,
+  PatchBotBody,
+  PatchCampaignBody,
+  PatchContactBody,
+  PatchConversationBody,
+  ValidateInviteeBody,
+} from '../schemas/requests';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Tenant resources addressed by id; the server resolves each to its workspace before anything else. */
+export const resourceKinds = [
+  'bot',
+  'campaign',
+  'attribute',
+  'contact',
+  'conversation',
+  'invitee',
+  'segment',
+  'whatsappTemplate',
+  'whatsappAccount',
+] as const;
+export type ResourceKind = (typeof resourceKinds)[number];
+
+/**
+ * Who may call a route.
+ * - public: no token (sign-up, invitation look-up).
+ * - signedIn: any valid token (own profile, creating a workspace).
+ * - workspace: `workspaceId` in the path or body names the workspace; the caller must be a member with `role`.
+ * - resource: the id in the path (or body) names a tenant resource; its workspace is looked up, then as above.
+ * - currentWorkspace: uploads that carry no workspace id act in the caller's current workspace.
+ * `role` is the least role: `agent` lets agents and admins in, `admin` only admins.
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'signedIn' }
+  | { kind: 'workspace'; in: 'params' | 'body'; role: Role }
+  | { kind: 'resource'; resource: ResourceKind; in: 'params' | 'body'; field: string; role: Role }
+  | { kind: 'currentWorkspace'; role: Role };
+
+export interface MultipartSpec {
+  /** Form field holding the file. */
+  field: string;
+  maxBytes: number;
+  /** Accepted MIME types; `*` wildcards allowed after the slash (image/*). */
+  mimeTypes: readonly string[];
+}
+
+export interface RouteDef {
+  method: Method;
+  /** Fastify-style path (`:param`); the spec writes `{param}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  multipart?: MultipartSpec;
+  status: 200 | 201;
+  response: z.ZodType;
+  access: Access;
+  /** Not in the product spec: added because the product needs it. */
+  addition?: boolean;
+  /** Set while the capability behind the route has not landed: the server answers 501 with this text. */
+  pending?: string;
+}
+
+const p = {
+  bot: z.strictObject({ botId: Id }),
+  campaign: z.strictObject({ campaignId: Id }),
+  attribute: z.strictObject({ attributeId: Id }),
+  contact: z.strictObject({ contactId: Id }),
+  conversation: z.strictObject({ conversationId: Id }),
+  workspace: z.strictObject({ workspaceId: Id }),
+  id: z.strictObject({ id: Id }),
+  template: z.strictObject({ templateId: Id }),
+  segment: z.strictObject({ segmentId: Id }),
+  whatsappAccount: z.strictObject({ whatsappAccountId: Id }),
+  inviteToken: z.strictObject({ inviteToken: z.string().min(1).max(256) }),
+};
+
+const MB = 1024 * 1024;
+const pendingChannel = 'This call needs the WhatsApp channel, which is not available on this server yet';
+const pendingFiles = 'File uploads are not available on this server yet';
+const pendingEngine = 'Campaign sending is not available on this server yet';
+const pendingImport = 'Contact import is not available on this server yet';
+
+const agentIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'agent' });
+const adminIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'admin' });
+const wsParams = (role: Role): Access => ({ kind: 'workspace', in: 'params', role });
+const wsBody = (role: Role): Access => ({ kind: 'workspace', in: 'body', role });
+
+function route<const R extends RouteDef>(r: R): R {
+  return r;
+}
+
+export const routes = {
+  // ---- auth ----
+  signUp: route({
+    method: 'POST', path: '/auth/sign-up', tag: 'auth', summary: 'Create an account, its workspace and admin membership',
+    body: SignUpBody, status: 201, response: Member, access: { kind: 'public' },
+  }),
+  signUpWithInvite: route({
+    method: 'POST', path: '/auth/sign-up/:inviteToken', tag: 'auth', summary: 'Create an account by invitation and join its workspace',
+    params: p.inviteToken, body: InviteSignUpBody, status: 201, response: Member, access: { kind: 'public' },
+  }),
+  getMe: route({
+    method: 'GET', path: '/auth/me', tag: 'auth', summary: 'The signed-in member with its workspaces',
+    status: 200, response: AuthMe, access: { kind: 'signedIn' },
+  }),
+  patchMe: route({
+    method: 'PATCH', path: '/auth/me', tag: 'auth', summary: 'Switch the current workspace',
+    body: PatchMeBody, status: 200, response: AuthMe, access: { kind: 'signedIn' },
+  }),
+
+  // ---- workspace ----
+  createWorkspace: route({
+    method: 'POST', path: '/workspace', tag: 'workspace', summary: 'Create a workspace; the caller becomes its admin',
+    body: CreateWorkspaceBody, status: 201, response: Workspace, access: { kind: 'signedIn' },
+  }),
+  getWorkspace: route({
+    method: 'GET', path: '/workspace/:workspaceId', tag: 'workspace', summary: 'A workspace with its attributes and members',
+    params: p.workspace, status: 200, response: WorkspaceDetail, access: wsParams('agent'),
+  }),
+  listAttributes: route({
+    method: 'GET', path: '/workspace/:workspaceId/attributes', tag: 'workspace', summary: 'Attributes of a workspace',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(Attribute), access: wsParams('agent'),
+  }),
+  listBots: route({
+    method: 'GET', path: '/workspace/:workspaceId/bots', tag: 'workspace', summary: 'Bots of a workspace',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(Bot), access: wsParams('agent'),
+  }),
+  listCampaigns: route({
+    method: 'GET', path: '/workspace/:workspaceId/campaigns', tag: 'workspace', summary: 'Campaigns of a workspace with their logs',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(CampaignListEntry), access: wsParams('agent'),
+  }),
+  listContacts: route({
+    method: 'GET', path: '/workspace/:workspaceId/contacts', tag: 'workspace', summary: 'Contacts of a workspace, searchable',
+    params: p.workspace, query: ContactListQuery, status: 200, response: pageOf(Contact), access: wsParams('agent'),
+  }),
+  listConversations: route({
+    method: 'GET', path: '/workspace/:workspaceId/conversations', tag: 'workspace',
+    summary: 'Conversations of a workspace by tab (me, assigned, open, closed), newest activity first',
+    params: p.workspace, query: ConversationListQuery, status: 200, response: pageOf(ConversationListEntry), access: wsParams('agent'),
+  }),
+  listInvitees: route({
+    method: 'GET', path: '/workspace/:workspaceId/invitees', tag: 'workspace', summary: 'Open invitations of a workspace (admins)',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(Invitee), access: wsParams('admin'),
+  }),
+  listMembers: route({
+    method: 'GET', path: '/workspace/:workspaceId/members', tag: 'workspace', summary: 'Members with identity profile data',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(MemberProfile), access: wsParams('agent'),
+  }),
+  listSegments: route({
+    method: 'GET', path: '/workspace/:workspaceId/segments', tag: 'workspace', summary: 'Saved segments of a workspace',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(Segment), access: wsParams('agent'),
+  }),
+  listWhatsappAccounts: route({
+    method: 'GET', path: '/workspace/:workspaceId/whatsapp', tag: 'workspace', summary: 'WhatsApp accounts (tokens masked)',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(WhatsappAccount), access: wsParams('agent'),
+  }),
+  listWhatsappTemplates: route({
+    method: 'GET', path: '/workspace/:workspaceId/whatsapp-templates', tag: 'workspace', summary: 'WhatsApp message templates',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(WhatsappTemplate), access: wsParams('agent'),
+  }),
+  listImportHistory: route({
+    method: 'GET', path: '/workspace/:workspaceId/import-history', tag: 'workspace', summary: 'Contact imports of a workspace',
+    params: p.workspace, query: ListQuery, status: 200, response: pageOf(ImportHistory), access: wsParams('agent'), addition: true,
+  }),
+
+  // ---- bot ----
+  getBot: route({
+    method: 'GET', path: '/bot/:botId', tag: 'bot', summary: 'A bot with its canvas',
+    params: p.bot, status: 200, response: Bot, access: agentIn('bot', 'botId'),
+  }),
+  createBot: route({
+    method: 'POST', path: '/bot', tag: 'bot', summary: 'Create a bot with a start node',
+    body: CreateBotBody, status: 201, response: Bot, access: wsBody('admin'),
+  }),
+  patchBot: route({
+    method: 'PATCH', path: '/bot/:botId', tag: 'bot', summary: 'Update title, activity, deploy time or canvas',
+    params: p.bot, body: PatchBotBody, status: 200, response: Bot, access: adminIn('bot', 'botId'),
+  }),
+  uploadBotMedia: route({
+    method: 'POST', path: '/bot/:botId/uploadMedia', tag: 'bot', summary: 'Upload a media file for a media node',
+    params: p.bot, multipart: { field: 'file', maxBytes: 16 * MB, mimeTypes: ['image/jpeg', 'image/png', 'video/mp4', 'video/3gpp', 'application/pdf'] },
+    status: 201, response: z.object({ mediaLink: z.string() }), access: adminIn('bot', 'botId'), pending: pendingFiles,
+  }),
+  connectWaba: route({
+    method: 'PATCH', path: '/bot/:botId/connectWaba', tag: 'bot', summary: 'Tie the bot to a WhatsApp account of its workspace',
+    params: p.bot, body: ConnectWabaBody, status: 200, response: Bot, access: adminIn('bot', 'botId'),
+  }),
+  deleteBot: route({
+    method: 'DELETE', path: '/bot/:botId', tag: 'bot', summary: 'Delete a bot',
+    params: p.bot, status: 200, response: Success, access: adminIn('bot', 'botId'),
+  }),
+
+  // ---- campaign ----
+  getCampaign: route({
+    method: 'GET', path: '/campaign/:campaignId', tag: 'campaign', summary: 'A campaign with its canvas',
+    params: p.campaign, status: 200, response: Campaign, access: agentIn('campaign', 'campaignId'),
+  }),
+  createCampaign: route({
+    method: 'POST', path: '/campaign', tag: 'campaign', summary: 'Create a one-time or recurring campaign (draft)',
+    body: CreateCampaignBody, status: 201, response: Campaign, access: wsBody('admin'),
+  }),
+  deployCampaign: route({
+    method: 'POST', path: '/campaign/:campaignId/deploy', tag: 'campaign', summary: 'Start sending a campaign',
+    params: p.campaign, body: z.strictObject({}).optional(), status: 200, response: Success, access: adminIn('campaign', 'campaignId'),
+    pending: pendingEngine,
+  }),
+  patchCampaign: route({
+    method: 'PATCH', path: '/campaign/:campaignId', tag: 'campaign', summary: 'Update name or canvas',
+    params: p.campaign, body: PatchCampaignBody, status: 200, response: Campaign, access: adminIn('campaign', 'campaignId'),
+  }),
+  deleteCampaign: route({
+    method: 'DELETE', path: '/campaign/:campaignId', tag: 'campaign', summary: 'Delete a campaign',
+    params: p.campaign, status: 200, response: Success, access: adminIn('campaign', 'campaignId'),
+  }),
+  triggerOutbound: route({
+    method: 'POST', path: '/outbound/:campaignId', tag: 'campaign', summary: 'Trigger a recurring campaign for a list of records',
+    params: p.campaign, body: OutboundBody, status: 200, response: Success, access: adminIn('campaign', 'campaignId'),
+    pending: pendingEngine,
+  }),
+
+  // ---- attribute ----
+  createAttribute: route({
+    method: 'POST', path: '/attribute', tag: 'attribute', summary: 'Create an attribute (409 if the name exists in the workspace)',
+    body: CreateAttributeBody, status: 201, response: Attribute, access: wsBody('admin'),
+  }),
+  patchAttribute: route({
+    method: 'PATCH', path: '/attribute/:attributeId', tag: 'attribute', summary: 'Update an attribute',
+    params: p.attribute, body: PatchAttributeBody, status: 200, response: Attribute, access: adminIn('attribute', 'attributeId'),
+  }),
+  deleteAttribute: route({
+    method: 'DELETE', path: '/attribute/:attributeId', tag: 'attribute', summary: 'Delete an attribute',
+    params: p.attribute, status: 200, response: Success, access: adminIn('attribute', 'attributeId'),
+  }),
+
+  // ---- contact ----
+  listContactConversations: route({
+    method: 'GET', path: '/contact/:contactId/conversations', tag: 'contact', summary: "A contact's conversations with their last message",
+    params: p.contact, query: ListQuery, status: 200, response: pageOf(ConversationListEntry), access: agentIn('contact', 'contactId'),
+  }),
+  patchContact: route({
+    method: 'PATCH', path: '/contact/:contactId', tag: 'contact', summary: 'Update name, e-mail, country or attributes',
+    params: p.contact, body: PatchContactBody, status: 200, response: Contact, access: agentIn('contact', 'contactId'),
+  }),
+
+  // ---- member ----
+  uploadProfilePhoto: route({
+    method: 'POST', path: '/member/profile-photo', tag: 'member', summary: "Upload the caller's profile photo",
+    multipart: { field: 'file', maxBytes: 5 * MB, mimeTypes: ['image/jpeg', 'image/png', 'image/webp'] },
+    status: 201, response: z.object({ photoUrl: z.string() }), access: { kind: 'signedIn' }, pending: pendingFiles,
+  }),
+
+  // ---- message ----
+  createMessage: route({
+    method: 'POST', path: '/message', tag: 'message', summary: 'Send a text to the contact of a conversation',
+    body: CreateMessageBody, status: 201, response: Message,
+    access: { kind: 'resource', resource: 'conversation', in: 'body', field: 'conversationId', role: 'agent' },
+    pending: pendingChannel,
+  }),
+
+  // ---- import ----
+  uploadImportFile: route({
+    method: 'POST', path: '/import-history/upload', tag: 'import', summary: 'Upload a CSV of contacts',
+    multipart: { field: 'file', maxBytes: 200 * MB, mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream'] },
+    status: 201, response: z.object({ fileUrl: z.string() }), access: { kind: 'currentWorkspace', role: 'agent' }, pending: pendingFiles,
+  }),
+  createImport: route({
+    method: 'POST', path: '/import-history', tag: 'import', summary: 'Import an uploaded CSV into the audience',
+    body: CreateImportBody, status: 201, response: ImportHistory, access: wsBody('agent'), pending: pendingImport,
+  }),
+
+  // ---- invitee ----
+  createInvitee: route({
+    method: 'POST', path: '/invitee', tag: 'invitee', summary: 'Invite someone by e-mail with a role',
+    body: CreateInviteeBody, status: 201, response: Success, access: wsBody('admin'),
+  }),
+  validateInvitee: route({
+    method: 'POST', path: '/invitee/validate', tag: 'invitee', summary: 'Look up an invitation by id',
+    body: ValidateInviteeBody, status: 200, response: InviteValidation, access: { kind: 'public' },
+  }),
+  acceptInvitee: route({
+    method: 'POST', path: '/invitee/accept', tag: 'invitee', summary: 'Join the workspace of an invitation as an existing user',
+    body: z.strictObject({ token: z.string().min(1).max(256) }), status: 200, response: AuthMe, access: { kind: 'signedIn' },
+    addition: true,
+  }),
+  deleteInvitee: route({
+    method: 'DELETE', path: '/invitee/:id', tag: 'invitee', summary: 'Revoke an invitation',
+    params: p.id, status: 200, response: Success, access: adminIn('invitee', 'id'),
+  }),
+
+  // ---- conversation ----
+  getConversation: route({
+    method: 'GET', path: '/conversation/:conversationId', tag: 'conversation', summary: 'A conversation with events, contact and messages',
+    params: p.conversation, status: 200, response: ConversationDetail, access: agentIn('conversation', 'conversationId'),
+  }),
+  patchConversation: route({
+    method: 'PATCH', path: '/conversation/:conversationId', tag: 'conversation', summary: 'Open, close or assign a conversation',
+    params: p.conversation, body: PatchConversationBody, status: 200, response: Conversation, access: agentIn('conversation', 'conversationId'),
+  }),
+
+  // ---- templates ----
+  createTemplate: route({
+    method: 'POST', path: '/whatsapp-template', tag: 'template', summary: 'Submit a message template to WhatsApp for review',
+    body: CreateTemplateBody, status: 201, response: WhatsappTemplate, access: wsBody('admin'), pending: pendingChannel,
+  }),
+  uploadTemplateMedia: route({
+    method: 'POST', path: '/whatsapp-template/upload-media', tag: 'template', summary: 'Upload a template header sample',
+    multipart: { field: 'file', maxBytes: 16 * MB, mimeTypes: ['image/jpeg', 'image/png', 'video/mp4', 'application/pdf'] },
+    status: 201, response: z.object({ assetUrl: z.string(), FBhandle: z.string() }), access: { kind: 'currentWorkspace', role: 'admin' },
+    pending: pendingChannel,
+  }),
+  deleteTemplate: route({
+    method: 'DELETE', path: '/whatsapp-template/:templateId', tag: 'template', summary: 'Delete a template here and at WhatsApp',
+    params: p.template, status: 200, response: Success, access: adminIn('whatsappTemplate', 'templateId'), pending: pendingChannel,
+  }),
+
+  // ---- segment ----
+  createSegment: route({
+    method: 'POST', path: '/segment', tag: 'segment', summary: 'Save a segment of the audience',
+    body: CreateSegmentBody, status: 201, response: Segment, access: wsBody('agent'),
+  }),
+  deleteSegment: route({
+    method: 'DELETE', path: '/segment/:segmentId', tag: 'segment', summary: 'Delete a segment',
+    params: p.segment, status: 200, response: Success, access: agentIn('segment', 'segmentId'),
+  }),
+
+  // ---- WhatsApp accounts and flows ----
+  createWhatsappAccount: route({
+    method: 'POST', path: '/whatsapp', tag: 'whatsapp', summary: 'Connect a WhatsApp number (credentials checked with the Graph API)',
+    body: CreateWhatsappBody, status: 201, response: WhatsappAccount, access: wsBody('admin'), pending: pendingChannel,
+  }),
+  deleteWhatsappAccount: route({
+    method: 'DELETE', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Disconnect a WhatsApp number',
+    params: p.id, status: 200, response: Success, access: adminIn('whatsappAccount', 'id'),
+  }),
+  listWhatsappFlows: route({
+    method: 'GET', path: '/whatsapp-flow/:whatsappAccountId', tag: 'whatsapp', summary: 'WhatsApp Flows of the account',
+    params: p.whatsappAccount, status: 200, response: z.array(WhatsappFlow), access: agentIn('whatsappAccount', 'whatsappAccountId'),
+    pending: pendingChannel,
+  }),
+} as const;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+export const routeNames = Object.keys(routes) as RouteName[];
+
+/** `{param}` form of a path, as the spec and OpenAPI write it. */
+export function specPath(path: string): string {
+  return path.replace(/:([A-Za-z]+)/g, '{$1}');
+}
+
+/** Fills `:param` placeholders. */
+export function buildPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, k: string) => {
+    const v = params[k];
+    if (v === undefined) throw new Error(`Missing path parameter ${k} for ${path}`);
+    return encodeURIComponent(v);
+  });
+}

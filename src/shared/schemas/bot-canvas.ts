@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { limits } from '../limits';
+import { messages, productMessages } from '../messages';
+import { Email } from './auth';
+
+const b = limits.bot;
+const Label = z.string().max(limits.text.title);
+const Url = z.url({ error: productMessages.mustBeUrl });
+const Header = z.string().max(b.headerMax);
+const Footer = z.string().max(b.footerMax);
+const Body = z.string().min(1, { error: messages.fieldEmpty }).max(b.bodyMax);
+
+export const XYPosition = z.strictObject({ x: z.number(), y: z.number() });
+export const Viewport = z.strictObject({ x: z.number(), y: z.number(), zoom: z.number() });
+
+/**
+ * Keys React Flow itself keeps on a node or edge (selection, measured size...). They are presentation only,
+ * accepted so that `toObject()` of a canvas can be saved as it is; anything else is refused.
+ */
+const reactFlowNodeKeys = {
+  deletable: z.boolean().default(true),
+  measured: z.strictObject({ width: z.number().optional(), height: z.number().optional() }).optional(),
+  width: z.number().nullish(),
+  height: z.number().nullish(),
+  selected: z.boolean().optional(),
+  dragging: z.boolean().optional(),
+  draggable: z.boolean().optional(),
+  selectable: z.boolean().optional(),
+  connectable: z.boolean().optional(),
+  focusable: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+  zIndex: z.number().optional(),
+  parentId: z.string().optional(),
+  extent: z.union([z.literal('parent'), z.array(z.array(z.number()))]).optional(),
+  sourcePosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
+  targetPosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
+  className: z.string().optional(),
+  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+};
+
+function node<T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.strictObject({
+    id: z.string().min(1),
+    type: z.literal(type),
+    position: XYPosition,
+    data,
+    ...reactFlowNodeKeys,
+  });
+}
+
+export const AttributeMappingEntry = z.strictObject({
+  id: z.string().min(1),
+  objectKey: z.string().min(1, { error: messages.fieldEmpty }),
+  attributeId: z.string().min(1, { error: messages.fieldEmpty }),
+});
+
+export const ConditionOperator = z.enum(['EQUALS', 'NOT_EQUALS']);
+export const Condition = z.strictObject({
+  id: z.string().min(1),
+  attributeId: z.string().min(1, { error: messages.fieldEmpty }),
+  operator: ConditionOperator,
+  value: z.string(),
+});
+export const ConditionBranch = z.strictObject({
+  id: z.string().min(1),
+  label: Label,
+  type: z.literal('Normal'),
+  conditions: z.array(Condition).min(1, { error: productMessages.branchConditions }),
+});
+
+export const StartNodeData = z.strictObject({ label: Label, variableId: z.string().optional() });
+export const CollectInputNodeData = z.strictObject({ label: Label, body: Body, variableId: z.string().min(1) });
+export const ConditionNodeData = z.strictObject({
+  label: Label,
+  branches: z.array(ConditionBranch).min(1, { error: productMessages.conditionBranches }),
+});
+export const ConditionBranchNodeData = z.strictObject({ label: Label, type: z.enum(['Default', 'Normal']) });
+export const SendEmailNodeData = z.strictObject({
+  label: Label,
+  to: z.array(Email),
+  cc: z.array(Email),
+  bcc: z.array(Email),
+  subject: z.string().max(b.emailSubjectMax),
+  body: z.string().max(b.emailBodyMax),
+});
+export const HumanHandoffNodeData = z.strictObject({
+  label: Label,
+  assigneeMemberId: z.string().min(1, { error: messages.fieldEmpty }),
+  messageOnChatAssigned: z.string().max(limits.whatsappTextMax),
+});
+export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH']);
+export const HTTPRequestNodeData = z.strictObject({
+  label: Label,
+  url: Url,
+  method: HttpMethod,
+  headers: z.array(z.strictObject({ key: z.string().min(1), value: z.string() })),
+  body: z.string().max(limits.text.generic).optional(),
+  bodyType: z.enum(['raw', 'form']),
+});
+export const ListNodeData = z.strictObject({
+  label: Label,
+  header: Header.optional(),
+  body: Body,
+  buttonName: z.string().min(b.listButtonName.min).max(b.listButtonName.max),
+  footer: Footer.optional(),
+  errorMessage: z.string().max(limits.whatsappTextMax),
+  selectedAttributeId: z.string().optional(),
+});
+export const ListButtonNodeData = z.strictObject({
+  label: z.string().min(b.listItemLabel.min).max(b.listItemLabel.max),
+});
+export const MediaType = z.enum(['image', 'video', 'document']);
+export const MediaNodeData = z.strictObject({
+  label: Label,
+  mediaLink: Url,
+  mediaType: MediaType,
+  caption: z.string().max(b.bodyMax).optional(),
+  filename: z.string().max(240).optional(),
+});
+export const MessageBlock = z.strictObject({
+  id: z.string().min(1),
+  type: z.literal('text').default('text'),
+  text: z.string().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax),
+});
+export const SendMessageNodeData = z.strictObject({ label: Label, messageBlocks: z.array(MessageBlock) });
+export const ReplyNodeData = z.strictObject({
+  label: Label,
+  header: Header.optional(),
+  body: Body,
+  footer: Footer.optional(),
+  errorMessage: z.string().max(limits.whatsappTextMax),
+  selectedAttributeId: z.string().optional(),
+});
+export const ReplyButtonNodeData = z.strictObject({
+  label: z.string().min(b.replyButtonLabel.min).max(b.replyButtonLabel.max),
+});
+export const WhatsappFlowNodeData = z.strictObject({
+  label: Label,
+  header: Header.optional(),
+  body: Body,
+  errorMessage: z.string().max(limits.whatsappTextMax),
+  footer: Footer.optional(),
+  flowCTA: z.string().min(b.flowCta.min).max(b.flowCta.max),
+  flowId: z.string().min(1, { error: messages.fieldEmpty }),
+  attributeMapping: z.array(AttributeMappingEntry),
+});
+
+export const StartNode = node('StartNode', StartNodeData).extend({ deletable: z.literal(false).default(false) });
+export const CollectInputNode = node('CollectInputNode', CollectInputNodeData);
+export const ConditionNode = node('ConditionNode', ConditionNodeData);
+export const ConditionBranchNode = node('ConditionBranchNode', ConditionBranchNodeData);
+export const SendEmailNode = node('SendEmailNode', SendEmailNodeData);
+export const HumanHandoffNode = node('HumanHandoffNode', HumanHandoffNodeData);
+export const HTTPRequestNode = node('HTTPRequestNode', HTTPRequestNodeData);
+export const ListNode = node('ListNode', ListNodeData);
+export const ListButtonNode = node('ListButtonNode', ListButtonNodeData);
+export const MediaNode = node('MediaNode', MediaNodeData);
+export const SendMessageNode = node('SendMessageNode', SendMessageNodeData);
+export const ReplyNode = node('ReplyNode', ReplyNodeData);
+export const ReplyButtonNode = node('ReplyButtonNode', ReplyButtonNodeData);
+export const WhatsappFlowNode = node('WhatsappFlowNode', WhatsappFlowNodeData);
+
+/** All 14 bot node kinds, discriminated by `type` (React Flow's node type). */
+export const BotNode = z.discriminatedUnion('type', [
+  StartNode,
+  CollectInputNode,
+  ConditionNode,
+  ConditionBranchNode,
+  SendEmailNode,
+  HumanHandoffNode,
+  HTTPRequestNode,
+  ListNode,
+  ListButtonNode,
+  MediaNode,
+  SendMessageNode,
+  ReplyNode,
+  ReplyButtonNode,
+  WhatsappFlowNode,
+]);
+export type BotNode = z.infer<typeof BotNode>;
+export type BotNodeType = BotNode['type'];
+export const botNodeTypes = BotNode.options.map((o) => o.shape.type.value) as BotNodeType[];
+
+export const Edge = z.strictObject({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  target: z.string().min(1),
+  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  sourceHandle: z.string().nullish(),
+  targetHandle: z.string().nullish(),
+  type: z.string().optional(),
+  animated: z.boolean().optional(),
+  selected: z.boolean().optional(),
+  deletable: z.boolean().optional(),
+  label: z.string().optional(),
+  markerEnd: z.union([z.string(), z.record(z.string(), z.union([z.string(), z.number()]))]).optional(),
+  zIndex: z.number().optional(),
+});
+export type Edge = z.infer<typeof Edge>;
+
+/** Checks that hold across the canvas: unique node ids, edges between existing nodes, one start node. */
+function canvasRefinement(requireStart: string | null) {
+  return (
+    rf: { nodes: { id: string; type: string }[]; edges: { id: string; source: string; target: string }[] },
+    ctx: z.RefinementCtx,
+  ) => {
+    const ids = new Set<string>();
+    rf.nodes.forEach((n, i) => {
+      if (ids.has(n.id)) ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `Duplicate node id ${n.id}` });
+      ids.add(n.id);
+    });
+    rf.edges.forEach((e, i) => {
+      if (!ids.has(e.source)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'source'], message: `Edge source ${e.source} is not a node` });
+      if (!ids.has(e.target)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'target'], message: `Edge target ${e.target} is not a node` });
+    });
+    if (requireStart) {
+      const starts = rf.nodes.filter((n) => n.type === requireStart).length;
+      if (starts > 1) ctx.addIssue({ code: 'custom', path: ['nodes'], message: `A canvas has at most one ${requireStart}` });
+    }
+  };
+}
+
+export const BotRfInstance = z
+  .strictObject({ nodes: z.array(BotNode), edges: z.array(Edge), viewport: Viewport.optional() })
+  .superRefine(canvasRefinement('StartNode'));
+export type BotRfInstance = z.infer<typeof BotRfInstance>;
+export { canvasRefinement };

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { limits } from '../limits';
+import { messages } from '../messages';
+import { AttributeMappingEntry, Edge, Viewport, XYPosition, canvasRefinement } from './bot-canvas';
+import { delayUnits } from '../limits';
+
+const Label = z.string().max(limits.text.title);
+const Required = z.string({ error: messages.fieldEmpty }).min(1, { error: messages.fieldEmpty });
+
+function node<T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.strictObject({
+    id: z.string().min(1),
+    type: z.literal(type),
+    position: XYPosition,
+    data,
+    deletable: z.boolean().default(true),
+    measured: z.strictObject({ width: z.number().optional(), height: z.number().optional() }).optional(),
+    width: z.number().nullish(),
+    height: z.number().nullish(),
+    selected: z.boolean().optional(),
+    dragging: z.boolean().optional(),
+  });
+}
+
+export const OneTimeTriggerNodeData = z.strictObject({
+  label: Label,
+  segmentId: z.string({ error: messages.selectSegment }).min(1, { error: messages.selectSegment }),
+});
+export const RecurringTriggerNodeData = z.strictObject({ label: Label, attributeMapping: z.array(AttributeMappingEntry) });
+export const SendWhatsappNodeData = z.strictObject({
+  label: Label,
+  whatsappAccountId: Required,
+  whatsappTemplateId: Required,
+});
+export const DelayNodeData = z.strictObject({
+  label: Label,
+  waitFor: z.number({ error: messages.fieldEmpty }).positive().max(10_000),
+  waitForUnit: z.enum(delayUnits),
+});
+
+export const OneTimeTriggerNode = node('OneTimeTriggerNode', OneTimeTriggerNodeData);
+export const RecurringTriggerNode = node('RecurringTriggerNode', RecurringTriggerNodeData);
+export const SendWhatsappNode = node('SendWhatsappNode', SendWhatsappNodeData);
+export const DelayNode = node('DelayNode', DelayNodeData);
+
+/** The 4 campaign node kinds. */
+export const CampaignNode = z.discriminatedUnion('type', [OneTimeTriggerNode, RecurringTriggerNode, SendWhatsappNode, DelayNode]);
+export type CampaignNode = z.infer<typeof CampaignNode>;
+export type CampaignNodeType = CampaignNode['type'];
+export const campaignNodeTypes = CampaignNode.options.map((o) => o.shape.type.value) as CampaignNodeType[];
+
+export const CampaignRfInstance = z
+  .strictObject({ nodes: z.array(CampaignNode), edges: z.array(Edge), viewport: Viewport.optional() })
+  .superRefine(canvasRefinement(null))
+  .superRefine((rf, ctx) => {
+    const triggers = rf.nodes.filter((n) => n.type === 'OneTimeTriggerNode' || n.type === 'RecurringTriggerNode');
+    if (triggers.length > 1) ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'A campaign has at most one trigger' });
+  });
+export type CampaignRfInstance = z.infer<typeof CampaignRfInstance>;

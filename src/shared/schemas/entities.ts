@@ -1,0 +1,327 @@
+import { z } from 'zod';
+import { limits } from '../limits';
+import { messages, productMessages } from '../messages';
+import { Channel, Id, Json, Role, Timestamp } from './common';
+import { Email, Member, MemberProfile } from './auth';
+import { BotRfInstance } from './bot-canvas';
+import { CampaignRfInstance } from './campaign-canvas';
+
+// ---------- Workspace ----------
+export const WorkspaceName = z
+  .string({ error: productMessages.workspaceName })
+  .trim()
+  .min(limits.workspaceName.min, { error: productMessages.workspaceName })
+  .max(limits.workspaceName.max, { error: productMessages.workspaceName });
+
+export const Workspace = z.object({ id: Id, createdAt: Timestamp, name: z.string(), memberIds: z.array(Id) });
+export type Workspace = z.infer<typeof Workspace>;
+
+export const AuthMe = Member.extend({ Workspaces: z.array(Workspace) });
+export type AuthMe = z.infer<typeof AuthMe>;
+
+// ---------- Attribute ----------
+export const AttributeType = z.enum(['contact', 'conversation']);
+export const AttributeFormat = z.enum(['text', 'number', 'boolean']);
+export const AttributeName = z
+  .string()
+  .trim()
+  .min(1, { error: messages.fieldEmpty })
+  .max(64)
+  .regex(/^[A-Za-z][A-Za-z0-9_ -]*$/, { error: 'Attribute names start with a letter and use letters, digits, spaces, - and _' });
+export const Attribute = z.object({
+  id: Id,
+  name: z.string(),
+  createdAt: Timestamp,
+  description: z.string().nullable(),
+  type: AttributeType,
+  format: AttributeFormat,
+  workspaceId: Id,
+  memberId: Id,
+});
+export type Attribute = z.infer<typeof Attribute>;
+
+export const WorkspaceDetail = Workspace.extend({ Attribute: z.array(Attribute), Member: z.array(MemberProfile) });
+export type WorkspaceDetail = z.infer<typeof WorkspaceDetail>;
+
+// ---------- Bot ----------
+export const Bot = z.object({
+  id: Id,
+  title: z.string(),
+  createdAt: Timestamp,
+  lastDeployedAt: Timestamp.nullable(),
+  isActive: z.boolean(),
+  channel: Channel,
+  rfInstance: BotRfInstance,
+  memberId: Id,
+  workspaceId: Id,
+  whatsappAccountId: Id.nullable(),
+});
+export type Bot = z.infer<typeof Bot>;
+
+// ---------- Campaign ----------
+export const CampaignStatus = z.enum(['draft', 'active', 'paused', 'inProgress', 'completed']);
+export const CampaignType = z.enum(['oneTime', 'recurring']);
+export const CampaignLog = z.object({
+  id: Id,
+  createdAt: Timestamp,
+  phoneNumber: z.string(),
+  templateName: z.string(),
+  messageStatus: z.enum(['success', 'failed']),
+  reason: z.string().nullable(),
+  campaignId: Id,
+});
+export const Campaign = z.object({
+  id: Id,
+  name: z.string(),
+  resumeAt: Timestamp.nullable(),
+  rfInstance: CampaignRfInstance,
+  status: CampaignStatus,
+  createdAt: Timestamp,
+  memberId: Id,
+  workspaceId: Id,
+  type: CampaignType,
+});
+export type Campaign = z.infer<typeof Campaign>;
+export const CampaignListEntry = Campaign.extend({ CampaignLogs: z.array(CampaignLog) });
+
+// ---------- Contact ----------
+export const AttributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const Contact = z.object({
+  id: Id,
+  createdAt: Timestamp,
+  workspaceId: Id,
+  name: z.string().nullable(),
+  attributes: z.record(z.string(), AttributeValue),
+  channel: Channel,
+  phoneNumber: z.string(),
+  email: z.string().nullable(),
+  tags: z.array(z.string()),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  meta_source_id: z.string().nullable(),
+  meta_source_type: z.string().nullable(),
+  meta_ctwa_clid: z.string().nullable(),
+});
+export type Contact = z.infer<typeof Contact>;
+
+// ---------- Messages and conversations ----------
+export const MessageType = z.enum(['text', 'reply', 'image', 'document', 'video', 'list', 'template', 'flow']);
+export const MessageCreator = z.enum(['user', 'agent', 'bot']);
+/** Addition: delivery state of an outbound message (WhatsApp statuses), `received` for inbound ones. */
+export const DeliveryStatus = z.enum(['pending', 'sent', 'delivered', 'read', 'failed', 'received']);
+export const Message = z.object({
+  id: Id,
+  type: MessageType,
+  header: Json.nullable(),
+  text: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  footer: z.string().nullable(),
+  action: Json.nullable(),
+  templateComponents: Json.nullable(),
+  createdAt: Timestamp,
+  creator: MessageCreator,
+  conversationId: Id,
+  memberId: Id.nullable(),
+  /** Addition. */
+  status: DeliveryStatus,
+  /** Addition: why a send failed, in words a user understands. */
+  failureReason: z.string().nullable(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const AssignedByType = z.enum(['system', 'bot', 'member']);
+export const ConversationAssignedData = z.object({
+  type: z.literal('CONVERSATION_ASSIGNED'),
+  assignedByType: AssignedByType,
+  assignedById: Id.nullable(),
+  assigneeType: z.enum(['bot', 'member']),
+  assigneeBotId: Id.nullable(),
+  assigneeMemberId: Id.nullable(),
+});
+export const ConversationClosedData = z.object({
+  type: z.literal('CONVERSATION_CLOSED'),
+  closedBy: z.enum(['system', 'bot', 'user']),
+  userId: Id.nullable(),
+});
+export const ConversationEventData = z.discriminatedUnion('type', [ConversationAssignedData, ConversationClosedData]);
+export const ConversationEvent = z.object({
+  id: Id,
+  createdAt: Timestamp,
+  conversationId: Id,
+  /** Addition: the same as `data.type`, for convenience. */
+  type: z.enum(['CONVERSATION_ASSIGNED', 'CONVERSATION_CLOSED']),
+  data: ConversationEventData,
+});
+export type ConversationEvent = z.infer<typeof ConversationEvent>;
+
+export const Conversation = z.object({
+  id: Id,
+  createdAt: Timestamp,
+  isActive: z.boolean(),
+  channel: Channel,
+  contactId: Id,
+  workspaceId: Id,
+  whatsappAccountId: Id.nullable(),
+  /** Additions: who works the conversation, and when it last saw a message. */
+  assigneeMemberId: Id.nullable(),
+  assigneeBotId: Id.nullable(),
+  lastMessageAt: Timestamp.nullable(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+export const ConversationDetail = Conversation.extend({
+  ConversationEvent: z.array(ConversationEvent),
+  Contact: Contact,
+  Message: z.array(Message),
+});
+export type ConversationDetail = z.infer<typeof ConversationDetail>;
+export const ConversationListEntry = Conversation.extend({ Contact: Contact, lastMessage: Message.nullable() });
+export type ConversationListEntry = z.infer<typeof ConversationListEntry>;
+
+// ---------- Import history ----------
+export const ImportStatus = z.enum(['pending', 'completed', 'failed']);
+export const ImportHistory = z.object({
+  id: Id,
+  fileName: z.string(),
+  fileUrl: z.string(),
+  workspaceId: Id,
+  status: ImportStatus,
+  createdAt: Timestamp,
+  memberId: Id,
+});
+export type ImportHistory = z.infer<typeof ImportHistory>;
+
+// ---------- Invitee ----------
+export const Invitee = z.object({
+  id: Id,
+  email: z.string(),
+  used: z.boolean(),
+  role: Role,
+  token: z.string(),
+  createdAt: Timestamp,
+  memberId: Id,
+  workspaceId: Id,
+});
+export type Invitee = z.infer<typeof Invitee>;
+export const InviteValidation = Invitee.extend({
+  /** Present when an identity with the invitation's e-mail exists already: the invitee signs in instead. */
+  uid: z.string().optional(),
+  /** Addition: the inviting workspace's name, to greet the invitee. */
+  workspaceName: z.string(),
+});
+
+// ---------- Segment ----------
+export const SegmentOperator = z.enum([
+  'IS',
+  'IS_NOT',
+  'STARTS_WITH',
+  'END_WITH',
+  'CONTAINS',
+  'DOES_NOT_CONTAINS',
+  'IS_EMPTY',
+  'IS_NOT_EMPTY',
+]);
+export const Conjuction = z.enum(['AND', 'OR']);
+export const SegmentFilter = z.strictObject({
+  column: z.string().min(1, { error: messages.fieldEmpty }).max(64),
+  value: z.string().max(512).default(''),
+  operator: SegmentOperator,
+  /** Spelled so in the product contract. */
+  conjuction: Conjuction.default('AND'),
+});
+export type SegmentFilter = z.infer<typeof SegmentFilter>;
+export const Segment = z.object({
+  id: Id,
+  name: z.string(),
+  filters: z.array(SegmentFilter),
+  createdAt: Timestamp,
+  workspaceId: Id,
+  memberId: Id,
+});
+export type Segment = z.infer<typeof Segment>;
+
+// ---------- WhatsApp account ----------
+export const WhatsappAccount = z.object({
+  id: Id,
+  phoneNumber: z.string(),
+  wabaAccountId: z.string(),
+  appId: z.string(),
+  phoneNumberId: z.string(),
+  /** Never the token itself: its last four characters behind a mask. */
+  token: z.string(),
+  workspaceId: Id,
+  createdAt: Timestamp,
+});
+export type WhatsappAccount = z.infer<typeof WhatsappAccount>;
+
+// ---------- WhatsApp template ----------
+export const TemplateCategory = z.enum(['AUTHENTICATION', 'UTILITY', 'MARKETING']);
+export const TemplateName = z
+  .string()
+  .min(limits.templateName.min, { error: messages.templateName })
+  .max(limits.templateName.max)
+  .regex(/^[a-z0-9_]+$/, { error: messages.templateName });
+const TemplateButton = z.strictObject({
+  type: z.enum(['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE', 'FLOW']),
+  text: z.string().min(1).max(25),
+  url: z.string().max(2000).optional(),
+  phone_number: z.string().max(20).optional(),
+  example: z.array(z.string()).optional(),
+  flow_id: z.string().optional(),
+  flow_action: z.string().optional(),
+  navigate_screen: z.string().optional(),
+});
+export const TemplateComponent = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('HEADER'),
+    format: z.enum(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION']),
+    text: z.string().max(60).optional(),
+    example: z
+      .strictObject({ header_text: z.array(z.string()).optional(), header_handle: z.array(z.string()).optional() })
+      .optional(),
+  }),
+  z.strictObject({
+    type: z.literal('BODY'),
+    text: z.string().min(1).max(1024),
+    example: z.strictObject({ body_text: z.array(z.array(z.string())).optional() }).optional(),
+  }),
+  z.strictObject({ type: z.literal('FOOTER'), text: z.string().min(1).max(60) }),
+  z.strictObject({ type: z.literal('BUTTONS'), buttons: z.array(TemplateButton).min(1).max(10) }),
+]);
+export type TemplateComponent = z.infer<typeof TemplateComponent>;
+export const WhatsappTemplate = z.object({
+  id: Id,
+  name: z.string(),
+  status: z.string(),
+  createdAt: Timestamp,
+  language: z.string(),
+  memberId: Id,
+  whatsappTemplateId: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  category: TemplateCategory,
+  components: z.array(TemplateComponent).min(1),
+  workspaceId: Id,
+  whatsappAccountId: Id,
+});
+export type WhatsappTemplate = z.infer<typeof WhatsappTemplate>;
+
+// ---------- WhatsApp flow ----------
+export const FlowCategory = z.enum([
+  'SIGN_UP',
+  'SIGN_IN',
+  'APPOINTMENT_BOOKING',
+  'LEAD_GENERATION',
+  'SHOPPING',
+  'CONTACT_US',
+  'CUSTOMER_SUPPORT',
+  'SURVEY',
+  'OTHER',
+]);
+export const WhatsappFlow = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  categories: z.array(FlowCategory),
+  validation_errors: z.array(Json),
+});
+
+export { Email };

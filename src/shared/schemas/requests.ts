@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { limits, liveChatTabs } from '../limits';
+import { messages } from '../messages';
+import { isValidPhoneNumber } from 'libphonenumber-js/mobile';
+import { Id, PageQuery, Role, Timestamp } from './common';
+import { Email } from './auth';
+import {
+  AttributeFormat,
+  AttributeName,
+  AttributeType,
+  AttributeValue,
+  CampaignType,
+  SegmentFilter,
+  TemplateCategory,
+  TemplateComponent,
+  TemplateName,
+  WorkspaceName,
+} from './entities';
+import { BotRfInstance } from './bot-canvas';
+import { CampaignRfInstance } from './campaign-canvas';
+
+const WorkspaceRef = { workspaceId: Id };
+
+export const CreateWorkspaceBody = z.strictObject({ name: WorkspaceName });
+
+export const CreateBotBody = z.strictObject({
+  ...WorkspaceRef,
+  /** Addition: a title at creation (defaults to "Untitled bot"). */
+  title: z.string().trim().min(1).max(limits.text.title).optional(),
+});
+export const PatchBotBody = z.strictObject({
+  title: z.string().trim().min(1).max(limits.text.title).optional(),
+  isActive: z.boolean().optional(),
+  lastDeployedAt: Timestamp.nullable().optional(),
+  rfInstance: BotRfInstance.optional(),
+});
+export const ConnectWabaBody = z.strictObject({
+  /** The WhatsApp account (its id in this workspace, or its WABA id) the bot answers on; null disconnects. */
+  wabaAccountId: z.string().min(1).nullable(),
+});
+
+export const CreateCampaignBody = z.strictObject({
+  ...WorkspaceRef,
+  type: CampaignType,
+  /** Addition: a name at creation (defaults to "Untitled campaign"). */
+  name: z.string().trim().min(1).max(limits.text.title).optional(),
+});
+export const PatchCampaignBody = z.strictObject({
+  name: z.string().trim().min(1).max(limits.text.title).optional(),
+  rfInstance: CampaignRfInstance.optional(),
+});
+
+export const CreateAttributeBody = z.strictObject({
+  name: AttributeName,
+  description: z.string().max(limits.text.description).nullable().optional(),
+  type: AttributeType.default('contact'),
+  format: AttributeFormat,
+  ...WorkspaceRef,
+});
+export const PatchAttributeBody = z.strictObject({
+  name: AttributeName.optional(),
+  description: z.string().max(limits.text.description).nullable().optional(),
+  type: AttributeType.optional(),
+  format: AttributeFormat.optional(),
+});
+
+export const PatchContactBody = z.strictObject({
+  name: z.string().trim().max(200).nullable().optional(),
+  email: Email.nullable().optional(),
+  country: z.string().trim().max(100).nullable().optional(),
+  attributes: z.record(z.string().min(1).max(64), AttributeValue).optional(),
+});
+
+export const CreateMessageBody = z.strictObject({
+  text: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax),
+  conversationId: Id,
+});
+
+export const CreateImportBody = z.strictObject({
+  fileName: z.string().min(1).max(255),
+  fileUrl: z.string().min(1).max(2048),
+  ...WorkspaceRef,
+  columnAttributeMap: z
+    .array(z.strictObject({ columnName: z.string().max(255), attribute: z.string().max(64).nullable().optional() }))
+    .max(500)
+    .refine((m) => m.some((e) => e.attribute === 'phoneNumber'), { error: messages.importNeedsPhone }),
+});
+
+export const CreateInviteeBody = z.strictObject({ email: Email, role: Role, ...WorkspaceRef });
+export const ValidateInviteeBody = z.strictObject({ id: z.string().min(1).max(128) });
+
+export const PatchConversationBody = z
+  .strictObject({
+    isActive: z.boolean().optional(),
+    /** Additions: assign to a member or to a bot (at most one). */
+    assigneeMemberId: Id.nullable().optional(),
+    assigneeBotId: Id.nullable().optional(),
+  })
+  .refine((b) => !(b.assigneeMemberId && b.assigneeBotId), {
+    error: 'Assign a conversation to a member or to a bot, not both',
+  });
+
+export const OutboundBody = z.array(z.record(z.string().max(256), z.string().max(4096))).min(1).max(1000);
+
+export const CreateTemplateBody = z.strictObject({
+  name: TemplateName,
+  language: z.string().min(2).max(15),
+  category: TemplateCategory,
+  components: z.array(TemplateComponent).min(1),
+  mediaUrl: z.string().max(2048).nullable().optional(),
+  whatsappAccountId: Id,
+  ...WorkspaceRef,
+});
+
+export const CreateSegmentBody = z.strictObject({
+  name: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.text.title),
+  filters: z.array(SegmentFilter).max(50),
+  ...WorkspaceRef,
+});
+
+/** The WhatsApp account form, with the spec's messages. Numbers are written with their country code. */
+export function isValidMobileNumber(value: string): boolean {
+  const v = value.trim();
+  return isValidPhoneNumber(v.startsWith('+') ? v : `+${v}`);
+}
+/** An empty value is reported as missing only (`abort`), not also as invalid by later checks. */
+const requiredText = (message: string) =>
+  z.string({ error: message }).trim().min(1, { error: message, abort: true }).max(256, { error: message });
+export const CreateWhatsappBody = z.strictObject({
+  phoneNumber: requiredText(messages.phoneRequired).refine(isValidMobileNumber, { error: messages.phoneInvalid }),
+  wabaAccountId: requiredText(messages.wabaAccountIdRequired),
+  appId: requiredText(messages.appIdRequired),
+  phoneNumberId: requiredText(messages.phoneNumberIdRequired),
+  token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024),
+  ...WorkspaceRef,
+});
+
+// ---------- list queries ----------
+export const ListQuery = PageQuery;
+export const ConversationListQuery = PageQuery.extend({
+  tab: z.enum(liveChatTabs).optional(),
+  search: z.string().max(200).optional(),
+});
+export const ContactListQuery = PageQuery.extend({
+  search: z.string().max(200).optional(),
+  segmentId: Id.optional(),
+});

@@ -1,0 +1,77 @@
+/**
+ * A valid request for every route of the table. The type makes the compiler demand an example body for any
+ * route that declares one, so a route added later is walked by the isolation and malformed-input tests.
+ */
+import type { z } from 'zod';
+import { type RouteDef, type RouteName, type Routes, buildPath, resourceKinds } from '../../src/shared/api/routes';
+import type { Seeded } from './fixtures';
+
+type BodyRoute = { [K in RouteName]: Routes[K] extends { body: z.ZodType } ? K : never }[RouteName];
+
+export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
+  signUp: () => ({ email: `x-${Date.now()}@acme-test.com`, password: 'password1', name: 'Xavier', organizationName: 'Xeno Ltd' }),
+  signUpWithInvite: (s) => ({ email: s.inviteEmail, password: 'password1' }),
+  patchMe: (s) => ({ currentWorkspaceId: s.workspaceId }),
+  createWorkspace: () => ({ name: 'Second shop' }),
+  createBot: (s) => ({ workspaceId: s.workspaceId }),
+  patchBot: () => ({ title: 'Renamed bot' }),
+  connectWaba: (s) => ({ wabaAccountId: s.ids.whatsappAccount }),
+  createCampaign: (s) => ({ workspaceId: s.workspaceId, type: 'recurring' }),
+  deployCampaign: () => ({}),
+  patchCampaign: () => ({ name: 'Renamed campaign' }),
+  triggerOutbound: () => [{ phone: '+14155550199', name: 'Lin' }],
+  createAttribute: (s) => ({ name: `attr_${Date.now()}`, format: 'number', workspaceId: s.workspaceId }),
+  patchAttribute: () => ({ description: 'changed' }),
+  patchContact: () => ({ name: 'Changed Name' }),
+  createMessage: (s) => ({ text: 'Hello there', conversationId: s.ids.conversation }),
+  createImport: (s) => ({
+    fileName: 'c.csv',
+    fileUrl: 'file://c.csv',
+    workspaceId: s.workspaceId,
+    columnAttributeMap: [{ columnName: 'phone', attribute: 'phoneNumber' }],
+  }),
+  createInvitee: (s) => ({ email: `new-${Date.now()}@acme-test.com`, role: 'agent', workspaceId: s.workspaceId }),
+  validateInvitee: (s) => ({ id: s.ids.invitee }),
+  acceptInvitee: (s) => ({ token: s.inviteToken }),
+  patchConversation: () => ({ isActive: false }),
+  createTemplate: (s) => ({
+    name: 'shipping_update',
+    language: 'en_US',
+    category: 'UTILITY',
+    components: [{ type: 'BODY', text: 'Your order shipped' }],
+    whatsappAccountId: s.ids.whatsappAccount,
+    workspaceId: s.workspaceId,
+  }),
+  createSegment: (s) => ({ name: 'Everyone', filters: [], workspaceId: s.workspaceId }),
+  createWhatsappAccount: (s) => ({
+    phoneNumber: '+14155552671',
+    wabaAccountId: 'waba-2',
+    appId: 'app-2',
+    phoneNumberId: 'pn-2',
+    token: 'EAAG-secret-token',
+    workspaceId: s.workspaceId,
+  }),
+};
+
+/** Path parameters of a route filled with the seeded workspace's ids. */
+export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(def.params?.shape ?? {})) {
+    if (key === 'workspaceId') out[key] = s.workspaceId;
+    else if (key === 'inviteToken') out[key] = s.inviteToken;
+    else if (def.access.kind === 'resource' && def.access.field === key) out[key] = s.ids[def.access.resource];
+    else throw new Error(`No example for path parameter ${key} of ${def.path}`);
+  }
+  return out;
+}
+
+export function exampleUrl(def: RouteDef, s: Seeded): string {
+  return buildPath(def.path, exampleParams(def, s));
+}
+
+export function exampleBody(name: RouteName, s: Seeded): unknown {
+  const f = (exampleBodies as Partial<Record<RouteName, (s: Seeded) => unknown>>)[name];
+  return f ? f(s) : undefined;
+}
+
+export { resourceKinds };

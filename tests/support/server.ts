@@ -1,0 +1,148 @@
+/**
+ * Builds the real server app (no listen) against a fresh database: PGlite in memory by default, or a new
+ * database on the PostgreSQL server named by DATABASE_URL (dropped afterwards). Identity is the Auth
+ * emulator started by the global setup.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { loadConfig, type Config } from '../../src/server/config';
+import { type Database, openDatabase } from '../../src/server/db/client';
+import type { Member, Role } from '../../src/shared';
+import { signInWithPassword } from '../../scripts/lib/identity-rest';
+
+export const onPostgres = !!process.env.DATABASE_URL;
+
+export async function openTestDatabase(): Promise<{ database: Database; url?: string; dispose(): Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({});
+    await database.migrate();
+    return { database, dispose: () => database.close() };
+  }
+  const name = `parley_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 5 });
+  await database.migrate();
+  return {
+    database,
+    url: url.toString(),
+    async dispose() {
+      await database.close();
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export function emulatorHost(): string {
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (!host) throw new Error('FIREBASE_AUTH_EMULATOR_HOST is not set: the vitest global setup starts the Auth emulator');
+  return host;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return loadConfig(
+    {
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+      FIREBASE_PROJECT_ID: 'demo-parley',
+      PARLEY_DATA_DIR: `/tmp/parley-test-${randomUUID()}`,
+      PUBLIC_URL: 'http://parley.test',
+      APP_URL: 'http://app.parley.test',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_SIGNUP: '1000',
+      RATE_LIMIT_INVITE: '1000',
+      RATE_LIMIT_TOKEN_FAILURES: '1000',
+    } as NodeJS.ProcessEnv,
+    overrides,
+  );
+}
+
+export interface Session {
+  email: string;
+  password: string;
+  token: string;
+  member: Member;
+  workspaceId: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export class TestApp {
+  constructor(
+    readonly app: FastifyInstance,
+    readonly database: Database,
+    private readonly disposeDb: () => Promise<void>,
+  ) {}
+
+  get db() {
+    return this.database.db;
+  }
+
+  call(method: InjectOptions['method'], url: string, opts: CallOptions = {}): Promise<LightMyRequestResponse> {
+    return this.app.inject({
+      method,
+      url,
+      query: opts.query,
+      headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
+      ...(opts.body !== undefined ? { payload: opts.body as InjectOptions['payload'] } : {}),
+    });
+  }
+
+  /** Signs up a new admin with a workspace of its own, and signs in. */
+  async newAdmin(organizationName = 'Acme Trading'): Promise<Session> {
+    const email = `admin-${randomUUID()}@acme-test.com`;
+    const password = 'correct horse 1';
+    const res = await this.call('POST', '/auth/sign-up', { body: { email, password, name: 'Ada Admin', organizationName } });
+    if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+    const member = res.json() as Member;
+    const { idToken } = await signInWithPassword(emulatorHost(), email, password);
+    return { email, password, token: idToken, member, workspaceId: member.currentWorkspaceId! };
+  }
+
+  /** Invites a new person into the admin's workspace with a role; they sign up by the invitation. */
+  async newMember(admin: Session, role: Role): Promise<Session> {
+    const email = `${role}-${randomUUID()}@acme-test.com`;
+    const password = 'correct horse 2';
+    const inv = await this.call('POST', '/invitee', { token: admin.token, body: { email, role, workspaceId: admin.workspaceId } });
+    if (inv.statusCode !== 201) throw new Error(`invite failed: ${inv.statusCode} ${inv.body}`);
+    const token = await this.inviteToken(admin, email);
+    const res = await this.call('POST', `/auth/sign-up/${token}`, { body: { email, password } });
+    if (res.statusCode !== 201) throw new Error(`invite sign-up failed: ${res.statusCode} ${res.body}`);
+    const member = res.json() as Member;
+    const { idToken } = await signInWithPassword(emulatorHost(), email, password);
+    return { email, password, token: idToken, member, workspaceId: admin.workspaceId };
+  }
+
+  /** The invitation token for an e-mail, as the invitee finds it through the link in the e-mail. */
+  async inviteToken(admin: Session, email: string): Promise<string> {
+    const list = await this.call('GET', `/workspace/${admin.workspaceId}/invitees`, { token: admin.token });
+    const found = (list.json().items as { email: string; token: string }[]).find((i) => i.email === email.toLowerCase());
+    if (!found) throw new Error(`no invitation for ${email}`);
+    return found.token;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.disposeDb();
+  }
+}
+
+export async function buildTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { database, dispose } = await openTestDatabase();
+  const app = await buildApp({ config: testConfig(overrides), database, logger: false });
+  return new TestApp(app, database, dispose);
+}
