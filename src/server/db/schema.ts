@@ -225,6 +225,8 @@ export const conversations = pgTable(
     assigneeMemberId: uuid('assignee_member_id'),
     assigneeBotId: uuid('assignee_bot_id'),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true, precision: 3 }),
+    /** The customer's last inbound message: opens WhatsApp's 24-hour customer-service window. */
+    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true, precision: 3 }),
     /** Ordering key of the lists: last message, or creation. */
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     createdAt: createdAt(),
