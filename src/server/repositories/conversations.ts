@@ -160,3 +160,35 @@ export async function touchActivity(ex: Executor, workspaceId: string, conversat
     .set({ lastActivityAt: sql`now()` })
     .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, conversationId)));
 }
+
+/** How many conversations each live-chat tab holds, in one pass over the workspace's conversations. */
+export async function countConversations(
+  ex: Executor,
+  workspaceId: string,
+  memberId: string,
+): Promise<{ me: number; assigned: number; open: number; closed: number }> {
+  const c = t.conversations;
+  const [row] = await ex
+    .select({
+      me: sql<number>`count(*) filter (where ${c.isActive} and ${c.assigneeMemberId} = ${memberId})`.mapWith(Number),
+      assigned: sql<number>`count(*) filter (where ${c.isActive} and (${c.assigneeMemberId} is not null or ${c.assigneeBotId} is not null))`.mapWith(Number),
+      open: sql<number>`count(*) filter (where ${c.isActive})`.mapWith(Number),
+      closed: sql<number>`count(*) filter (where not ${c.isActive})`.mapWith(Number),
+    })
+    .from(c)
+    .where(eq(c.workspaceId, workspaceId));
+  return row ?? { me: 0, assigned: 0, open: 0, closed: 0 };
+}
+
+/** A page of a conversation's messages, newest first (keyset on createdAt, id). */
+export async function messagesPage(ex: Executor, workspaceId: string, conversationId: string, req: PageRequest): Promise<Page<Message>> {
+  const m = t.messages;
+  const limit = pageLimit(req);
+  const rows = await ex
+    .select()
+    .from(m)
+    .where(and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), afterCursor(m.createdAt, m.id, req.cursor)))
+    .orderBy(desc(m.createdAt), desc(m.id))
+    .limit(limit + 1);
+  return toPage(rows, limit, (r) => ({ at: r.createdAt, id: r.id }), toMessage);
+}

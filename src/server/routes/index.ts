@@ -67,6 +67,7 @@ export function buildHandlers(s: Services): Handlers {
     },
     listConversations: ({ ctx, query }) =>
       conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }),
+    countConversations: ({ ctx }) => conv.countConversations(ex(), ctx.workspaceId, ctx.caller.member.id),
     listInvitees: async ({ ctx, query }) =>
       mapPage(await r.invitees.page(ex(), ctx.workspaceId, query, eq(t.invitees.used, false)), r.toInvitee),
     listSegments: async ({ ctx, query }) => mapPage(await r.segments.page(ex(), ctx.workspaceId, query), r.toSegment),
@@ -107,6 +108,7 @@ export function buildHandlers(s: Services): Handlers {
 
     // conversation
     getConversation: ({ ctx, params }) => s.conversations.detail(ctx, params.conversationId),
+    listConversationMessages: ({ ctx, params, query }) => conv.messagesPage(ex(), ctx.workspaceId, params.conversationId, query),
     patchConversation: ({ ctx, params, body }) => s.conversations.patch(ctx, params.conversationId, body),
 
     // whatsapp

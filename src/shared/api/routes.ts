@@ -25,6 +25,7 @@ import {
   Workspace,
   WorkspaceDetail,
   Conversation,
+  ConversationCounts,
   Message,
 } from '../schemas/entities';
 import {
@@ -188,6 +189,11 @@ export const routes = {
     summary: 'Conversations of a workspace by tab (me, assigned, open, closed), newest activity first',
     params: p.workspace, query: ConversationListQuery, status: 200, response: pageOf(ConversationListEntry), access: wsParams('agent'),
   }),
+  countConversations: route({
+    method: 'GET', path: '/workspace/:workspaceId/conversations/counts', tag: 'workspace',
+    summary: 'How many conversations each live-chat tab holds (me, assigned, open, closed)',
+    params: p.workspace, status: 200, response: ConversationCounts, access: wsParams('agent'), addition: true,
+  }),
   listInvitees: route({
     method: 'GET', path: '/workspace/:workspaceId/invitees', tag: 'workspace', summary: 'Open invitations of a workspace (admins)',
     params: p.workspace, query: ListQuery, status: 200, response: pageOf(Invitee), access: wsParams('admin'),
@@ -341,6 +347,12 @@ export const routes = {
   getConversation: route({
     method: 'GET', path: '/conversation/:conversationId', tag: 'conversation', summary: 'A conversation with events, contact and messages',
     params: p.conversation, status: 200, response: ConversationDetail, access: agentIn('conversation', 'conversationId'),
+  }),
+  listConversationMessages: route({
+    method: 'GET', path: '/conversation/:conversationId/messages', tag: 'conversation',
+    summary: 'Messages of a conversation, newest first, to page back beyond those the detail carries',
+    params: p.conversation, query: ListQuery, status: 200, response: pageOf(Message), access: agentIn('conversation', 'conversationId'),
+    addition: true,
   }),
   patchConversation: route({
     method: 'PATCH', path: '/conversation/:conversationId', tag: 'conversation', summary: 'Open, close or assign a conversation',

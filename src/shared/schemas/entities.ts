@@ -143,13 +143,23 @@ export const ConversationClosedData = z.object({
   closedBy: z.enum(['system', 'bot', 'user']),
   userId: Id.nullable(),
 });
-export const ConversationEventData = z.discriminatedUnion('type', [ConversationAssignedData, ConversationClosedData]);
+/** Addition: a closed conversation opened again (the customer wrote, or a member reopened it). */
+export const ConversationReopenedData = z.object({
+  type: z.literal('CONVERSATION_REOPENED'),
+  reopenedBy: z.enum(['contact', 'member']),
+  memberId: Id.nullable(),
+});
+export const ConversationEventData = z.discriminatedUnion('type', [
+  ConversationAssignedData,
+  ConversationClosedData,
+  ConversationReopenedData,
+]);
 export const ConversationEvent = z.object({
   id: Id,
   createdAt: Timestamp,
   conversationId: Id,
   /** Addition: the same as `data.type`, for convenience. */
-  type: z.enum(['CONVERSATION_ASSIGNED', 'CONVERSATION_CLOSED']),
+  type: z.enum(['CONVERSATION_ASSIGNED', 'CONVERSATION_CLOSED', 'CONVERSATION_REOPENED']),
   data: ConversationEventData,
 });
 export type ConversationEvent = z.infer<typeof ConversationEvent>;
@@ -176,6 +186,14 @@ export const ConversationDetail = Conversation.extend({
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
 export const ConversationListEntry = Conversation.extend({ Contact: Contact, lastMessage: Message.nullable() });
 export type ConversationListEntry = z.infer<typeof ConversationListEntry>;
+/** Addition: how many conversations each live-chat tab holds. */
+export const ConversationCounts = z.object({
+  me: z.number().int(),
+  assigned: z.number().int(),
+  open: z.number().int(),
+  closed: z.number().int(),
+});
+export type ConversationCounts = z.infer<typeof ConversationCounts>;
 
 // ---------- Import history ----------
 export const ImportStatus = z.enum(['pending', 'completed', 'failed']);

@@ -1,0 +1,96 @@
+/** The two live-chat additions the inbox needs: tab counts and paging back through a long conversation. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../src/server/db/schema';
+import { buildTestApp, type Session, type TestApp } from '../support/server';
+
+let ta: TestApp;
+let admin: Session;
+let agent: Session;
+
+beforeAll(async () => {
+  ta = await buildTestApp();
+  admin = await ta.newAdmin('Harbour Foods');
+  agent = await ta.newMember(admin, 'agent');
+});
+afterAll(async () => {
+  await ta?.close();
+});
+
+async function conversation(opts: { isActive: boolean; member?: string; bot?: boolean; name: string }) {
+  const w = admin.workspaceId;
+  const [contact] = await ta.db
+    .insert(t.contacts)
+    .values({ workspaceId: w, name: opts.name, phoneNumber: `+1415555${Math.floor(1000 + Math.random() * 8999)}` })
+    .returning();
+  let botId: string | null = null;
+  if (opts.bot) {
+    const res = await ta.call('POST', '/bot', { token: admin.token, body: { workspaceId: w } });
+    botId = res.json().id;
+  }
+  const [c] = await ta.db
+    .insert(t.conversations)
+    .values({ workspaceId: w, contactId: contact.id, isActive: opts.isActive, assigneeMemberId: opts.member ?? null, assigneeBotId: botId })
+    .returning();
+  return c;
+}
+
+describe('GET /workspace/{id}/conversations/counts', () => {
+  it('counts each tab from the caller’s point of view', async () => {
+    await conversation({ isActive: true, name: 'Unassigned open' });
+    await conversation({ isActive: true, member: admin.member.id, name: 'Mine' });
+    await conversation({ isActive: true, member: agent.member.id, name: 'Agent’s' });
+    await conversation({ isActive: true, bot: true, name: 'Bot’s' });
+    await conversation({ isActive: false, member: admin.member.id, name: 'Closed one' });
+    await conversation({ isActive: false, name: 'Closed two' });
+
+    const asAdmin = await ta.call('GET', `/workspace/${admin.workspaceId}/conversations/counts`, { token: admin.token });
+    expect(asAdmin.statusCode).toBe(200);
+    expect(asAdmin.json()).toEqual({ me: 1, assigned: 3, open: 4, closed: 2 });
+
+    const asAgent = await ta.call('GET', `/workspace/${admin.workspaceId}/conversations/counts`, { token: agent.token });
+    expect(asAgent.json()).toEqual({ me: 1, assigned: 3, open: 4, closed: 2 });
+
+    // The counts agree with the lists the tabs show.
+    for (const tab of ['me', 'assigned', 'open', 'closed'] as const) {
+      const list = await ta.call('GET', `/workspace/${admin.workspaceId}/conversations`, { token: admin.token, query: { tab } });
+      expect(list.json().items).toHaveLength(asAdmin.json()[tab]);
+    }
+  });
+
+  it('refuses someone from another workspace', async () => {
+    const other = await ta.newAdmin('Other Shop');
+    const res = await ta.call('GET', `/workspace/${admin.workspaceId}/conversations/counts`, { token: other.token });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('GET /conversation/{id}/messages', () => {
+  it('pages back through the messages newest first, without gaps or repeats', async () => {
+    const c = await conversation({ isActive: true, name: 'Chatty' });
+    const base = Date.parse('2026-01-01T10:00:00Z');
+    await ta.db.insert(t.messages).values(
+      Array.from({ length: 7 }, (_, i) => ({
+        workspaceId: admin.workspaceId,
+        conversationId: c.id,
+        type: 'text' as const,
+        text: `message ${i}`,
+        creator: (i % 2 ? 'agent' : 'user') as 'agent' | 'user',
+        status: i % 2 ? 'delivered' : 'received',
+        createdAt: new Date(base + i * 60_000),
+      })),
+    );
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await ta.call('GET', `/conversation/${c.id}/messages`, {
+        token: agent.token,
+        query: { limit: '3', ...(cursor ? { cursor } : {}) },
+      });
+      expect(res.statusCode).toBe(200);
+      const page = res.json() as { items: { text: string }[]; nextCursor: string | null };
+      seen.push(...page.items.map((m) => m.text));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(['message 6', 'message 5', 'message 4', 'message 3', 'message 2', 'message 1', 'message 0']);
+  });
+});
