@@ -118,6 +118,7 @@ export async function snapshotWorkspace(ta: TestApp, workspaceId: string): Promi
     t.conversationEvents,
     t.messages,
     t.importHistories,
+    t.importRejections,
     t.workspaceEvents,
   ] as const;
   const out: unknown[] = [];
