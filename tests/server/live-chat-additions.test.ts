@@ -92,5 +92,18 @@ describe('GET /conversation/{id}/messages', () => {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(['message 6', 'message 5', 'message 4', 'message 3', 'message 2', 'message 1', 'message 0']);
+
+    // `before` pages back from a message the client already holds.
+    const all = (await ta.call('GET', `/conversation/${c.id}/messages`, { token: agent.token })).json().items as { id: string; text: string }[];
+    const anchor = all.find((m) => m.text === 'message 4')!;
+    const older = await ta.call('GET', `/conversation/${c.id}/messages`, { token: agent.token, query: { before: anchor.id, limit: '2' } });
+    expect(older.statusCode).toBe(200);
+    expect(older.json().items.map((m: { text: string }) => m.text)).toEqual(['message 3', 'message 2']);
+    expect(older.json().nextCursor).not.toBeNull();
+    const unknown = await ta.call('GET', `/conversation/${c.id}/messages`, {
+      token: agent.token,
+      query: { before: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(unknown.json()).toEqual({ items: [], nextCursor: null });
   });
 });

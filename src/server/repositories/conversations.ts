@@ -4,7 +4,7 @@ import * as t from '../db/schema';
 import type { Conversation, ConversationEvent, ConversationListEntry, Message } from '../../shared';
 import type { ConversationEventData } from '../../shared/schemas/entities';
 import type { z } from 'zod';
-import { afterCursor, iso, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
+import { afterCursor, iso, isUuid, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
 import { toContact } from './resources';
 
 export type ConversationRow = typeof t.conversations.$inferSelect;
@@ -180,14 +180,33 @@ export async function countConversations(
   return row ?? { me: 0, assigned: 0, open: 0, closed: 0 };
 }
 
-/** A page of a conversation's messages, newest first (keyset on createdAt, id). */
-export async function messagesPage(ex: Executor, workspaceId: string, conversationId: string, req: PageRequest): Promise<Page<Message>> {
+/**
+ * A page of a conversation's messages, newest first (keyset on createdAt, id). `before` names a message of the
+ * conversation: only older ones are answered (an unknown id answers an empty page).
+ */
+export async function messagesPage(
+  ex: Executor,
+  workspaceId: string,
+  conversationId: string,
+  req: PageRequest & { before?: string },
+): Promise<Page<Message>> {
   const m = t.messages;
   const limit = pageLimit(req);
+  let before: SQL | undefined;
+  if (req.before !== undefined) {
+    if (!isUuid(req.before)) return { items: [], nextCursor: null };
+    const anchor = ex
+      .select({ createdAt: m.createdAt, id: m.id })
+      .from(m)
+      .where(and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), eq(m.id, req.before)));
+    before = sql`(${m.createdAt}, ${m.id}) < (select a.created_at, a.id from ${anchor.as('a')})`;
+  }
   const rows = await ex
     .select()
     .from(m)
-    .where(and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), afterCursor(m.createdAt, m.id, req.cursor)))
+    .where(
+      and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), afterCursor(m.createdAt, m.id, req.cursor), before),
+    )
     .orderBy(desc(m.createdAt), desc(m.id))
     .limit(limit + 1);
   return toPage(rows, limit, (r) => ({ at: r.createdAt, id: r.id }), toMessage);

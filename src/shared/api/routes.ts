@@ -43,6 +43,7 @@ import {
   CreateWhatsappBody,
   CreateWorkspaceBody,
   ListQuery,
+  MessageListQuery,
   OutboundBody,
   PatchAttributeBody,
   PatchBotBody,
@@ -350,8 +351,8 @@ export const routes = {
   }),
   listConversationMessages: route({
     method: 'GET', path: '/conversation/:conversationId/messages', tag: 'conversation',
-    summary: 'Messages of a conversation, newest first, to page back beyond those the detail carries',
-    params: p.conversation, query: ListQuery, status: 200, response: pageOf(Message), access: agentIn('conversation', 'conversationId'),
+    summary: 'Messages of a conversation, newest first; `before` (a message id) pages back beyond those the detail carries',
+    params: p.conversation, query: MessageListQuery, status: 200, response: pageOf(Message), access: agentIn('conversation', 'conversationId'),
     addition: true,
   }),
   patchConversation: route({

@@ -141,6 +141,10 @@ export const ConversationListQuery = PageQuery.extend({
   tab: z.enum(liveChatTabs).optional(),
   search: z.string().max(200).optional(),
 });
+/** Addition: a conversation's messages newest first; `before` pages back from a message the client holds. */
+export const MessageListQuery = PageQuery.extend({
+  before: Id.optional(),
+});
 export const ContactListQuery = PageQuery.extend({
   search: z.string().max(200).optional(),
   segmentId: Id.optional(),
