@@ -14,6 +14,8 @@ import { registerRoutes } from './http/register';
 import { buildHandlers } from './routes';
 import { buildServices, type Services } from './services';
 import { createMailer, type Mailer } from './services/mailer';
+import { createJobQueue, type JobQueue } from './jobs/queue';
+import type { JobDefinition } from './jobs/names';
 
 export interface AppOptions {
   config: Config;
@@ -23,11 +25,13 @@ export interface AppOptions {
   mailer?: Mailer;
   /** pino options; false silences the log (tests). */
   logger?: boolean | object;
+  /** Durable jobs: tests list extra jobs (defaults to src/server/jobs/names.ts) and shorten the stop wait. */
+  jobs?: { definitions?: Record<string, JobDefinition>; stopTimeoutMs?: number };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    parley: { db: Database; services: Services; mailer: Mailer; config: Config };
+    parley: { db: Database; services: Services; mailer: Mailer; config: Config; jobs: JobQueue };
   }
 }
 
@@ -77,15 +81,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const database =
     opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') }));
-  if (!opts.database) {
-    await database.migrate();
-    app.addHook('onClose', () => database.close());
-  }
+  if (!opts.database) await database.migrate();
+  const jobs = createJobQueue({ database, config, log: app.log, ...opts.jobs });
+  // One hook, in order: finish running jobs before the database they write to goes away.
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    if (!opts.database) await database.close();
+  });
   const identity = opts.identity ?? firebaseIdentity(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   if (!opts.identity) app.addHook('onClose', () => identity.close());
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
-  const services = buildServices({ config, db: database, identity, mailer, log: app.log });
-  app.decorate('parley', { db: database, services, mailer, config });
+  const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs });
+  app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
   const tokenFailureLimit = app.createRateLimit({ max: config.rateLimits.tokenFailuresPerMinute, timeWindow: '1 minute' });
@@ -127,5 +134,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     config.rateLimits,
   );
+  // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
+  app.addHook('onReady', () => jobs.start());
   return app;
 }

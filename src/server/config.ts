@@ -21,6 +21,10 @@ const Env = z.object({
   RATE_LIMIT_SIGNUP: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_INVITE: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_TOKEN_FAILURES: z.coerce.number().int().positive().default(30),
+  /** Ours: durable jobs (pg-boss). Polling finds jobs sent by other processes and due retries; 0.5 s at least. */
+  JOBS_POLLING_INTERVAL_SECONDS: z.coerce.number().min(0.5).default(2),
+  JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).default(5),
+  JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -40,6 +44,8 @@ export interface Config {
   publicUrl: string;
   appUrl: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** Durable jobs: polling interval, and the default retries (exponential backoff from retryDelaySeconds). */
+  jobs: { pollingIntervalSeconds: number; retryLimit: number; retryDelaySeconds: number; retryBackoff: boolean };
   /** Rate limits; tests lower or raise them. */
   rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
 }
@@ -62,6 +68,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     appUrl: e.APP_URL ?? publicUrl,
     logLevel: e.LOG_LEVEL,
+    jobs: {
+      pollingIntervalSeconds: e.JOBS_POLLING_INTERVAL_SECONDS,
+      retryLimit: e.JOBS_RETRY_LIMIT,
+      retryDelaySeconds: e.JOBS_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+    },
     rateLimits: {
       signUpPerMinute: e.RATE_LIMIT_SIGNUP,
       invitePerMinute: e.RATE_LIMIT_INVITE,

@@ -62,7 +62,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       RATE_LIMIT_INVITE: '1000',
       RATE_LIMIT_TOKEN_FAILURES: '1000',
     } as NodeJS.ProcessEnv,
-    overrides,
+    // Jobs: poll at pg-boss's minimum and retry at once, so tests that wait for jobs stay fast.
+    { jobs: { pollingIntervalSeconds: 0.5, retryLimit: 5, retryDelaySeconds: 0, retryBackoff: false }, ...overrides },
   );
 }
 

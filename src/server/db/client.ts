@@ -3,15 +3,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PGlite } from '@electric-sql/pglite';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
 /** A database or a transaction: repositories take either, so callers choose the transaction boundary. */
 export type Executor = PgDatabase<PgQueryResultHKT, Schema>;
 
+/**
+ * The driver underneath, for the few parts that cannot go through Drizzle: pg-boss (its own SQL) and the
+ * realtime LISTEN connection. PGlite is one in-process session, so it is shared as is; PostgreSQL gets the URL
+ * so those parts open their own connections.
+ */
+export type RawDatabase = { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; url: string };
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Executor;
+  raw: RawDatabase;
   /** Runs fn in one transaction. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
@@ -43,6 +52,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let close: () => Promise<void>;
   let runMigrations: () => Promise<void>;
   let kind: Database['kind'];
+  let raw: RawDatabase;
 
   if (opts.url) {
     const pg = await import('pg');
@@ -56,6 +66,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     close = () => pool.end();
     runMigrations = () => migrate(d, { migrationsFolder });
     kind = 'postgres';
+    raw = { kind: 'postgres', url: opts.url };
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
@@ -68,11 +79,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     close = () => client.close();
     runMigrations = () => migrate(d, { migrationsFolder });
     kind = 'pglite';
+    raw = { kind: 'pglite', client };
   }
 
   return {
     kind,
     db,
+    raw,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Executor)),
     migrate: runMigrations,
     async migrationsApplied() {

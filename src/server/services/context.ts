@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { IdentityProvider } from '../auth/identity';
 import type { Mailer } from './mailer';
+import type { JobQueue } from '../jobs/queue';
 
 /** What every service may use. */
 export interface ServiceDeps {
@@ -11,6 +12,8 @@ export interface ServiceDeps {
   identity: IdentityProvider;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Durable jobs (src/server/jobs): register handlers while the services are built, send from anywhere. */
+  jobs: JobQueue;
 }
 
 /** Postgres unique-violation, whichever driver raised it. */

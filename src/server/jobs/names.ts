@@ -1,0 +1,22 @@
+/**
+ * Every durable job this server runs. The app refuses to start while a name listed here has no handler
+ * (`deps.jobs.register(name, handler)`), so add a name in the same change as its handler.
+ *
+ * Per-job options override the defaults of the configuration (`config.jobs`):
+ * - retryLimit: how many times a failed run is retried (at-least-once: a handler may also run again after a
+ *   crash, so every handler must be idempotent — e.g. skip a webhook message whose wamid is already stored).
+ * - expireInSeconds: a run that has not finished by then counts as failed and is retried.
+ * - concurrency: how many jobs of this name one server process runs at once.
+ */
+export interface JobDefinition {
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+  concurrency?: number;
+}
+
+/** E.g. `'whatsapp.webhook': { retryLimit: 8, concurrency: 4 }`, `'contacts.import': { expireInSeconds: 3600 }`. */
+export const jobDefinitions: Record<string, JobDefinition> = {};
+
+export const jobNames = (): string[] => Object.keys(jobDefinitions);

@@ -1,0 +1,211 @@
+/**
+ * Durable jobs in the application's own database (pg-boss 10).
+ *
+ * - PostgreSQL: pg-boss opens a small pool of its own on DATABASE_URL.
+ * - PGlite: pg-boss runs through PGlite's own query/exec (see sql-adapters.ts); no socket, no second session.
+ *
+ * Delivery is at-least-once: a failed run is retried (exponential backoff), a run interrupted by a crash or a
+ * stop is retried after it expires or is failed on shutdown. Handlers must therefore be idempotent.
+ * `singletonKey`: while a job with that key waits to start, sending another one with the same key does nothing
+ * (answers null); once it has started, a new one may be queued (pg-boss's `short` queue policy).
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { Config } from '../config';
+import { type Database, type Executor, rowsOf } from '../db/client';
+import { type JobDefinition, jobDefinitions } from './names';
+import { executorDb, pgliteDb } from './sql-adapters';
+
+export interface JobInfo {
+  id: string;
+  name: string;
+  /** 0 on the first run, 1 on the first retry, ... */
+  retryCount: number;
+}
+
+export type JobHandler<T = unknown> = (data: T, job: JobInfo) => Promise<void>;
+
+export interface SendOptions {
+  /** At most one queued job per key (see above). */
+  singletonKey?: string;
+  /** A date, or a delay in seconds. */
+  startAfter?: Date | number;
+  retryLimit?: number;
+  /**
+   * Enqueue inside this transaction: the job exists only if the transaction commits. On PGlite a job sent from
+   * inside a transaction MUST pass it (PGlite is one session: a send outside it would wait for it forever).
+   */
+  tx?: Executor;
+}
+
+export interface JobQueue {
+  /** Registers the handler of a job listed in names.ts (before start, or after: its workers start at once). */
+  register<T = unknown>(name: string, handler: JobHandler<T>): void;
+  /** Queues a job; answers its id, or null when a job with the same singletonKey is already queued. */
+  send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
+  /** For tests: resolves once no job of a registered name is queued, retrying or running. */
+  drain(opts?: { timeoutMs?: number }): Promise<void>;
+  /** Refuses to start while a listed job has no handler. */
+  start(): Promise<void>;
+  /** Stops fetching, waits for running jobs (up to stopTimeoutMs; then they are failed and retried later). */
+  stop(): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  database: Database;
+  config: Config;
+  log: FastifyBaseLogger;
+  /** Listed jobs; defaults to names.ts. Tests add their own. */
+  definitions?: Record<string, JobDefinition>;
+  stopTimeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function createJobQueue(opts: JobQueueOptions): JobQueue {
+  const { database, config, log } = opts;
+  const definitions = opts.definitions ?? jobDefinitions;
+  const handlers = new Map<string, JobHandler<never>>();
+  const workers = new Map<string, string[]>();
+  let boss: PgBoss | undefined;
+  let starting: Promise<void> | undefined;
+  let stopping: Promise<void> | undefined;
+
+  const known = (name: string) => {
+    if (!Object.hasOwn(definitions, name)) throw new Error(`Unknown job ${name}: list it in src/server/jobs/names.ts`);
+    return definitions[name];
+  };
+
+  function newBoss(): PgBoss {
+    const common = {
+      schedule: false, // no cron jobs: skips pg-boss's timekeeper and its clock-skew polling
+      supervise: true, // maintenance: expires jobs of a crashed process so they are retried
+      retryLimit: config.jobs.retryLimit,
+      retryDelay: config.jobs.retryDelaySeconds,
+      retryBackoff: config.jobs.retryBackoff,
+    };
+    const b =
+      database.raw.kind === 'pglite'
+        ? new PgBoss({ ...common, db: pgliteDb(database.raw.client) })
+        : new PgBoss({ ...common, connectionString: database.raw.url, max: 4, application_name: 'parley-jobs' });
+    b.on('error', (err) => log.error({ err }, 'job queue error'));
+    return b;
+  }
+
+  async function startWorkers(b: PgBoss, name: string) {
+    if (workers.has(name)) return;
+    workers.set(name, []);
+    const handler = handlers.get(name)!;
+    const def = known(name);
+    if (!(await b.getQueue(name))) {
+      try {
+        await b.createQueue(name, { name, policy: 'short' });
+      } catch (err) {
+        // Another process created it at the same moment.
+        if (!(await b.getQueue(name))) throw err;
+      }
+    }
+    const ids = workers.get(name)!;
+    for (let i = 0; i < Math.max(1, def.concurrency ?? 1); i++) {
+      ids.push(
+        await b.work<never>(
+          name,
+          { pollingIntervalSeconds: config.jobs.pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
+          async ([job]) => {
+            try {
+              await handler(job.data, { id: job.id, name, retryCount: job.retryCount });
+            } catch (err) {
+              log.warn({ err, job: name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
+              throw err;
+            }
+          },
+        ),
+      );
+    }
+  }
+
+  const notify = (name?: string) => {
+    if (!boss) return;
+    for (const [n, ids] of workers) if (!name || n === name) for (const id of ids) boss.notifyWorker(id);
+  };
+
+  const queue: JobQueue = {
+    register(name, handler) {
+      known(name);
+      if (handlers.has(name)) throw new Error(`Job ${name} already has a handler`);
+      handlers.set(name, handler as JobHandler<never>);
+      if (boss) void startWorkers(boss, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
+    },
+
+    async send(name, data, o = {}) {
+      const def = known(name);
+      await queue.start();
+      const id = await boss!.send(name, data, {
+        // Keyless jobs get a key of their own: the `short` policy allows one queued job per key.
+        singletonKey: o.singletonKey ?? `job:${randomUUID()}`,
+        ...(o.startAfter !== undefined && { startAfter: o.startAfter }),
+        retryLimit: o.retryLimit ?? def.retryLimit ?? config.jobs.retryLimit,
+        retryDelay: def.retryDelaySeconds ?? config.jobs.retryDelaySeconds,
+        retryBackoff: def.retryBackoff ?? config.jobs.retryBackoff,
+        ...(def.expireInSeconds !== undefined && { expireInSeconds: def.expireInSeconds }),
+        ...(o.tx && { db: executorDb(o.tx) }),
+      });
+      // Wakes this process's workers now instead of at their next poll (a transaction's job is polled after commit).
+      if (id && !o.tx) notify(name);
+      return id;
+    },
+
+    async drain({ timeoutMs = 15_000 } = {}) {
+      await queue.start();
+      const names = [...handlers.keys()];
+      if (names.length === 0) return;
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const rows = rowsOf<{ name: string; state: string; n: number }>(
+          await database.db.execute(sql`
+            select name, state::text as state, count(*)::int as n from pgboss.job
+            where name in ${names} and state < 'completed' group by name, state`),
+        );
+        if (rows.length === 0) return;
+        if (Date.now() > deadline) {
+          throw new Error(`Jobs still pending after ${timeoutMs} ms: ${rows.map((r) => `${r.name} ${r.state} ${r.n}`).join(', ')}`);
+        }
+        notify();
+        await sleep(25);
+      }
+    },
+
+    start() {
+      if (stopping) return Promise.reject(new Error('The job queue is stopped'));
+      starting ??= (async () => {
+        const missing = Object.keys(definitions).filter((n) => !handlers.has(n));
+        if (missing.length > 0) {
+          throw new Error(`Job ${missing.join(', ')} has no handler: register it with deps.jobs.register before the app starts`);
+        }
+        const b = newBoss();
+        await b.start();
+        boss = b;
+        for (const name of handlers.keys()) await startWorkers(b, name);
+      })();
+      // A failed start may be tried again (the test of the start-up check does).
+      return starting.catch((err) => {
+        starting = undefined;
+        boss = undefined;
+        throw err;
+      });
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        if (!starting) return;
+        await starting.catch(() => undefined);
+        if (!boss) return;
+        await boss.stop({ graceful: true, wait: true, close: true, timeout: opts.stopTimeoutMs ?? 10_000 });
+      })();
+      return stopping;
+    },
+  };
+  return queue;
+}

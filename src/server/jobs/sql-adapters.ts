@@ -1,0 +1,46 @@
+/**
+ * pg-boss runs its own SQL through a `{ executeSql(text, values) }` object. These adapters let it run on
+ * PGlite (one in-process session, no socket) and inside a Drizzle transaction.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import type PgBoss from 'pg-boss';
+import { type Executor, rowsOf } from '../db/client';
+
+/**
+ * PGlite through its own API: `query` for parameterised statements (one statement, extended protocol), `exec`
+ * for the parameterless ones (pg-boss sends its schema creation and maintenance as one multi-statement text).
+ * Both wait for PGlite's transaction lock, so pg-boss never interleaves with an open Drizzle transaction.
+ */
+export function pgliteDb(client: PGlite): PgBoss.Db {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+  };
+}
+
+/** `$n` placeholders of pg-boss's SQL turned into Drizzle parameters, so the statement can run on any Executor. */
+export function toDrizzleSql(text: string, values: unknown[] = []): SQL {
+  const parts: SQL[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\$(\d+)/g)) {
+    parts.push(sql.raw(text.slice(last, m.index)));
+    // sql.param keeps an array or object as one parameter (a bare interpolation would expand an array).
+    parts.push(sql`${sql.param(values[Number(m[1]) - 1] ?? null)}`);
+    last = m.index + m[0].length;
+  }
+  parts.push(sql.raw(text.slice(last)));
+  return sql.join(parts, sql.raw(''));
+}
+
+/** Runs pg-boss's statements on a Drizzle executor: a job sent this way commits or rolls back with the transaction. */
+export function executorDb(ex: Executor): PgBoss.Db {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      return { rows: rowsOf(await ex.execute(toDrizzleSql(text, values))) };
+    },
+  };
+}
