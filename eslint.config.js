@@ -5,7 +5,8 @@
 //
 //   shared   imports no other folder of the repo, no node builtins, no electron, no react
 //   renderer never imports main, server, sandbox, preload, node builtins or electron
-//   server   never imports renderer, main or preload
+//   server   never imports renderer, main, preload or sandbox (the sandbox is an outside party)
+//   sandbox  never imports server, main, preload or renderer (it stands in for Meta: shared only)
 //   main     never imports renderer or server
 //   preload  imports only shared (and electron, plus the few builtins a sandboxed preload has)
 //
@@ -167,7 +168,8 @@ export default defineConfig([
     forbidNodeBuiltins('renderer'),
     forbidElectron('renderer'),
   ]),
-  boundary('server', ['renderer', 'main', 'preload'].map((to) => forbidLayer('server', to))),
+  boundary('server', ['renderer', 'main', 'preload', 'sandbox'].map((to) => forbidLayer('server', to))),
+  boundary('sandbox', ['server', 'main', 'preload', 'renderer'].map((to) => forbidLayer('sandbox', to))),
   boundary('main', ['renderer', 'server'].map((to) => forbidLayer('main', to))),
   boundary('preload', [
     ...['main', 'server', 'renderer', 'sandbox'].map((to) => forbidLayer('preload', to)),

@@ -1,7 +1,7 @@
 /** Builds the Parley server (no listen): plugins, the route table, health checks, one error handler. */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -15,6 +15,9 @@ import { buildHandlers } from './routes';
 import { buildServices, type Services } from './services';
 import { createMailer, type Mailer } from './services/mailer';
 import { createJobQueue, type JobQueue } from './jobs/queue';
+import multipart from '@fastify/multipart';
+import { createFileStore } from './storage/file-store';
+import { registerFileRoutes } from './storage/http';
 import type { JobDefinition } from './jobs/names';
 
 export interface AppOptions {
@@ -91,10 +94,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const identity = opts.identity ?? firebaseIdentity(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   if (!opts.identity) app.addHook('onClose', () => identity.close());
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
-  const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs });
+  const files = createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
+  const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files });
   app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
+  // Uploads are read as streams by their handlers (src/server/storage/http.ts), with per-route size limits.
+  await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1 } });
   const tokenFailureLimit = app.createRateLimit({ max: config.rateLimits.tokenFailuresPerMinute, timeWindow: '1 minute' });
 
   await app.register(swagger, {
@@ -121,19 +127,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  registerRoutes(
-    app,
-    buildHandlers(services),
-    {
-      db: database,
-      identity,
-      onTokenFailure: async (request) => {
-        const r = await tokenFailureLimit(request);
-        return !r.isAllowed && r.isExceeded;
-      },
+  const accessDeps = {
+    db: database,
+    identity,
+    onTokenFailure: async (request: FastifyRequest) => {
+      const r = await tokenFailureLimit(request);
+      return !r.isAllowed && r.isExceeded;
     },
-    config.rateLimits,
-  );
+  };
+  registerRoutes(app, buildHandlers(services), accessDeps, config.rateLimits);
+  registerFileRoutes(app, files, accessDeps);
   // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
   app.addHook('onReady', () => jobs.start());
   return app;

@@ -83,6 +83,15 @@ const forbidden: Case[] = [
   layerCase('server', 'renderer', 'src/server/routes/contacts.ts', '../../renderer/src/lib/api'),
   layerCase('server', 'main', 'src/server/services/campaigns/send.ts', '../../../main/cache'),
   layerCase('server', 'preload', 'src/server/app.ts', '../preload'),
+  layerCase('server', 'sandbox', 'src/server/whatsapp/graph-client.ts', '../../sandbox'),
+  layerCase('server', 'sandbox', 'src/server/index.ts', '../sandbox/account'),
+
+  // sandbox stands in for Meta: it imports only shared
+  layerCase('sandbox', 'server', 'src/sandbox/core.ts', '../server/whatsapp/graph-client'),
+  layerCase('sandbox', 'server', 'src/sandbox/x/y.ts', '../../server/db/schema'),
+  layerCase('sandbox', 'main', 'src/sandbox/index.ts', '../main/window'),
+  layerCase('sandbox', 'preload', 'src/sandbox/index.ts', '../preload'),
+  layerCase('sandbox', 'renderer', 'src/sandbox/cli.ts', '../renderer/src/main'),
 
   // main never imports renderer or server
   layerCase('main', 'renderer', 'src/main/window.ts', '../renderer/src/main'),
@@ -114,6 +123,11 @@ const allowed: Array<{ file: string; spec: string }> = [
   { file: 'src/server/app.ts', spec: 'node:crypto' },
   { file: 'src/server/app.ts', spec: 'fastify' },
   { file: 'src/server/services/x.ts', spec: '../repositories/contacts' },
+  // sandbox
+  { file: 'src/sandbox/core.ts', spec: '../shared/schemas/entities' },
+  { file: 'src/sandbox/server.ts', spec: 'fastify' },
+  { file: 'src/sandbox/core.ts', spec: 'node:crypto' },
+  { file: 'tests/sandbox/graph-client.test.ts', spec: '../../src/sandbox' },
   // main
   { file: 'src/main/ipc/handlers.ts', spec: '../../shared/ipc' },
   { file: 'src/main/index.ts', spec: '../shared' },
@@ -151,7 +165,7 @@ describe('import boundaries (ARCHITECTURE section 2)', () => {
   });
 
   it('reports the rule as an error for every layer folder', async () => {
-    for (const layer of ['shared', 'renderer', 'server', 'main', 'preload']) {
+    for (const layer of ['shared', 'renderer', 'server', 'main', 'preload', 'sandbox']) {
       const config = await eslint.calculateConfigForFile(`src/${layer}/x.ts`);
       const setting = config.rules?.['no-restricted-imports'];
       expect(setting, layer).toBeDefined();

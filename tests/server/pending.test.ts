@@ -9,12 +9,9 @@ import { seedWorkspace, type Seeded } from '../support/fixtures';
 import { exampleBody, exampleUrl } from '../support/route-examples';
 
 const expectedPending = [
-  'uploadBotMedia',
   'deployCampaign',
   'triggerOutbound',
-  'uploadProfilePhoto',
   'createMessage',
-  'uploadImportFile',
   'createImport',
   'createTemplate',
   'uploadTemplateMedia',

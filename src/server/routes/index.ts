@@ -10,10 +10,12 @@ import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import { likeEscape } from '../repositories/conversations';
 import { notFound } from '../errors';
+import { uploadHandlers } from '../storage/uploads';
 
 export function buildHandlers(s: Services): Handlers {
   const ex = () => s.deps.db.db;
   return {
+    ...uploadHandlers(s),
     // auth
     signUp: ({ body }) => s.auth.signUp(body),
     signUpWithInvite: ({ params, body }) => s.auth.signUpWithInvite(params.inviteToken, body),

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import type { IdentityProvider } from '../auth/identity';
 import type { Mailer } from './mailer';
 import type { JobQueue } from '../jobs/queue';
+import type { FileStore } from '../storage/file-store';
 
 /** What every service may use. */
 export interface ServiceDeps {
@@ -14,6 +15,8 @@ export interface ServiceDeps {
   log: FastifyBaseLogger;
   /** Durable jobs (src/server/jobs): register handlers while the services are built, send from anywhere. */
   jobs: JobQueue;
+  /** Uploaded files on local disk (src/server/storage): put, open, signedUrl for links handed to Meta. */
+  files: FileStore;
 }
 
 /** Postgres unique-violation, whichever driver raised it. */

@@ -128,7 +128,6 @@ const p = {
 
 const MB = 1024 * 1024;
 const pendingChannel = 'This call needs the WhatsApp channel, which is not available on this server yet';
-const pendingFiles = 'File uploads are not available on this server yet';
 const pendingEngine = 'Campaign sending is not available on this server yet';
 const pendingImport = 'Contact import is not available on this server yet';
 
@@ -236,7 +235,7 @@ export const routes = {
   uploadBotMedia: route({
     method: 'POST', path: '/bot/:botId/uploadMedia', tag: 'bot', summary: 'Upload a media file for a media node',
     params: p.bot, multipart: { field: 'file', maxBytes: 16 * MB, mimeTypes: ['image/jpeg', 'image/png', 'video/mp4', 'video/3gpp', 'application/pdf'] },
-    status: 201, response: z.object({ mediaLink: z.string() }), access: adminIn('bot', 'botId'), pending: pendingFiles,
+    status: 201, response: z.object({ mediaLink: z.string() }), access: adminIn('bot', 'botId'),
   }),
   connectWaba: route({
     method: 'PATCH', path: '/bot/:botId/connectWaba', tag: 'bot', summary: 'Tie the bot to a WhatsApp account of its workspace',
@@ -303,7 +302,7 @@ export const routes = {
   uploadProfilePhoto: route({
     method: 'POST', path: '/member/profile-photo', tag: 'member', summary: "Upload the caller's profile photo",
     multipart: { field: 'file', maxBytes: 5 * MB, mimeTypes: ['image/jpeg', 'image/png', 'image/webp'] },
-    status: 201, response: z.object({ photoUrl: z.string() }), access: { kind: 'signedIn' }, pending: pendingFiles,
+    status: 201, response: z.object({ photoUrl: z.string() }), access: { kind: 'signedIn' },
   }),
 
   // ---- message ----
@@ -318,7 +317,7 @@ export const routes = {
   uploadImportFile: route({
     method: 'POST', path: '/import-history/upload', tag: 'import', summary: 'Upload a CSV of contacts',
     multipart: { field: 'file', maxBytes: 200 * MB, mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream'] },
-    status: 201, response: z.object({ fileUrl: z.string() }), access: { kind: 'currentWorkspace', role: 'agent' }, pending: pendingFiles,
+    status: 201, response: z.object({ fileUrl: z.string() }), access: { kind: 'currentWorkspace', role: 'agent' },
   }),
   createImport: route({
     method: 'POST', path: '/import-history', tag: 'import', summary: 'Import an uploaded CSV into the audience',

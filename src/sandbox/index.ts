@@ -1,0 +1,151 @@
+/**
+ * Parley's WhatsApp sandbox: a local stand-in for Meta's Graph API (the product talks to it over HTTP at
+ * GRAPH_API_URL exactly as it would to graph.facebook.com) plus simulated customers who send signed webhooks.
+ * Imports nothing from src/server (lint-enforced), so it behaves as an outside party.
+ */
+import type { AddressInfo } from 'node:net';
+import { type SandboxAccount, sandboxAccount } from './account';
+import {
+  type CustomerMessage,
+  type CustomerSendOptions,
+  type InjectedFailure,
+  type ReceivedMessage,
+  SandboxCore,
+  type SandboxFlow,
+  type SandboxMedia,
+  type SandboxOptions,
+  type SandboxTemplate,
+  type SentMessage,
+  type TemplateStatus,
+} from './core';
+import { buildSandboxServer } from './server';
+import type { WebhookRecord } from './webhooks';
+
+export { sandboxAccount, type SandboxAccount } from './account';
+export { sign as signWebhook } from './webhooks';
+export type {
+  CustomerMessage,
+  CustomerSendOptions,
+  InjectedFailure,
+  ReceivedMessage,
+  SandboxFlow,
+  SandboxMedia,
+  SandboxOptions,
+  SandboxTemplate,
+  SentMessage,
+  TemplateStatus,
+  WebhookRecord,
+};
+
+/** The Graph API version the sandbox advertises in baseUrl; any `vX.Y` prefix is accepted. */
+export const SANDBOX_GRAPH_VERSION = 'v23.0';
+/** Port `npm run sandbox` and `npm start` try first, so the CLI finds them without flags. */
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+export interface StartSandboxOptions extends SandboxOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Loopback only by default. */
+  host?: string;
+}
+
+export interface SandboxCustomers {
+  /** The customer `waId` (digits or E.164) sends a message; resolves once its webhook was delivered or given up. */
+  send(waId: string, message: CustomerMessage, opts?: CustomerSendOptions): Promise<{ id: string; webhook: WebhookRecord }>;
+  /** Shorthand for a text message. */
+  say(waId: string, text: string, opts?: CustomerSendOptions): Promise<{ id: string; webhook: WebhookRecord }>;
+  /** Whether the customer's 24-hour window with that number is open. */
+  windowOpen(waId: string, phoneNumberId?: string): boolean;
+}
+
+export interface Sandbox {
+  /** e.g. http://127.0.0.1:PORT/v23.0: what GRAPH_API_URL should be. */
+  baseUrl: string;
+  /** http://127.0.0.1:PORT: control endpoints live under /_sandbox. */
+  origin: string;
+  account: SandboxAccount;
+  customers: SandboxCustomers;
+  /** Accepted outbound messages, oldest first. */
+  readonly sent: readonly SentMessage[];
+  /** Messages customers sent. */
+  readonly received: readonly ReceivedMessage[];
+  readonly templates: readonly SandboxTemplate[];
+  readonly flows: readonly SandboxFlow[];
+  readonly media: ReadonlyMap<string, SandboxMedia>;
+  /** Every webhook sent, with its delivery outcome. */
+  readonly webhooks: readonly WebhookRecord[];
+  setWebhookUrl(url: string | undefined): void;
+  /** Another number with its own WABA, app and token (tests needing several workspaces). */
+  addAccount(partial?: Partial<SandboxAccount>): SandboxAccount;
+  addToken(token: string): void;
+  expireToken(token: string): void;
+  injectFailure(failure: InjectedFailure): void;
+  interruptNextUpload(bytes: number): void;
+  /** Moves the sandbox clock (24-hour windows, media URL expiry) forward. */
+  advanceTime(ms: number): void;
+  /** Changes a template's status now and sends its webhook. */
+  setTemplateStatus(nameOrId: string, status: TemplateStatus, reason?: string): Promise<void>;
+  /** The bytes of a resumable upload by its handle. */
+  uploadedFile(handle: string): Buffer | undefined;
+  /** Resolves once every scheduled status webhook, template review and delivery has run. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> {
+  const core = new SandboxCore(opts);
+  let origin = '';
+  const app = buildSandboxServer(core, () => origin);
+  await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  origin = `http://${host}:${address.port}`;
+  core.log(`sandbox Graph API on ${origin}/${SANDBOX_GRAPH_VERSION}`);
+
+  return {
+    baseUrl: `${origin}/${SANDBOX_GRAPH_VERSION}`,
+    origin,
+    account: sandboxAccount,
+    customers: {
+      send: (waId, message, o) => core.customerSend(waId, message, o),
+      say: (waId, text, o) => core.customerSend(waId, { type: 'text', text }, o),
+      windowOpen: (waId, phoneNumberId = sandboxAccount.phoneNumberId) => core.windowOpen(phoneNumberId, waId.replace(/\D/g, '')),
+    },
+    get sent() {
+      return core.sent;
+    },
+    get received() {
+      return core.received;
+    },
+    get templates() {
+      return core.templates;
+    },
+    get flows() {
+      return core.flows;
+    },
+    get media() {
+      return core.media;
+    },
+    get webhooks() {
+      return core.webhooks.records;
+    },
+    setWebhookUrl: (url) => core.webhooks.setWebhookUrl(url),
+    addAccount: (partial) => core.addAccount(partial),
+    addToken: (token) => core.addToken(token),
+    expireToken: (token) => core.expireToken(token),
+    injectFailure: (f) => core.injectFailure(f),
+    interruptNextUpload: (bytes) => core.interruptNextUpload(bytes),
+    advanceTime: (ms) => core.advanceTime(ms),
+    async setTemplateStatus(nameOrId, status, reason) {
+      const matches = core.templates.filter((t) => t.id === nameOrId || t.name === nameOrId);
+      if (matches.length === 0) throw new Error(`no template ${nameOrId}`);
+      for (const t of matches) await core.setTemplateStatus(t, status, reason);
+    },
+    uploadedFile: (handle) => core.uploadedFile(handle),
+    settle: () => core.settle(),
+    async close() {
+      core.close();
+      await app.close();
+    },
+  };
+}

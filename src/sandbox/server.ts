@@ -1,0 +1,309 @@
+/**
+ * The sandbox's HTTP face: Graph API paths under any `/vX.Y` prefix (reference §1, §4, §5, §6), the
+ * bearer-protected media download, and `/_sandbox/*` control endpoints the CLI and other processes use to
+ * make simulated customers talk.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { type SandboxAccount, displayPhoneNumber } from './account';
+import { type CustomerMessage, type InjectedFailure, type SandboxCore, type TemplateStatus } from './core';
+import { SandboxGraphError, badParam, unknownObject } from './graph-error';
+import { isObj } from './validate';
+
+type Params = { version: string; id: string };
+type Query = Record<string, string | undefined>;
+
+/** The token from `Authorization: Bearer|OAuth <t>` (resumable uploads use OAuth) or `?access_token=`. */
+function tokenOf(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h === 'string') {
+    const m = /^(?:Bearer|OAuth)\s+(\S+)\s*$/i.exec(h);
+    return m?.[1];
+  }
+  const q = (req.query as Query).access_token;
+  return q || undefined;
+}
+
+export function buildSandboxServer(core: SandboxCore, origin: () => string): FastifyInstance {
+  // 100 MB documents are allowed by WhatsApp, so bodies may be that large.
+  const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+
+  void app.register(multipart, { limits: { fileSize: 110 * 1024 * 1024, files: 1 } });
+  // Resumable-upload chunks arrive as raw bytes with whatever content type the client chose.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((err, _req, reply) => {
+    if (err instanceof SandboxGraphError) return reply.code(err.httpStatus).send(err.toBody());
+    const e = err as { statusCode?: number; message: string };
+    if (e.statusCode && e.statusCode < 500) return reply.code(400).send(badParam(e.message).toBody());
+    core.log(`internal error: ${e.message}`);
+    return reply.code(500).send(new SandboxGraphError(1, 'An unknown error occurred', { httpStatus: 500 }).toBody());
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const err = new SandboxGraphError(100, `Unknown path components: ${req.url.split('?')[0]}`, { type: 'GraphMethodException' });
+    return reply.code(400).send(err.toBody());
+  });
+
+  /** Version check, then the bearer token, for every Graph path. */
+  const graph = (req: FastifyRequest): SandboxAccount[] => {
+    const { version } = req.params as Params;
+    if (!/^v\d+\.\d+$/.test(version)) throw badParam(`Unknown path components: /${version} is not a Graph API version`);
+    return core.authenticate(tokenOf(req));
+  };
+
+  app.post('/:version/:id/messages', async (req) => {
+    const visible = graph(req);
+    const account = core.phoneNumber(visible, (req.params as Params).id, 'POST');
+    return core.send(account, req.body);
+  });
+
+  app.post('/:version/:id/media', async (req) => {
+    const visible = graph(req);
+    const account = core.phoneNumber(visible, (req.params as Params).id, 'POST');
+    if (!req.isMultipart()) throw badParam('Media uploads must be multipart/form-data.');
+    const fields: Record<string, string> = {};
+    let file: { data: Buffer; mimeType: string; fileName?: string } | undefined;
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname === 'file') file = { data, mimeType: part.mimetype, fileName: part.filename };
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+    return core.uploadMedia(account, fields, file);
+  });
+
+  app.get('/:version/:id/message_templates', async (req) => {
+    const visible = graph(req);
+    const { version, id } = req.params as Params;
+    const account = core.waba(visible, id, 'GET');
+    const q = req.query as Query;
+    const limit = Math.min(Math.max(Number(q.limit ?? 25) || 25, 1), 1000);
+    const all = core.listTemplates(account, q);
+    const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) || 0 : 0;
+    const page = all.slice(start, start + limit);
+    const fields = q.fields ? q.fields.split(',').map((f) => f.trim()) : ['name', 'status', 'category', 'language', 'components', 'parameter_format'];
+    const data = page.map((t) => {
+      const full: Record<string, unknown> = {
+        id: t.id,
+        name: t.name,
+        status: t.status,
+        category: t.category,
+        language: t.language,
+        components: t.components,
+        parameter_format: t.parameterFormat,
+        ...(t.rejectedReason ? { rejected_reason: t.rejectedReason } : {}),
+      };
+      return Object.fromEntries(Object.entries(full).filter(([k]) => k === 'id' || fields.includes(k)));
+    });
+    const cursor = (i: number) => Buffer.from(String(i)).toString('base64url');
+    const paging: Record<string, unknown> = { cursors: { before: cursor(start), after: cursor(start + page.length) } };
+    if (start + page.length < all.length) {
+      const next = new URL(`${origin()}/${version}/${id}/message_templates`);
+      for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'after' && k !== 'access_token') next.searchParams.set(k, v);
+      next.searchParams.set('limit', String(limit));
+      next.searchParams.set('after', cursor(start + page.length));
+      paging.next = next.toString();
+    }
+    return { data, paging };
+  });
+
+  app.post('/:version/:id/message_templates', async (req) => {
+    const visible = graph(req);
+    return core.createTemplate(core.waba(visible, (req.params as Params).id, 'POST'), req.body);
+  });
+
+  app.delete('/:version/:id/message_templates', async (req) => {
+    const visible = graph(req);
+    const q = req.query as Query;
+    return core.deleteTemplate(core.waba(visible, (req.params as Params).id, 'DELETE'), q.name, q.hsm_id);
+  });
+
+  app.get('/:version/:id/flows', async (req) => {
+    const visible = graph(req);
+    const account = core.waba(visible, (req.params as Params).id, 'GET');
+    const data = core.flows
+      .filter((f) => f.wabaId === account.wabaAccountId)
+      .map(({ id, name, status, categories, validation_errors }) => ({ id, name, status, categories, validation_errors }));
+    return { data, paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } } };
+  });
+
+  app.get('/:version/:id/phone_numbers', async (req) => {
+    const visible = graph(req);
+    const account = core.waba(visible, (req.params as Params).id, 'GET');
+    return { data: [...core.accounts.values()].filter((a) => a.wabaAccountId === account.wabaAccountId).map(phoneNumberView) };
+  });
+
+  app.post('/:version/:id/uploads', async (req) => {
+    const visible = graph(req);
+    return core.createUploadSession(core.app(visible, (req.params as Params).id, 'POST'), req.query as Query);
+  });
+
+  // GET /{id}: a phone number, WABA, media, flow, template or upload session, whichever the id names.
+  app.get('/:version/:id', async (req) => {
+    const visible = graph(req);
+    const { id } = req.params as Params;
+    if (id.startsWith('upload:')) {
+      const s = core.uploadSession(visible, id, 'GET');
+      return { id: s.id, file_offset: s.offset };
+    }
+    const phone = visible.find((a) => a.phoneNumberId === id);
+    if (phone) return phoneNumberView(phone);
+    const waba = visible.find((a) => a.wabaAccountId === id);
+    if (waba) return { id, name: waba.verifiedName, currency: 'USD', timezone_id: '1', message_template_namespace: `sandbox_${id}` };
+    const media = core.mediaFor(visible, id);
+    if (media) {
+      return {
+        messaging_product: 'whatsapp',
+        url: `${origin()}/lookaside/whatsapp_business/attachments/?${core.mediaUrlQuery(media)}`,
+        mime_type: media.mimeType,
+        sha256: media.sha256,
+        file_size: media.data.length,
+        id: media.id,
+      };
+    }
+    const flow = core.flows.find((f) => f.id === id && visible.some((a) => a.wabaAccountId === f.wabaId));
+    if (flow) {
+      return {
+        id: flow.id,
+        name: flow.name,
+        status: flow.status,
+        categories: flow.categories,
+        validation_errors: flow.validation_errors,
+        json_version: '6.0',
+        data_api_version: '3.0',
+        health_status: { can_send_message: flow.status === 'PUBLISHED' ? 'AVAILABLE' : 'BLOCKED', entities: [] },
+      };
+    }
+    const template = core.templates.find((t) => t.id === id && visible.some((a) => a.wabaAccountId === t.wabaId));
+    if (template) return { id: template.id, name: template.name, status: template.status, category: template.category, language: template.language, components: template.components };
+    throw unknownObject(id, 'GET');
+  });
+
+  // POST /upload:<id> with `file_offset`; any other POST /{id} is not something the product does.
+  app.post('/:version/:id', async (req, reply) => {
+    const visible = graph(req);
+    const { id } = req.params as Params;
+    if (!id.startsWith('upload:')) throw unknownObject(id, 'POST');
+    const s = core.uploadSession(visible, id, 'POST');
+    const data = Buffer.isBuffer(req.body) ? req.body : Buffer.from(typeof req.body === 'string' ? req.body : '');
+    const offset = req.headers.file_offset;
+    const { body, interrupt } = core.appendUpload(s, Array.isArray(offset) ? offset[0] : offset, data);
+    if (interrupt) {
+      // Simulates a dropped connection mid-upload: the client sees a network error, the session keeps the bytes.
+      req.raw.socket.destroy();
+      return reply;
+    }
+    return body;
+  });
+
+  app.delete('/:version/:id', async (req) => {
+    const visible = graph(req);
+    const { id } = req.params as Params;
+    const media = core.mediaFor(visible, id);
+    if (!media) throw unknownObject(id, 'DELETE');
+    core.media.delete(id);
+    return { success: true };
+  });
+
+  // The media download: needs the URL's signature, its expiry not passed, and a bearer token of that number.
+  app.get('/lookaside/whatsapp_business/attachments', async (req, reply) => {
+    const q = req.query as Query;
+    const token = tokenOf(req);
+    let visible: SandboxAccount[];
+    try {
+      visible = core.authenticate(token);
+    } catch {
+      return reply.code(401).type('text/plain').send('Unauthorized: send the access token as a Bearer token');
+    }
+    const found = core.checkMediaUrl(q.mid ?? '', q.ext ?? '', q.hash ?? '');
+    if (found === 'expired') return reply.code(404).type('text/plain').send('URL signature expired');
+    if (!found || !visible.some((a) => a.phoneNumberId === found.phoneNumberId)) return reply.code(404).type('text/plain').send('Not found');
+    reply.header('content-type', found.mimeType);
+    reply.header('content-length', found.data.length);
+    if (found.fileName) reply.header('content-disposition', `attachment; filename="${found.fileName.replace(/"/g, '')}"`);
+    return reply.send(found.data);
+  });
+
+  registerControl(app, core, origin);
+  return app;
+}
+
+export function phoneNumberView(a: SandboxAccount) {
+  return {
+    id: a.phoneNumberId,
+    display_phone_number: displayPhoneNumber(a.phoneNumber),
+    verified_name: a.verifiedName,
+    code_verification_status: 'VERIFIED',
+    quality_rating: 'GREEN',
+    platform_type: 'CLOUD_API',
+    throughput: { level: 'STANDARD' },
+    messaging_limit_tier: 'TIER_1K',
+  };
+}
+
+/** `/_sandbox/*`: loopback-only control surface for the CLI and for tests in other processes. */
+function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => string): void {
+  app.get('/_sandbox', async () => ({
+    baseUrl: `${origin()}/v23.0`,
+    accounts: [...core.accounts.values()],
+    webhookUrl: core.webhooks.webhookUrl,
+  }));
+
+  app.get('/_sandbox/state', async () => ({
+    sent: core.sent.slice(-50),
+    received: core.received.slice(-50),
+    templates: core.templates,
+    webhooks: core.webhooks.records.slice(-50).map(({ seq, field, status, attempts, delivered }) => ({ seq, field, status, attempts, delivered })),
+  }));
+
+  app.post('/_sandbox/customers/:waId/messages', async (req: FastifyRequest, reply: FastifyReply) => {
+    const { waId } = req.params as { waId: string };
+    const b = req.body;
+    if (!isObj(b) || typeof b.type !== 'string') return reply.code(400).send({ error: 'body must be a customer message with a type' });
+    const { name, phoneNumberId, dataBase64, ...rest } = b as Record<string, unknown>;
+    const msg = { ...rest, ...(typeof dataBase64 === 'string' ? { data: Buffer.from(dataBase64, 'base64') } : {}) } as CustomerMessage;
+    try {
+      const { id, webhook } = await core.customerSend(waId, msg, {
+        name: typeof name === 'string' ? name : undefined,
+        phoneNumberId: typeof phoneNumberId === 'string' ? phoneNumberId : undefined,
+      });
+      return { id, webhook: { seq: webhook.seq, delivered: webhook.delivered, status: webhook.status } };
+    } catch (err) {
+      return reply.code(400).send({ error: (err as Error).message });
+    }
+  });
+
+  app.post('/_sandbox/webhook-url', async (req) => {
+    const url = isObj(req.body) && typeof req.body.url === 'string' ? req.body.url : undefined;
+    core.webhooks.setWebhookUrl(url);
+    return { webhookUrl: url ?? null };
+  });
+
+  app.post('/_sandbox/templates/:name/status', async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const b = isObj(req.body) ? req.body : {};
+    const statuses: TemplateStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
+    if (!statuses.includes(b.status as TemplateStatus)) return reply.code(400).send({ error: `status must be one of ${statuses.join(', ')}` });
+    const matches = core.templates.filter((t) => t.name === name || t.id === name).filter((t) => !b.language || t.language === b.language);
+    if (matches.length === 0) return reply.code(404).send({ error: `no template ${name}` });
+    for (const t of matches) await core.setTemplateStatus(t, b.status as TemplateStatus, typeof b.reason === 'string' ? b.reason : undefined);
+    return { updated: matches.map((t) => ({ id: t.id, name: t.name, language: t.language, status: t.status })) };
+  });
+
+  app.post('/_sandbox/failures', async (req, reply) => {
+    const b = req.body;
+    if (!isObj(b) || typeof b.code !== 'number') return reply.code(400).send({ error: 'body must be { code, mode?, count?, details? }' });
+    core.injectFailure(b as unknown as InjectedFailure);
+    return { queued: true };
+  });
+
+  app.post('/_sandbox/time', async (req, reply) => {
+    const ms = isObj(req.body) ? Number(req.body.advanceMs) : NaN;
+    if (!Number.isFinite(ms) || ms < 0) return reply.code(400).send({ error: 'body must be { advanceMs }' });
+    core.advanceTime(ms);
+    return { now: new Date(core.now()).toISOString() };
+  });
+}
