@@ -1,0 +1,189 @@
+/**
+ * The file store: uploads on local disk under PARLEY_DATA_DIR/files, addressed by keys of the form
+ * `<workspaceId>/<area>/<uuid>/<file name>`. The workspace in the key is what the /files route checks
+ * membership against, and what `createImport` checks a fileUrl against, so a key can never point outside
+ * the store or into another workspace.
+ */
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { HttpError } from '../errors';
+
+export const fileAreas = ['bot-media', 'profile-photos', 'imports', 'import-reports'] as const;
+export type FileArea = (typeof fileAreas)[number];
+
+export interface PutInput {
+  workspaceId: string;
+  area: FileArea;
+  fileName: string;
+  mimeType: string;
+  data: Buffer | Readable;
+  /** Refuses (413) and removes the partial file once more than this many bytes arrive. */
+  maxBytes?: number;
+}
+export interface StoredFile {
+  key: string;
+  url: string;
+  size: number;
+}
+export interface FileMeta {
+  mimeType: string;
+  fileName: string;
+  size: number;
+}
+
+export interface FileStore {
+  put(input: PutInput): Promise<StoredFile>;
+  open(key: string): Readable;
+  /** Metadata of a stored file, or null when the key names nothing stored. */
+  stat(key: string): Promise<FileMeta | null>;
+  /** An expiring link anyone can fetch (for links handed to Meta). */
+  signedUrl(key: string, ttlSeconds: number): string;
+  url(key: string): string;
+  /** The key a URL of this store names (public URL, or path), or null for anything else. */
+  keyFromUrl(url: string): string | null;
+  verifySignature(key: string, expires: string | undefined, sig: string | undefined): boolean;
+  remove(key: string): Promise<void>;
+  /** Absolute path on disk (readers that need random access, such as the import job). */
+  pathOf(key: string): string;
+}
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const KEY = new RegExp(`^(${UUID})/(${fileAreas.join('|')})/(${UUID})/([A-Za-z0-9][A-Za-z0-9._-]{0,119})$`);
+
+export function parseKey(key: string): { workspaceId: string; area: FileArea; fileName: string } | null {
+  const m = KEY.exec(key);
+  if (!m || m[4].includes('..')) return null;
+  return { workspaceId: m[1], area: m[2] as FileArea, fileName: m[4] };
+}
+
+/** A file name safe on every disk and in a URL, keeping the extension readable. */
+export function safeFileName(name: string): string {
+  const base = path.basename(name.replace(/\\/g, '/')).normalize('NFKD');
+  const cleaned = base
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[._-]+/, '')
+    .slice(-120);
+  return cleaned || 'file';
+}
+
+export function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round((n / (1024 * 1024)) * 10) / 10} MB` : `${Math.ceil(n / 1024)} KB`;
+}
+
+export const tooLarge = (maxBytes: number) => new HttpError(413, `The file is larger than the limit of ${formatBytes(maxBytes)}`);
+
+export interface FileStoreOptions {
+  /** PARLEY_DATA_DIR; files live under its `files` folder. */
+  dataDir: string;
+  publicUrl: string;
+  /** Secret the signed links derive from; absent means a random key kept in the store's folder. */
+  secret?: string;
+}
+
+export function createFileStore(opts: FileStoreOptions): FileStore {
+  const root = path.resolve(opts.dataDir, 'files');
+  fs.mkdirSync(root, { recursive: true });
+  const signingKey = createHmac('sha256', 'parley-file-links').update(opts.secret ?? localSecret(root)).digest();
+  const base = opts.publicUrl.replace(/\/+$/, '');
+
+  const pathOf = (key: string) => {
+    if (!parseKey(key)) throw new Error('Invalid file key');
+    return path.join(root, ...key.split('/'));
+  };
+  const metaPath = (key: string) => `${pathOf(key)}.meta.json`;
+  const sign = (key: string, expires: string) => createHmac('sha256', signingKey).update(`${key}\n${expires}`).digest('base64url');
+  const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
+
+  return {
+    async put(input) {
+      const key = `${input.workspaceId}/${input.area}/${randomUUID()}/${safeFileName(input.fileName)}`;
+      if (!parseKey(key)) throw new Error('Invalid file key');
+      const file = pathOf(key);
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      const partial = `${file}.part`;
+      let size = 0;
+      const max = input.maxBytes ?? Number.POSITIVE_INFINITY;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          if (size > max) done(tooLarge(max));
+          else done(null, chunk);
+        },
+      });
+      const source = Buffer.isBuffer(input.data) ? Readable.from([input.data]) : input.data;
+      try {
+        // Streamed to disk: a 200 MB upload never sits in memory.
+        await pipeline(source, counter, fs.createWriteStream(partial, { mode: 0o600 }));
+        // @fastify/multipart cuts a file at its limit and marks it truncated instead of failing the stream.
+        if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(input.maxBytes ?? size);
+        await fsp.writeFile(metaPath(key), JSON.stringify({ mimeType: input.mimeType, fileName: input.fileName, size }));
+        await fsp.rename(partial, file);
+      } catch (err) {
+        await fsp.rm(path.dirname(file), { recursive: true, force: true });
+        throw err;
+      }
+      return { key, url: `${base}/files/${encodeKey(key)}`, size };
+    },
+    open(key) {
+      return fs.createReadStream(pathOf(key));
+    },
+    async stat(key) {
+      if (!parseKey(key)) return null;
+      try {
+        const meta = JSON.parse(await fsp.readFile(metaPath(key), 'utf8')) as FileMeta;
+        await fsp.access(pathOf(key));
+        return meta;
+      } catch {
+        return null;
+      }
+    },
+    signedUrl(key, ttlSeconds) {
+      const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(ttlSeconds)));
+      return `${base}/files/${encodeKey(key)}?expires=${expires}&sig=${sign(key, expires)}`;
+    },
+    url: (key) => `${base}/files/${encodeKey(key)}`,
+    keyFromUrl(url) {
+      let p: string;
+      if (url.startsWith(`${base}/files/`)) p = url.slice(base.length + '/files/'.length);
+      else if (url.startsWith('/files/')) p = url.slice('/files/'.length);
+      else return null;
+      p = p.split(/[?#]/)[0];
+      let key: string;
+      try {
+        key = p.split('/').map(decodeURIComponent).join('/');
+      } catch {
+        return null;
+      }
+      return parseKey(key) ? key : null;
+    },
+    verifySignature(key, expires, sig) {
+      if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return false;
+      if (Number(expires) * 1000 < Date.now()) return false;
+      const want = Buffer.from(sign(key, expires));
+      const got = Buffer.from(sig);
+      return want.length === got.length && timingSafeEqual(want, got);
+    },
+    async remove(key) {
+      if (!parseKey(key)) return;
+      await fsp.rm(path.dirname(pathOf(key)), { recursive: true, force: true });
+    },
+    pathOf,
+  };
+}
+
+/** A random signing secret kept beside the files, so signed links survive a restart. */
+function localSecret(root: string): string {
+  const file = path.join(root, '.signing-key');
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    const secret = randomBytes(32).toString('hex');
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
