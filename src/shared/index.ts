@@ -7,4 +7,5 @@ export * from './schemas/bot-canvas';
 export * from './schemas/campaign-canvas';
 export * from './schemas/entities';
 export * from './schemas/requests';
+export * from './schemas/events';
 export * from './api/routes';

@@ -13,6 +13,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from '../http/types';
 import { isUniqueViolation, type ServiceDeps } from './context';
+import { appendEvent } from '../realtime/event-log';
 
 /** The contact's own columns a segment filter may name, besides the workspace's attributes. */
 export const contactColumns = ['name', 'phoneNumber', 'email', 'country', 'city', 'tags', 'createdAt'] as const;
@@ -118,14 +119,18 @@ export function audienceService(d: ServiceDeps) {
         }
         attributes = next;
       }
-      const row = await r.contacts.update(ex(), ctx.workspaceId, id, {
-        ...(body.name !== undefined && { name: body.name }),
-        ...(body.email !== undefined && { email: body.email }),
-        ...(body.country !== undefined && { country: body.country }),
-        attributes,
-        updatedAt: new Date(),
+      return d.db.transaction(async (tx) => {
+        const row = await r.contacts.update(tx, ctx.workspaceId, id, {
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.email !== undefined && { email: body.email }),
+          ...(body.country !== undefined && { country: body.country }),
+          attributes,
+          updatedAt: new Date(),
+        });
+        const contact = r.toContact(row!);
+        await appendEvent(tx, ctx.workspaceId, 'contact.updated', { contact });
+        return contact;
       });
-      return r.toContact(row!);
     },
 
     async createSegment(ctx: WorkspaceContext, body: z.output<typeof CreateSegmentBody>): Promise<Segment> {

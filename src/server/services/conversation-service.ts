@@ -10,6 +10,7 @@ import * as ws from '../repositories/workspaces';
 import { isUuid } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
+import { appendEvent } from '../realtime/event-log';
 
 export function conversationService(d: ServiceDeps) {
   const ex = () => d.db.db;
@@ -69,7 +70,10 @@ export function conversationService(d: ServiceDeps) {
           .set(changes)
           .where(and(eq(t.conversations.workspaceId, ctx.workspaceId), eq(t.conversations.id, id)))
           .returning();
-        return conv.toConversation(updated);
+        const conversation = conv.toConversation(updated);
+        // Assigned, closed or reopened: every open inbox of the workspace updates live.
+        await appendEvent(tx, ctx.workspaceId, 'conversation.updated', { conversation });
+        return conversation;
       });
     },
   };

@@ -1,0 +1,81 @@
+/**
+ * The workspace event log: every change a client must see live, in a per-workspace order (`seq` 1, 2, 3 ...).
+ * appendEvent runs inside the caller's transaction, so an event exists exactly when its change does, and its
+ * NOTIFY is delivered to the listening servers only on commit.
+ */
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import * as t from '../db/schema';
+import {
+  type WorkspaceEvent,
+  type WorkspaceEventPayload,
+  type WorkspaceEventType,
+  eventPayloads,
+} from '../../shared/schemas/events';
+
+/** The NOTIFY channel; its payload is `<workspaceId>:<seq>` (the event itself is read from the table). */
+export const eventChannel = 'parley_events';
+/** First key of the two-key advisory lock that orders one workspace's appends ("PRLY"). */
+const lockClass = 0x50524c59;
+
+type EventRow = typeof t.workspaceEvents.$inferSelect;
+
+export const toWorkspaceEvent = (r: EventRow): WorkspaceEvent =>
+  ({
+    seq: r.seq,
+    workspaceId: r.workspaceId,
+    type: r.type,
+    createdAt: r.createdAt.toISOString(),
+    payload: r.payload,
+  }) as WorkspaceEvent;
+
+/**
+ * Appends an event. Concurrency: a transaction-scoped advisory lock per workspace serialises appends until
+ * commit, so seqs are gap-free and become visible in order (a reader that has seen seq n has seen all before
+ * it). Called outside a transaction it opens one; inside, it uses a savepoint (the lock lasts to the commit).
+ */
+export async function appendEvent<T extends WorkspaceEventType>(
+  ex: Executor,
+  workspaceId: string,
+  type: T,
+  payload: WorkspaceEventPayload<T>,
+): Promise<WorkspaceEvent> {
+  // The payload goes to browsers as is: hold it to the wire schema (also strips fields the schema lacks).
+  const data = eventPayloads[type].parse(payload);
+  return ex.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(lockClass))}, hashtext(${workspaceId}))`);
+    const [row] = await tx
+      .insert(t.workspaceEvents)
+      .values({
+        workspaceId,
+        seq: sql`(select coalesce(max(seq), 0) + 1 from ${t.workspaceEvents} where workspace_id = ${workspaceId})`,
+        type,
+        payload: data,
+      })
+      .returning();
+    await tx.execute(sql`select pg_notify(${eventChannel}, ${`${workspaceId}:${row.seq}`})`);
+    return toWorkspaceEvent(row);
+  });
+}
+
+/** Events after `afterSeq`, oldest first (replay for a client that resumes, catch-up after a lost NOTIFY). */
+export async function readEvents(ex: Executor, workspaceId: string, afterSeq: number, limit = 500): Promise<WorkspaceEvent[]> {
+  const e = t.workspaceEvents;
+  const rows = await ex
+    .select()
+    .from(e)
+    .where(and(eq(e.workspaceId, workspaceId), gt(e.seq, afterSeq)))
+    .orderBy(asc(e.seq))
+    .limit(limit);
+  return rows.map(toWorkspaceEvent);
+}
+
+/** The newest seq of a workspace (0 when it has none): where a client without Last-Event-ID starts. */
+export async function latestSeq(ex: Executor, workspaceId: string): Promise<number> {
+  const e = t.workspaceEvents;
+  const [row] = await ex
+    .select({ seq: sql<number>`coalesce(max(${e.seq}), 0)::int` })
+    .from(e)
+    .where(eq(e.workspaceId, workspaceId));
+  return Number(row?.seq ?? 0);
+}

@@ -1,0 +1,63 @@
+/**
+ * Workspace events: what changed in a workspace, in order. The server appends them to its event log in the
+ * transaction of the change and streams them at GET /workspace/{workspaceId}/events (server-sent events):
+ * each SSE message has `id: <seq>`, `event: <type>` and `data: <WorkspaceEvent as JSON>`. `seq` increases by
+ * one per workspace; a client resumes with `Last-Event-ID` (or `?lastEventId=`) and receives what it missed.
+ * Payloads carry the entities in their REST wire shapes, so a client updates its cache without a refetch.
+ */
+import { z } from 'zod';
+import { Id, Timestamp } from './common';
+import { Contact, Conversation, ConversationListEntry, ImportHistory, Message, WhatsappTemplate } from './entities';
+
+export const eventPayloads = {
+  /** A message was stored: inbound from the customer, or sent by an agent, a bot or a campaign. */
+  'message.created': z.object({ message: Message }),
+  /** A message's delivery status changed (sent, delivered, read, failed with failureReason). */
+  'message.status': z.object({ message: Message }),
+  /** A new conversation started (first inbound message, or an outbound template to a new contact). */
+  'conversation.opened': z.object({ conversation: ConversationListEntry }),
+  /** Assigned, closed or reopened: the conversation as it is now. */
+  'conversation.updated': z.object({ conversation: Conversation }),
+  'contact.created': z.object({ contact: Contact }),
+  'contact.updated': z.object({ contact: Contact }),
+  /** An import advanced: rows processed so far out of the total. */
+  'import.progress': z.object({ importHistory: ImportHistory, processed: z.number().int().min(0), total: z.number().int().min(0) }),
+  /** An import ended (completed or failed, per importHistory.status). */
+  'import.finished': z.object({ importHistory: ImportHistory, processed: z.number().int().min(0), total: z.number().int().min(0) }),
+  /** WhatsApp reviewed a template (approved, rejected, paused ...). */
+  'template.status': z.object({ template: WhatsappTemplate }),
+} as const;
+
+export type WorkspaceEventType = keyof typeof eventPayloads;
+export const workspaceEventTypes = Object.keys(eventPayloads) as WorkspaceEventType[];
+export const WorkspaceEventTypeSchema = z.enum(workspaceEventTypes as [WorkspaceEventType, ...WorkspaceEventType[]]);
+export type WorkspaceEventPayload<T extends WorkspaceEventType> = z.infer<(typeof eventPayloads)[T]>;
+
+const eventOf = <T extends WorkspaceEventType>(type: T) =>
+  z.object({
+    seq: z.number().int().positive(),
+    workspaceId: Id,
+    type: z.literal(type),
+    createdAt: Timestamp,
+    payload: eventPayloads[type],
+  });
+
+/** One event as streamed (the `data` of an SSE message), discriminated by `type`. */
+export const WorkspaceEvent = z.discriminatedUnion('type', [
+  eventOf('message.created'),
+  eventOf('message.status'),
+  eventOf('conversation.opened'),
+  eventOf('conversation.updated'),
+  eventOf('contact.created'),
+  eventOf('contact.updated'),
+  eventOf('import.progress'),
+  eventOf('import.finished'),
+  eventOf('template.status'),
+]);
+export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;
+
+/** Query of the stream: `token` because a browser's EventSource cannot send an Authorization header. */
+export const EventStreamQuery = z.strictObject({
+  token: z.string().min(1).max(8192).optional(),
+  lastEventId: z.coerce.number().int().min(0).optional(),
+});
