@@ -37,5 +37,11 @@ export default defineConfig({
       },
     },
     plugins: [react(), tailwindcss()],
+    // Where the renderer finds the server and the Auth emulator (npm start passes them; empty = the defaults
+    // in src/renderer/src/lib/config.ts).
+    define: {
+      'import.meta.env.PARLEY_API_URL': JSON.stringify(process.env.PARLEY_API_URL ?? ''),
+      'import.meta.env.PARLEY_AUTH_EMULATOR': JSON.stringify(process.env.PARLEY_AUTH_EMULATOR ?? ''),
+    },
   },
 });

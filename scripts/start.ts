@@ -73,7 +73,7 @@ async function startDesktop(): Promise<ReturnType<typeof spawn> | undefined> {
   const child = spawn(path.join(root, 'node_modules/.bin/electron-vite'), ['dev'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, PARLEY_API_URL: base },
+    env: { ...process.env, PARLEY_API_URL: base, PARLEY_AUTH_EMULATOR: emulator.host },
   });
   child.on('exit', () => void shutdown());
   return child;
@@ -87,7 +87,11 @@ async function startWebMode(): Promise<void> {
     configFile: false,
     root: path.join(root, 'src/renderer'),
     plugins: [react(), tailwind()],
-    define: { 'import.meta.env.PARLEY_API_URL': JSON.stringify(base) },
+    define: {
+      'import.meta.env.PARLEY_API_URL': JSON.stringify(base),
+      // The renderer's firebase SDK signs in against the same emulator the server trusts.
+      'import.meta.env.PARLEY_AUTH_EMULATOR': JSON.stringify(emulator.host),
+    },
     server: { host: '127.0.0.1', port: Number(process.env.PARLEY_WEB_PORT ?? 5173) },
     logLevel: 'warn',
   });

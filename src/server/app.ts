@@ -74,6 +74,35 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
+  // CORS for the renderer (web mode on another port, the desktop app's file:// page sends Origin: null).
+  // Calls carry a bearer token, never cookies, so a page of another origin gains nothing it could not do itself;
+  // still, only the app's own origins are let in: loopback, APP_URL's origin, and the desktop app.
+  const appOrigin = (() => {
+    try {
+      return new URL(config.appUrl).origin;
+    } catch {
+      return undefined;
+    }
+  })();
+  const allowedOrigin = (origin: string) =>
+    origin === 'null' || origin === appOrigin || /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin);
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (!origin || !allowedOrigin(origin)) return;
+    reply.header('access-control-allow-origin', origin);
+    reply.header('vary', 'Origin');
+    reply.header('access-control-expose-headers', 'x-request-id');
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+      reply
+        .header('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE')
+        .header('access-control-allow-headers', 'authorization, content-type, x-request-id, last-event-id')
+        .header('access-control-max-age', '600')
+        .code(204)
+        .send();
+      return reply;
+    }
+  });
+
   // An empty JSON body (a DELETE sent with a JSON content type) counts as no body.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

@@ -1,16 +1,35 @@
-import { getDesktop } from '../lib/desktop';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { Toaster } from 'sonner';
+import { toastDefaults } from '../../../shared/limits';
+import { FullPageSpinner } from '../components/ui/spinner';
+import { useThemeStore } from '../lib/theme';
+import { useAuthStore } from '../stores/auth-store';
+import type { AppRouter } from './router';
 
-export function App() {
-  const desktop = getDesktop();
+/** Providers, the auth gate ('Verifying user...' while the identity service answers), the router, toasts. */
+export function App({ router, queryClient }: { router: AppRouter; queryClient: QueryClient }) {
+  const status = useAuthStore((s) => s.status);
+  const user = useAuthStore((s) => s.user);
+  const theme = useThemeStore((s) => s.choice);
+
+  // Guards depend on who is signed in: re-run them when that changes (sign-in, sign-out, e-mail verified).
+  useEffect(() => {
+    if (status === 'ready') void router.invalidate();
+  }, [router, status, user?.uid, user?.emailVerified]);
+
   return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-50 p-8 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-      <div className="max-w-md text-center">
-        <h1 className="text-3xl font-semibold tracking-tight">Parley</h1>
-        <p className="mt-3 text-slate-600 dark:text-slate-400">The web UI is being built.</p>
-        <p className="mt-6 text-xs text-slate-500">
-          {desktop ? `Desktop app on ${desktop.platform} (Electron ${desktop.versions.electron})` : 'Web mode'}
-        </p>
-      </div>
-    </main>
+    <QueryClientProvider client={queryClient}>
+      {status === 'loading' ? <FullPageSpinner text="Verifying user..." /> : <RouterProvider router={router} />}
+      <Toaster
+        position={toastDefaults.position}
+        visibleToasts={toastDefaults.visibleToasts}
+        duration={toastDefaults.duration}
+        theme={theme}
+        richColors
+        closeButton
+      />
+    </QueryClientProvider>
   );
 }

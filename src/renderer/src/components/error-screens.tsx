@@ -1,0 +1,43 @@
+import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Button } from './ui/button';
+
+/** Spec section 2: the default screen of a route load error, with a Show Error / Hide Error toggle. */
+export function ErrorScreen({ error, reset }: Partial<ErrorComponentProps> & { error: unknown }) {
+  const [show, setShow] = useState(false);
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <div className="flex h-full min-h-[50vh] flex-col items-center justify-center gap-3 p-8 text-center">
+      <h1 className="text-lg font-semibold text-fg">Something went wrong!</h1>
+      <div className="flex gap-2">
+        <Button variant="secondary" size="sm" onClick={() => setShow((v) => !v)} aria-expanded={show}>
+          {show ? 'Hide Error' : 'Show Error'}
+        </Button>
+        {reset && (
+          <Button variant="ghost" size="sm" onClick={() => reset()}>
+            Try again
+          </Button>
+        )}
+      </div>
+      {show && (
+        <pre className="max-w-xl overflow-auto rounded-md border border-danger/30 bg-danger-soft p-3 text-left text-xs whitespace-pre-wrap text-danger">
+          {message}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+/** Spec section 2: unknown routes. */
+export function NotFoundScreen() {
+  return (
+    <div className="flex h-full min-h-[50vh] flex-col items-center justify-center gap-3 p-8 text-center">
+      <p className="text-5xl font-semibold tracking-tight text-fg-subtle">404</p>
+      <h1 className="text-lg font-semibold text-fg">Not Found</h1>
+      <p className="text-[13px] text-fg-muted">There is nothing at this address.</p>
+      <Button variant="secondary" size="sm" asChild>
+        <Link to="/">Go home</Link>
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import type { LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+export function EmptyState({
+  icon: Icon,
+  title,
+  description,
+  action,
+  className,
+}: {
+  icon?: LucideIcon;
+  title: string;
+  description?: ReactNode;
+  action?: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className={cn('flex flex-col items-center justify-center px-6 py-14 text-center', className)}>
+      {Icon && (
+        <div className="mb-3 flex size-10 items-center justify-center rounded-lg border border-border bg-subtle text-fg-muted">
+          <Icon className="size-5" aria-hidden />
+        </div>
+      )}
+      <h3 className="text-sm font-semibold text-fg">{title}</h3>
+      {description && <p className="mt-1 max-w-sm text-[13px] text-fg-muted">{description}</p>}
+      {action && <div className="mt-4">{action}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { Loader2 } from 'lucide-react';
+import { cn } from '../../lib/cn';
+
+export function Spinner({ className, label }: { className?: string; label?: string }) {
+  return (
+    <Loader2
+      className={cn('size-4 animate-spin text-fg-subtle', className)}
+      aria-label={label}
+      aria-hidden={label ? undefined : true}
+      role={label ? 'status' : undefined}
+    />
+  );
+}
+
+/** Full-area spinner with a line of text (e.g. 'Verifying user...'). */
+export function FullPageSpinner({ text }: { text: string }) {
+  return (
+    <div className="flex h-full min-h-[60vh] flex-col items-center justify-center gap-3" role="status" aria-live="polite">
+      <Loader2 className="size-6 animate-spin text-accent" aria-hidden />
+      <p className="text-sm text-fg-muted">{text}</p>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function ForgotPasswordPage() {
+  return <PageHeader title="Reset your password" />;
+}

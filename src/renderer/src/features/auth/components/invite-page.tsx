@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function InvitePage() {
+  return <PageHeader title="Invitation" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function LoginPage() {
+  return <PageHeader title="Sign in" />;
+}

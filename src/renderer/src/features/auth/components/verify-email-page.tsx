@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function VerifyEmailPage() {
+  return <PageHeader title="Verify your email" />;
+}

@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, fetchAllPages } from '../../../lib/api-client';
+import { workspaceKeys } from '../../../lib/queries/session';
+
+/** GET /workspace/{id}/bots */
+export const botsQueryOptions = (workspaceId: string) =>
+  queryOptions({
+    queryKey: workspaceKeys.list(workspaceId, 'bots'),
+    queryFn: ({ signal }) => fetchAllPages((cursor) => api('listBots', { params: { workspaceId }, query: { limit: 200, cursor }, signal })),
+  });
+
+export function useBots(workspaceId: string) {
+  return useQuery(botsQueryOptions(workspaceId));
+}

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, fetchAllPages } from '../../../lib/api-client';
+import { workspaceKeys } from '../../../lib/queries/session';
+
+/** GET /workspace/{id}/segments */
+export const segmentsQueryOptions = (workspaceId: string) =>
+  queryOptions({
+    queryKey: workspaceKeys.list(workspaceId, 'segments'),
+    queryFn: ({ signal }) =>
+      fetchAllPages((cursor) => api('listSegments', { params: { workspaceId }, query: { limit: 200, cursor }, signal })),
+  });
+
+export function useSegments(workspaceId: string) {
+  return useQuery(segmentsQueryOptions(workspaceId));
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function AttributesPage() {
+  return <PageHeader title="Attributes" />;
+}

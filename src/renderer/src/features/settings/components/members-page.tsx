@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function MembersPage() {
+  return <PageHeader title="Members" />;
+}

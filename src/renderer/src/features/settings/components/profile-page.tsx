@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function ProfilePage() {
+  return <PageHeader title="Profile" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function SegmentsPage() {
+  return <PageHeader title="Segments" />;
+}

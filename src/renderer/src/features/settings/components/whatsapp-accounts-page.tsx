@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function WhatsappAccountsPage() {
+  return <PageHeader title="WhatsApp accounts" />;
+}

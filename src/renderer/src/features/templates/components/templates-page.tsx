@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/ui/card';
+
+export function TemplatesPage() {
+  return <PageHeader title="Templates" />;
+}
