@@ -43,6 +43,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
     workspaceId: s.workspaceId,
   }),
   createSegment: (s) => ({ name: 'Everyone', filters: [], workspaceId: s.workspaceId }),
+  previewSegment: () => ({ filters: [{ column: 'plan', value: 'gold', operator: 'IS', conjuction: 'AND' }] }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',
     wabaAccountId: 'waba-2',

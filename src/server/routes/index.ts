@@ -2,14 +2,12 @@
  * Thin handlers, one per route of the shared table: they unpack the validated request and call a service.
  * The compiler checks that every implemented route has exactly one handler.
  */
-import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import * as t from '../db/schema';
 import type { Handlers } from '../http/types';
 import type { Services } from '../services';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
-import { likeEscape } from '../repositories/conversations';
-import { notFound } from '../errors';
 import { uploadHandlers } from '../storage/uploads';
 
 export function buildHandlers(s: Services): Handlers {
@@ -58,15 +56,7 @@ export function buildHandlers(s: Services): Handlers {
         })),
       };
     },
-    listContacts: async ({ ctx, query }) => {
-      const q = query.search?.trim();
-      const pattern = q ? `%${likeEscape(q)}%` : undefined;
-      if (query.segmentId && !(await r.segments.get(ex(), ctx.workspaceId, query.segmentId))) throw notFound('Segment not found');
-      const where = pattern
-        ? or(ilike(t.contacts.name, pattern), ilike(t.contacts.phoneNumber, pattern), ilike(t.contacts.email, pattern))
-        : undefined;
-      return mapPage(await r.contacts.page(ex(), ctx.workspaceId, query, where), r.toContact);
-    },
+    listContacts: ({ ctx, query }) => s.audience.listContacts(ctx, query),
     listConversations: ({ ctx, query }) =>
       conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }),
     countConversations: ({ ctx }) => conv.countConversations(ex(), ctx.workspaceId, ctx.caller.member.id),
@@ -101,6 +91,7 @@ export function buildHandlers(s: Services): Handlers {
     listContactConversations: ({ ctx, params, query }) =>
       conv.listConversations(ex(), ctx.workspaceId, { ...query, contactId: params.contactId, memberId: ctx.caller.member.id }),
     createSegment: ({ ctx, body }) => s.audience.createSegment(ctx, body),
+    previewSegment: ({ ctx, body }) => s.audience.previewSegment(ctx, body),
     deleteSegment: ({ ctx, params }) => s.audience.deleteSegment(ctx, params.segmentId),
 
     // invitee

@@ -1,22 +1,58 @@
 /** Attributes, contacts and segments. */
-import { and, eq, sql } from 'drizzle-orm';
+import { type SQL, and, eq, or, sql } from 'drizzle-orm';
+import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import type { z } from 'zod';
-import type { Attribute, Contact, Segment } from '../../shared';
+import type { Attribute, Contact, Segment, SegmentPreview } from '../../shared';
 import type {
+  ContactListQuery,
   CreateAttributeBody,
   CreateSegmentBody,
+  SegmentPreviewBody,
   PatchAttributeBody,
   PatchContactBody,
 } from '../../shared/schemas/requests';
 import * as t from '../db/schema';
+import { type Executor, rowsOf } from '../db/client';
 import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from '../http/types';
 import { isUniqueViolation, type ServiceDeps } from './context';
 import { appendEvent } from '../realtime/event-log';
 
+import { attributeIndex, countSegment, segmentWhere, validateFilters } from '../segments';
+import type { SegmentFilter } from '../../shared/schemas/entities';
+
 /** The contact's own columns a segment filter may name, besides the workspace's attributes. */
-export const contactColumns = ['name', 'phoneNumber', 'email', 'country', 'city', 'tags', 'createdAt'] as const;
+export { contactColumns } from '../segments';
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+/**
+ * Contact search: prefix matches (ignoring case) on the name or the e-mail address; input that looks like a
+ * phone number matches numbers starting with it, written with its country code or in the workspace's
+ * national form. Prefix matches run on btree indexes, so a search stays fast at a million contacts.
+ */
+export function searchCondition(search: string, defaultCountry: string): SQL | undefined {
+  const q = search.trim().toLowerCase();
+  if (!q) return undefined;
+  const c = t.contacts;
+  const conds: SQL[] = [sql`lower(${c.name}) like ${`${likeEscape(q)}%`}`, sql`lower(${c.email}) like ${`${likeEscape(q)}%`}`];
+  const digits = q.replace(/[\s().-]/g, '');
+  if (/^\+?\d{2,}$/.test(digits)) {
+    const bare = digits.replace(/^\+/, '');
+    conds.push(sql`${c.phoneNumber} like ${`+${bare}%`}`);
+    if (!digits.startsWith('+')) {
+      let code: string | undefined;
+      try {
+        code = getCountryCallingCode(defaultCountry as CountryCode);
+      } catch {
+        code = undefined;
+      }
+      if (code) conds.push(sql`${c.phoneNumber} like ${`+${code}${bare.replace(/^0+/, '')}%`}`);
+    }
+  }
+  return or(...conds);
+}
 
 type AttrValue = string | number | boolean | null;
 
@@ -37,6 +73,29 @@ export function coerceAttributeValue(format: 'text' | 'number' | 'boolean', name
       if (value === 'true' || value === 'false') return value === 'true';
       throw badRequest(`Attribute ${name} must be true or false`);
   }
+}
+
+export interface AttributeUser {
+  type: 'segment' | 'bot' | 'campaign';
+  id: string;
+  name: string;
+}
+
+/** Segments filtering on the attribute (by name), bots and campaigns whose canvas names it (by id). */
+export async function attributeUsers(ex: Executor, workspaceId: string, attributeId: string, name: string): Promise<AttributeUser[]> {
+  const idPattern = `%"${attributeId}"%`;
+  const rows = rowsOf<AttributeUser>(
+    await ex.execute(sql`
+      select 'segment' as type, id::text as id, name from ${t.segments}
+      where workspace_id = ${workspaceId}
+        and exists (select 1 from jsonb_array_elements(filters) f where lower(f ->> 'column') = lower(${name}::text))
+      union all
+      select 'bot', id::text, title from ${t.bots} where workspace_id = ${workspaceId} and rf_instance::text like ${idPattern}
+      union all
+      select 'campaign', id::text, name from ${t.campaigns} where workspace_id = ${workspaceId} and rf_instance::text like ${idPattern}
+      order by 1, 3`),
+  );
+  return rows;
 }
 
 export function audienceService(d: ServiceDeps) {
@@ -94,6 +153,12 @@ export function audienceService(d: ServiceDeps) {
       await d.db.transaction(async (tx) => {
         const row = await r.attributes.get(tx, ctx.workspaceId, id);
         if (!row) throw notFound('Attribute not found');
+        // Deleting an attribute that segments, bots or campaigns still use would silently change what they do.
+        const users = await attributeUsers(tx, ctx.workspaceId, row.id, row.name);
+        if (users.length) {
+          const named = users.map((u) => `${u.type} "${u.name}"`).join(', ');
+          throw conflict(`Attribute ${row.name} is used by ${named}; remove it from them first`, { usedBy: users });
+        }
         await r.attributes.remove(tx, ctx.workspaceId, id);
         await tx.execute(sql`
           update ${t.contacts} set attributes = attributes - ${row.name}::text
@@ -133,12 +198,37 @@ export function audienceService(d: ServiceDeps) {
       });
     },
 
+    /** A page of contacts, newest first: searched, and/or limited to a saved segment. */
+    async listContacts(ctx: WorkspaceContext, query: z.output<typeof ContactListQuery>) {
+      let segmentCond: SQL | undefined;
+      if (query.segmentId) {
+        const segment = await r.segments.get(ex(), ctx.workspaceId, query.segmentId);
+        if (!segment) throw notFound('Segment not found');
+        segmentCond = await segmentWhere(ex(), ctx.workspaceId, segment.filters as SegmentFilter[]);
+      }
+      let searchCond: SQL | undefined;
+      if (query.search?.trim()) {
+        const [ws] = await ex().select({ c: t.workspaces.defaultCountry }).from(t.workspaces).where(eq(t.workspaces.id, ctx.workspaceId));
+        searchCond = searchCondition(query.search, ws?.c ?? 'US');
+      }
+      const page = await r.contacts.page(ex(), ctx.workspaceId, query, and(segmentCond, searchCond));
+      return { items: page.items.map(r.toContact), nextCursor: page.nextCursor };
+    },
+
+    /** What unsaved filters select: the count and the first page (newest first). */
+    async previewSegment(ctx: WorkspaceContext, body: z.output<typeof SegmentPreviewBody>): Promise<SegmentPreview> {
+      const attrs = await attributeIndex(ex(), ctx.workspaceId);
+      validateFilters(body.filters, attrs);
+      const where = await segmentWhere(ex(), ctx.workspaceId, body.filters, attrs);
+      const [total, page] = await Promise.all([
+        countSegment(ex(), ctx.workspaceId, body.filters, attrs),
+        r.contacts.page(ex(), ctx.workspaceId, { limit: body.limit }, where),
+      ]);
+      return { count: total, items: page.items.map(r.toContact) };
+    },
+
     async createSegment(ctx: WorkspaceContext, body: z.output<typeof CreateSegmentBody>): Promise<Segment> {
-      const known = await attributesByName(ctx.workspaceId);
-      const unknown = body.filters
-        .map((f) => f.column)
-        .filter((c) => !(contactColumns as readonly string[]).includes(c) && !known.has(c.toLowerCase()));
-      if (unknown.length) throw badRequest(unknown.map((c) => `Unknown column: ${c}`));
+      validateFilters(body.filters, await attributeIndex(ex(), ctx.workspaceId));
       const row = await r.segments.insert(ex(), {
         workspaceId: ctx.workspaceId,
         name: body.name,

@@ -12,7 +12,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HttpError } from '../errors';
 
-export const fileAreas = ['bot-media', 'profile-photos', 'imports', 'import-reports'] as const;
+/** whatsapp-media: inbound customer media; template-media: template header samples (WhatsApp channel). */
+export const fileAreas = ['bot-media', 'profile-photos', 'imports', 'import-reports', 'whatsapp-media', 'template-media'] as const;
 export type FileArea = (typeof fileAreas)[number];
 
 export interface PutInput {

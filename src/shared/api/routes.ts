@@ -19,6 +19,7 @@ import {
   InviteValidation,
   Invitee,
   Segment,
+  SegmentPreview,
   WhatsappAccount,
   WhatsappFlow,
   WhatsappTemplate,
@@ -50,6 +51,7 @@ import {
   PatchCampaignBody,
   PatchContactBody,
   PatchConversationBody,
+  SegmentPreviewBody,
   ValidateInviteeBody,
 } from '../schemas/requests';
 
@@ -379,6 +381,11 @@ export const routes = {
   createSegment: route({
     method: 'POST', path: '/segment', tag: 'segment', summary: 'Save a segment of the audience',
     body: CreateSegmentBody, status: 201, response: Segment, access: wsBody('agent'),
+  }),
+  previewSegment: route({
+    method: 'POST', path: '/workspace/:workspaceId/segments/preview', tag: 'segment',
+    summary: 'Count and first page of the contacts that filters select, before saving them as a segment',
+    params: p.workspace, body: SegmentPreviewBody, status: 200, response: SegmentPreview, access: wsParams('agent'), addition: true,
   }),
   deleteSegment: route({
     method: 'DELETE', path: '/segment/:segmentId', tag: 'segment', summary: 'Delete a segment',

@@ -205,6 +205,16 @@ export const ImportHistory = z.object({
   status: ImportStatus,
   createdAt: Timestamp,
   memberId: Id,
+  /** Additions: the outcome. Counts grow while the import runs; processedRows counts data rows done. */
+  createdCount: z.number().int().optional(),
+  updatedCount: z.number().int().optional(),
+  rejectedCount: z.number().int().optional(),
+  processedRows: z.number().int().optional(),
+  /** Why a failed import failed, in words a user understands. */
+  failureReason: z.string().nullable().optional(),
+  /** CSV of the rejected rows (row, value, reason), once the import has ended with rejections. */
+  errorReportUrl: z.string().nullable().optional(),
+  finishedAt: Timestamp.nullable().optional(),
 });
 export type ImportHistory = z.infer<typeof ImportHistory>;
 
@@ -256,6 +266,9 @@ export const Segment = z.object({
   memberId: Id,
 });
 export type Segment = z.infer<typeof Segment>;
+/** Addition: what a segment's filters select, before saving it. */
+export const SegmentPreview = z.object({ count: z.number().int(), items: z.array(Contact) });
+export type SegmentPreview = z.infer<typeof SegmentPreview>;
 
 // ---------- WhatsApp account ----------
 export const WhatsappAccount = z.object({

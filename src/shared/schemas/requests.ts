@@ -79,6 +79,8 @@ export const CreateMessageBody = z.strictObject({
 export const CreateImportBody = z.strictObject({
   fileName: z.string().min(1).max(255),
   fileUrl: z.string().min(1).max(2048),
+  /** Addition: ISO country assumed for numbers written without a country code (default: the workspace's). */
+  defaultCountry: z.string().regex(/^[A-Z]{2}$/, { error: 'defaultCountry is a two-letter country code such as US' }).optional(),
   ...WorkspaceRef,
   columnAttributeMap: z
     .array(z.strictObject({ columnName: z.string().max(255), attribute: z.string().max(64).nullable().optional() }))
@@ -110,6 +112,12 @@ export const CreateTemplateBody = z.strictObject({
   mediaUrl: z.string().max(2048).nullable().optional(),
   whatsappAccountId: Id,
   ...WorkspaceRef,
+});
+
+/** Addition: filters to preview (count and a first page) before saving a segment. */
+export const SegmentPreviewBody = z.strictObject({
+  filters: z.array(SegmentFilter).max(50),
+  limit: z.number().int().min(1).max(limits.page.maxLimit).optional(),
 });
 
 export const CreateSegmentBody = z.strictObject({

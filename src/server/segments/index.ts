@@ -1,0 +1,52 @@
+/**
+ * Segment evaluation shared by contact lists, previews and campaigns: count, first page, and keyset batches
+ * of the contacts that match a segment's filters in one workspace.
+ */
+import { type SQL, and, asc, count, eq, gt } from 'drizzle-orm';
+import type { SegmentFilter } from '../../shared/schemas/entities';
+import type { Executor } from '../db/client';
+import * as t from '../db/schema';
+import { type AttributeIndex, compileFilters } from './compile';
+
+export { compileFilters, contactColumns, filterCondition, validateFilters, type AttributeIndex } from './compile';
+
+export async function attributeIndex(ex: Executor, workspaceId: string): Promise<AttributeIndex> {
+  const rows = await ex
+    .select({ name: t.attributes.name, format: t.attributes.format })
+    .from(t.attributes)
+    .where(eq(t.attributes.workspaceId, workspaceId));
+  return new Map(rows.map((a) => [a.name.toLowerCase(), a]));
+}
+
+/** The condition "is a contact of this workspace in the segment". */
+export async function segmentWhere(ex: Executor, workspaceId: string, filters: SegmentFilter[], attrs?: AttributeIndex): Promise<SQL> {
+  const compiled = compileFilters(filters, attrs ?? (await attributeIndex(ex, workspaceId)));
+  return and(eq(t.contacts.workspaceId, workspaceId), compiled)!;
+}
+
+export async function countSegment(ex: Executor, workspaceId: string, filters: SegmentFilter[], attrs?: AttributeIndex): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(t.contacts)
+    .where(await segmentWhere(ex, workspaceId, filters, attrs));
+  return Number(row.n);
+}
+
+/**
+ * The segment's contacts in id order, `limit` at a time after `afterId`: how a campaign walks a segment of
+ * any size without holding it in memory (call again with the last id until fewer than `limit` come back).
+ */
+export async function segmentBatch(
+  ex: Executor,
+  workspaceId: string,
+  filters: SegmentFilter[],
+  opts: { afterId?: string; limit: number; attrs?: AttributeIndex },
+): Promise<(typeof t.contacts.$inferSelect)[]> {
+  const where = await segmentWhere(ex, workspaceId, filters, opts.attrs);
+  return ex
+    .select()
+    .from(t.contacts)
+    .where(and(where, opts.afterId ? gt(t.contacts.id, opts.afterId) : undefined))
+    .orderBy(asc(t.contacts.id))
+    .limit(opts.limit);
+}
