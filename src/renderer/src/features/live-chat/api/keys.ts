@@ -1,0 +1,16 @@
+/** Query keys of live chat, in one place so the event stream updates exactly what the screens read. */
+import type { LiveChatTab } from '../utils/tabs';
+
+export const liveChatKeys = {
+  all: ['live-chat'] as const,
+  conversations: (workspaceId: string) => ['live-chat', 'conversations', workspaceId] as const,
+  conversationList: (workspaceId: string, tab: LiveChatTab, search: string) =>
+    ['live-chat', 'conversations', workspaceId, tab, search] as const,
+  counts: (workspaceId: string) => ['live-chat', 'counts', workspaceId] as const,
+  conversation: (conversationId: string) => ['live-chat', 'conversation', conversationId] as const,
+  olderMessages: (conversationId: string) => ['live-chat', 'conversation', conversationId, 'older'] as const,
+  contactConversations: (contactId: string) => ['live-chat', 'contact-conversations', contactId] as const,
+  workspace: (workspaceId: string) => ['live-chat', 'workspace', workspaceId] as const,
+  bots: (workspaceId: string) => ['live-chat', 'bots', workspaceId] as const,
+  templates: (workspaceId: string) => ['live-chat', 'templates', workspaceId] as const,
+};

@@ -1,0 +1,26 @@
+/** GET /workspace/{workspaceId}/conversations: one tab of the inbox, searchable, paged by nextCursor. */
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { LiveChatTab } from '../utils/tabs';
+import { liveChatKeys } from './keys';
+
+export const CONVERSATION_PAGE_SIZE = 50;
+
+export function conversationsQueryOptions(workspaceId: string, tab: LiveChatTab, search = '') {
+  const q = search.trim();
+  return infiniteQueryOptions({
+    queryKey: liveChatKeys.conversationList(workspaceId, tab, q),
+    queryFn: ({ pageParam, signal }) =>
+      api('listConversations', {
+        params: { workspaceId },
+        query: { tab, search: q || undefined, cursor: pageParam, limit: CONVERSATION_PAGE_SIZE },
+        signal,
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+export function useConversations(workspaceId: string, tab: LiveChatTab, search: string) {
+  return useInfiniteQuery(conversationsQueryOptions(workspaceId, tab, search));
+}

@@ -1,0 +1,184 @@
+import { Link } from '@tanstack/react-router';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Bot, Inbox, SearchX } from 'lucide-react';
+import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from 'react';
+import type { ConversationListEntry } from '../../../../../shared/schemas/entities';
+import { errorText } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { Avatar } from '../../../components/ui/avatar';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ListSkeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { useConversations } from '../api/list-conversations';
+import { listScrollOffsets } from '../hooks/use-live-chat-ui';
+import { formatListTime } from '../utils/format';
+import { messagePreview } from '../utils/message-content';
+import type { LiveChatTab } from '../utils/tabs';
+import { DeliveryTicks } from './delivery-ticks';
+import type { NameLookup } from './timeline-rows';
+
+export const CONVERSATION_ROW_HEIGHT = 72;
+
+const ConversationRow = memo(function ConversationRow({
+  entry,
+  active,
+  tab,
+  index,
+  names,
+}: {
+  entry: ConversationListEntry;
+  active: boolean;
+  tab: LiveChatTab;
+  index: number;
+  names: NameLookup;
+}) {
+  const name = entry.Contact.name || entry.Contact.phoneNumber;
+  const last = entry.lastMessage;
+  const assignee = entry.assigneeBotId ? names.bot(entry.assigneeBotId) ?? 'Bot' : entry.assigneeMemberId ? names.member(entry.assigneeMemberId) : null;
+  const when = last?.createdAt ?? entry.lastMessageAt ?? entry.createdAt;
+  const preview = last ? messagePreview(last) : 'No messages yet';
+  return (
+    <Link
+      to="/live-chat/$conversationId"
+      params={{ conversationId: entry.id }}
+      search={{ tab }}
+      data-index={index}
+      data-conversation-id={entry.id}
+      aria-current={active ? 'page' : undefined}
+      aria-label={`${name}${assignee ? `, assigned to ${assignee}` : ''}: ${preview}`}
+      className={cn(
+        'group flex h-full items-center gap-3 border-b border-border/60 px-3 outline-none transition-colors',
+        'hover:bg-subtle focus-visible:bg-subtle focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-accent/40',
+        active && 'bg-accent-soft hover:bg-accent-soft',
+      )}
+    >
+      <Avatar name={entry.Contact.name ?? entry.Contact.phoneNumber.slice(-2)} className="size-10 text-[13px]" />
+      <div className="min-w-0 flex-1">
+        <div className="flex items-baseline gap-2">
+          <span className="truncate text-[14px] font-medium text-fg">{name}</span>
+          <time className={cn('ml-auto shrink-0 text-[11px]', active ? 'text-accent-text' : 'text-fg-subtle')} dateTime={when}>
+            {formatListTime(when)}
+          </time>
+        </div>
+        <div className="mt-0.5 flex items-center gap-1.5">
+          {last && last.creator !== 'user' && <DeliveryTicks status={last.status} failureReason={last.failureReason} />}
+          <span className="truncate text-[13px] text-fg-muted">{preview}</span>
+          {assignee && (
+            <span
+              className="ml-auto inline-flex max-w-[40%] shrink-0 items-center gap-1 truncate rounded-full bg-muted px-1.5 py-px text-[11px] text-fg-muted"
+              title={`Assigned to ${assignee}`}
+            >
+              {entry.assigneeBotId && <Bot className="size-3" aria-hidden />}
+              <span className="truncate">{assignee}</span>
+            </span>
+          )}
+        </div>
+      </div>
+    </Link>
+  );
+});
+
+/**
+ * One tab of the inbox: virtualised (only the rows in view are in the DOM) and paged (the next page loads as
+ * the user nears the end). Arrow keys move between conversations.
+ */
+export function ConversationList({
+  workspaceId,
+  tab,
+  search,
+  activeId,
+  names,
+}: {
+  workspaceId: string;
+  tab: LiveChatTab;
+  search: string;
+  activeId?: string;
+  names: NameLookup;
+}) {
+  const query = useConversations(workspaceId, tab, search);
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const scrollKey = `${workspaceId}|${tab}|${search}`;
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => CONVERSATION_ROW_HEIGHT,
+    getItemKey: (i) => items[i].id,
+    overscan: 8,
+    initialOffset: () => listScrollOffsets.get(scrollKey) ?? 0,
+  });
+  const virtualItems = virtualizer.getVirtualItems();
+  const lastIndex = virtualItems[virtualItems.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    if (query.hasNextPage && !query.isFetchingNextPage && lastIndex >= items.length - 10) void query.fetchNextPage();
+  }, [lastIndex, items.length, query]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    const current = (document.activeElement as HTMLElement | null)?.closest('[data-index]');
+    const from = current ? Number(current.getAttribute('data-index')) : -1;
+    const to =
+      e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1 : Math.max(0, Math.min(items.length - 1, from + (e.key === 'ArrowDown' ? 1 : -1)));
+    if (to === from || items.length === 0) return;
+    e.preventDefault();
+    virtualizer.scrollToIndex(to, { align: 'auto' });
+    const focus = (tries: number) => {
+      const el = parentRef.current?.querySelector<HTMLElement>(`[data-index="${to}"]`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    focus(5);
+  };
+
+  if (query.isPending) return <ListSkeleton rows={8} label="Loading conversations" />;
+  if (query.isError) {
+    return (
+      <EmptyState
+        title="Conversations could not be loaded"
+        description={errorText(query.error)}
+        action={
+          <Button variant="secondary" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
+  if (items.length === 0) {
+    return search ? (
+      <EmptyState icon={SearchX} title="No matches" description={`No conversation in this tab matches “${search}”.`} />
+    ) : (
+      <EmptyState icon={Inbox} title="Nothing here" description="Conversations of this tab show up here as customers write." />
+    );
+  }
+
+  return (
+    <div
+      ref={parentRef}
+      onScroll={() => listScrollOffsets.set(scrollKey, parentRef.current?.scrollTop ?? 0)}
+      onKeyDown={onKeyDown}
+      className="min-h-0 flex-1 overflow-y-auto"
+      data-testid="conversation-scroller"
+    >
+      <nav aria-label="Conversations" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualItems.map((v) => (
+          <div
+            key={v.key}
+            className="absolute top-0 left-0 w-full"
+            style={{ height: v.size, transform: `translateY(${v.start}px)` }}
+          >
+            <ConversationRow entry={items[v.index]} active={items[v.index].id === activeId} tab={tab} index={v.index} names={names} />
+          </div>
+        ))}
+      </nav>
+      {query.isFetchingNextPage && (
+        <div className="flex justify-center py-3">
+          <Spinner label="Loading more conversations" />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+import { Bot, Check, CircleCheck, PanelRight, RotateCcw, UserRound, UserRoundX } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ConversationDetail, Message } from '../../../../../shared/schemas/entities';
+import { Avatar } from '../../../components/ui/avatar';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorText } from '../../../lib/api-client';
+import { useMember } from '../../../lib/queries/session';
+import { DETAIL_MESSAGE_LIMIT, useConversation } from '../api/get-conversation';
+import { useOlderMessages } from '../api/list-older-messages';
+import { usePatchConversation } from '../api/patch-conversation';
+import { buildTimeline, mergeMessages } from '../utils/timeline';
+import { customerWindow, lastInboundAt } from '../utils/window';
+import { Composer } from './composer';
+import { ContactSidebar } from './contact-sidebar';
+import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
+import type { NameLookup } from './timeline-rows';
+
+export interface Assignees {
+  members: { id: string; name: string }[];
+  bots: { id: string; name: string }[];
+}
+
+function Header({
+  detail,
+  workspaceId,
+  names,
+  assignees,
+  sidebarOpen,
+  onToggleSidebar,
+}: {
+  detail: ConversationDetail;
+  workspaceId: string;
+  names: NameLookup;
+  assignees: Assignees;
+  sidebarOpen: boolean;
+  onToggleSidebar: () => void;
+}) {
+  const patch = usePatchConversation(detail.id, workspaceId);
+  const me = useMember();
+  const contactName = detail.Contact.name || detail.Contact.phoneNumber;
+  const assignee = detail.assigneeBotId ? names.bot(detail.assigneeBotId) : detail.assigneeMemberId ? names.member(detail.assigneeMemberId) : null;
+
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-3 border-b border-border bg-surface px-4">
+      <Avatar name={detail.Contact.name ?? detail.Contact.phoneNumber.slice(-2)} className="size-9" />
+      <div className="min-w-0 flex-1">
+        <h1 className="flex items-center gap-2 truncate text-[15px] font-semibold text-fg">
+          {contactName}
+          <Badge tone={detail.isActive ? 'green' : 'neutral'}>{detail.isActive ? 'Open' : 'Closed'}</Badge>
+        </h1>
+        <p className="truncate text-[12px] text-fg-muted">
+          {detail.Contact.name ? `${detail.Contact.phoneNumber} · ` : ''}
+          {assignee ? `Assigned to ${assignee}` : 'Unassigned'}
+        </p>
+      </div>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="secondary" loading={patch.isPending && patch.variables?.isActive === undefined} aria-label={`Assign (currently ${assignee ?? 'unassigned'})`}>
+            {detail.assigneeBotId ? <Bot aria-hidden /> : <UserRound aria-hidden />}
+            <span className="max-w-32 truncate">{assignee ?? 'Assign'}</span>
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-60">
+          {me.id !== detail.assigneeMemberId && (
+            <DropdownMenuItem onSelect={() => patch.mutate({ assigneeMemberId: me.id, assigneeBotId: null })}>
+              <UserRound className="size-4" aria-hidden /> Assign to me
+            </DropdownMenuItem>
+          )}
+          <DropdownMenuLabel>Members</DropdownMenuLabel>
+          {assignees.members.map((m) => (
+            <DropdownMenuItem key={m.id} onSelect={() => patch.mutate({ assigneeMemberId: m.id, assigneeBotId: null })}>
+              <Avatar name={m.name} className="size-5 text-[9px]" />
+              <span className="truncate">{m.name}</span>
+              {detail.assigneeMemberId === m.id && <Check className="ml-auto size-4 text-accent" aria-label="current" />}
+            </DropdownMenuItem>
+          ))}
+          {assignees.bots.length > 0 && (
+            <>
+              <DropdownMenuSeparator />
+              <DropdownMenuLabel>Bots</DropdownMenuLabel>
+              {assignees.bots.map((b) => (
+                <DropdownMenuItem key={b.id} onSelect={() => patch.mutate({ assigneeBotId: b.id, assigneeMemberId: null })}>
+                  <Bot className="size-4" aria-hidden />
+                  <span className="truncate">{b.name}</span>
+                  {detail.assigneeBotId === b.id && <Check className="ml-auto size-4 text-accent" aria-label="current" />}
+                </DropdownMenuItem>
+              ))}
+            </>
+          )}
+          {(detail.assigneeMemberId || detail.assigneeBotId) && (
+            <>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem onSelect={() => patch.mutate({ assigneeMemberId: null, assigneeBotId: null })}>
+                <UserRoundX className="size-4" aria-hidden /> Unassign
+              </DropdownMenuItem>
+            </>
+          )}
+        </DropdownMenuContent>
+      </DropdownMenu>
+      {detail.isActive ? (
+        <Button variant="primary" onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
+          <CircleCheck aria-hidden /> Close
+        </Button>
+      ) : (
+        <Button variant="secondary" onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
+          <RotateCcw aria-hidden /> Reopen
+        </Button>
+      )}
+      <Button
+        variant="ghost"
+        size="icon"
+        onClick={onToggleSidebar}
+        aria-pressed={sidebarOpen}
+        aria-label={sidebarOpen ? 'Hide contact details' : 'Show contact details'}
+      >
+        <PanelRight />
+      </Button>
+    </header>
+  );
+}
+
+/** Messages, events and composer of one conversation; keyed by conversation so scroll state starts over. */
+function Body({
+  detail,
+  workspaceId,
+  names,
+  senderName,
+}: {
+  detail: ConversationDetail;
+  workspaceId: string;
+  names: NameLookup;
+  senderName: (m: Message) => string | null;
+}) {
+  const { older, hasMore, loading, loadOlder } = useOlderMessages(detail.id, detail.Message.length >= DETAIL_MESSAGE_LIMIT);
+  const all = useMemo(() => mergeMessages(older, detail.Message), [older, detail.Message]);
+  const items = useMemo(
+    () => buildTimeline(all, detail.ConversationEvent, hasMore ? all[0]?.createdAt : null),
+    [all, detail.ConversationEvent, hasMore],
+  );
+  const timeline = useRef<MessageTimelineHandle>(null);
+  const inbound = (detail as { lastInboundAt?: string | null }).lastInboundAt ?? lastInboundAt(all);
+  const [now, setNow] = useState(() => new Date());
+  const w = customerWindow(inbound, now);
+  // Re-evaluate the window when it is due to close, so the composer switches without a reload.
+  const closesAtMs = w.open ? (w.closesAt?.getTime() ?? null) : null;
+  useEffect(() => {
+    if (closesAtMs === null) return;
+    const ms = closesAtMs - Date.now();
+    if (ms <= 0 || ms >= 2 ** 31 - 1) return;
+    const timer = setTimeout(() => setNow(new Date()), ms + 500);
+    return () => clearTimeout(timer);
+  }, [closesAtMs]);
+
+  const onLoadOlder = useCallback((id: string) => void loadOlder(id), [loadOlder]);
+  return (
+    <>
+      <MessageTimeline
+        ref={timeline}
+        items={items}
+        names={names}
+        senderName={senderName}
+        hasOlder={hasMore}
+        loadingOlder={loading}
+        onLoadOlder={onLoadOlder}
+      />
+      <Composer conversationId={detail.id} workspaceId={workspaceId} window={w} onSent={() => timeline.current?.scrollToBottom()} />
+    </>
+  );
+}
+
+export function ConversationView({
+  conversationId,
+  workspaceId,
+  names,
+  assignees,
+}: {
+  conversationId: string;
+  workspaceId: string;
+  names: NameLookup;
+  assignees: Assignees;
+}) {
+  const query = useConversation(conversationId);
+  const [sidebarOpen, setSidebarOpen] = useState(true);
+  const senderName = useCallback(
+    (m: Message) => (m.creator === 'bot' ? 'Bot' : m.creator === 'agent' ? (names.member(m.memberId) ?? 'Agent') : null),
+    [names],
+  );
+
+  if (query.isPending) {
+    return (
+      <div className="flex flex-1 items-center justify-center bg-chat-bg">
+        <Spinner label="Loading conversation" className="size-6" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return <EmptyState className="flex-1" title="This conversation could not be loaded" description={errorText(query.error)} />;
+  }
+  const detail = query.data;
+  return (
+    <div className="flex min-h-0 min-w-0 flex-1">
+      <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`}>
+        <Header
+          detail={detail}
+          workspaceId={workspaceId}
+          names={names}
+          assignees={assignees}
+          sidebarOpen={sidebarOpen}
+          onToggleSidebar={() => setSidebarOpen((o) => !o)}
+        />
+        <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} />
+      </section>
+      {sidebarOpen && (
+        <ContactSidebar contact={detail.Contact} conversationId={detail.id} workspaceId={workspaceId} onClose={() => setSidebarOpen(false)} />
+      )}
+    </div>
+  );
+}

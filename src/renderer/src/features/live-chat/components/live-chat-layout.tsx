@@ -1,0 +1,124 @@
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { MessagesSquare, Search, WifiOff } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Input } from '../../../components/ui/input';
+import { Tabs, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { useMember, useWorkspace, useWorkspaceId } from '../../../lib/queries/session';
+import { useEventStreamStatus } from '../../../lib/workspace-events';
+import { useConversationCounts } from '../api/count-conversations';
+import { useBots } from '../api/list-bots';
+import { useLiveChatSync } from '../hooks/use-live-chat-sync';
+import { useLiveChatUi } from '../hooks/use-live-chat-ui';
+import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';
+import { ConversationList } from './conversation-list';
+import { type Assignees, ConversationView } from './conversation-view';
+import type { NameLookup } from './timeline-rows';
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+/** Member and bot names for the list, the events and the assign menu. */
+function usePeople(workspaceId: string): { names: NameLookup; assignees: Assignees } {
+  const workspace = useWorkspace();
+  const bots = useBots(workspaceId);
+  return useMemo(() => {
+    const members = (workspace.data?.Member ?? []).map((m) => ({ id: m.id, name: m.displayName || m.email || 'Member' }));
+    const botList = (bots.data ?? []).map((b) => ({ id: b.id, name: b.title }));
+    const memberById = new Map(members.map((m) => [m.id, m.name]));
+    const botById = new Map(botList.map((b) => [b.id, b.name]));
+    return {
+      names: {
+        member: (id) => (id ? (memberById.get(id) ?? null) : null),
+        bot: (id) => (id ? (botById.get(id) ?? null) : null),
+      },
+      assignees: { members, bots: botList },
+    };
+  }, [workspace.data, bots.data]);
+}
+
+/**
+ * Live chat: the inbox (tabs me / assigned / open / closed with counts, search, the conversation list) beside
+ * the open conversation. The list stays current through the workspace event stream.
+ */
+export function LiveChatLayout({ conversationId }: { conversationId?: string }) {
+  const workspaceId = useWorkspaceId();
+  const me = useMember();
+  const search = useSearch({ strict: false }) as { tab?: unknown };
+  const tab = parseTab(search.tab);
+  const navigate = useNavigate();
+  const { search: text, setSearch } = useLiveChatUi();
+  const debounced = useDebounced(text.trim(), 250);
+  const counts = useConversationCounts(workspaceId);
+  const { names, assignees } = usePeople(workspaceId);
+  useLiveChatSync(workspaceId, me.id);
+  const stream = useEventStreamStatus(workspaceId);
+
+  const setTab = (next: LiveChatTab) => {
+    if (conversationId) void navigate({ to: '/live-chat/$conversationId', params: { conversationId }, search: { tab: next } });
+    else void navigate({ to: '/live-chat', search: { tab: next } });
+  };
+
+  return (
+    <div className="flex h-full min-h-0">
+      <div className="flex w-[360px] shrink-0 flex-col border-r border-border bg-surface">
+        <div className="flex h-14 shrink-0 items-center justify-between px-4">
+          <h1 className="text-[17px] font-semibold text-fg">Live chat</h1>
+          {stream === 'reconnecting' && (
+            <span className="inline-flex items-center gap-1 text-[12px] text-warning-text" role="status">
+              <WifiOff className="size-3.5" aria-hidden /> Reconnecting…
+            </span>
+          )}
+        </div>
+        <div className="px-3 pb-2">
+          <div className="relative">
+            <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-fg-subtle" aria-hidden />
+            <Input
+              type="search"
+              value={text}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder="Search name or phone"
+              aria-label="Search conversations"
+              className="h-9 rounded-lg bg-bg pl-8"
+            />
+          </div>
+        </div>
+        <Tabs value={tab} onValueChange={(v) => setTab(parseTab(v))} className="px-3 pb-2" activationMode="manual">
+          <TabsList className="grid w-full grid-cols-4" aria-label="Conversation tabs">
+            {liveChatTabs.map((t) => {
+              const n = counts.data?.[t];
+              return (
+                <TabsTrigger key={t} value={t} className="gap-1 px-1 text-[12.5px]" aria-label={n === undefined ? tabLabels[t] : `${tabLabels[t]} (${n})`}>
+                  {tabLabels[t]}
+                  {n !== undefined && (
+                    <span className="rounded-full bg-bg px-1 text-[10.5px] tabular-nums text-fg-muted" aria-hidden>
+                      {n > 999 ? `${Math.floor(n / 1000)}k` : n}
+                    </span>
+                  )}
+                </TabsTrigger>
+              );
+            })}
+          </TabsList>
+        </Tabs>
+        <ConversationList workspaceId={workspaceId} tab={tab} search={debounced} activeId={conversationId} names={names} />
+      </div>
+      {conversationId ? (
+        <ConversationView key={conversationId} conversationId={conversationId} workspaceId={workspaceId} names={names} assignees={assignees} />
+      ) : (
+        <div className="flex flex-1 items-center justify-center bg-bg">
+          <EmptyState
+            icon={MessagesSquare}
+            title="Select a conversation"
+            description="Pick a conversation on the left to read and reply. New messages arrive here live."
+          />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ArrowDown } from 'lucide-react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+import type { Message } from '../../../../../shared/schemas/entities';
+import type { TimelineItem } from '../utils/timeline';
+import { MessageBubble } from './message-bubble';
+import { DaySeparator, EventRow, type NameLookup } from './timeline-rows';
+
+export interface MessageTimelineHandle {
+  scrollToBottom: () => void;
+}
+
+interface MessageTimelineProps {
+  items: TimelineItem[];
+  names: NameLookup;
+  senderName: (m: Message) => string | null;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  /** Asked for when the user nears the top; receives the oldest message id held. */
+  onLoadOlder: (oldestMessageId: string) => void;
+}
+
+/** Pixels from the bottom within which the user counts as "at the bottom" (new messages keep it stuck there). */
+const STICK_PX = 48;
+
+type Row = TimelineItem | { kind: 'head'; key: 'head' };
+
+/**
+ * The conversation's messages and events, virtualised (only a window of rows is in the DOM, a conversation can
+ * hold 10,000 messages), starting at the bottom. New rows keep the view at the bottom only if the user was
+ * there; older pages loaded at the top keep what the user was reading in place.
+ */
+export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimelineProps>(function MessageTimeline(
+  { items, names, senderName, hasOlder, loadingOlder, onLoadOlder },
+  ref,
+) {
+  const rows: Row[] = [{ kind: 'head', key: 'head' }, ...items];
+  const parentRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const [unseen, setUnseen] = useState(0);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: (i) => (rows[i].kind === 'message' ? 60 : rows[i].kind === 'head' ? 44 : 36),
+    getItemKey: (i) => rows[i].key,
+    overscan: 6,
+    paddingEnd: 12,
+    // First paint already at the bottom (estimated), before the exact scroll below.
+    initialOffset: () => rows.length * 60,
+  });
+
+  const scrollToBottom = useCallback(() => {
+    atBottom.current = true;
+    setUnseen(0);
+    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [virtualizer, rows.length]);
+  useImperativeHandle(ref, () => ({ scrollToBottom }), [scrollToBottom]);
+
+  // Start at the bottom.
+  useLayoutEffect(() => {
+    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    // Only on mount: the component is keyed by conversation.
+  }, []);
+
+  // Keep the reader's place when rows arrive above (older page) and follow new rows below when at the bottom.
+  const prev = useRef<{ first: string | undefined; firstStart: number; last: string | undefined; count: number }>({
+    first: items[0]?.key,
+    firstStart: 0,
+    last: items[items.length - 1]?.key,
+    count: items.length,
+  });
+  useLayoutEffect(() => {
+    const before = prev.current;
+    const first = items[0]?.key;
+    const last = items[items.length - 1]?.key;
+    // rows[0] is the head row: the first item's start in this layout is measurementsCache[1].
+    prev.current = { first, firstStart: virtualizer.measurementsCache[1]?.start ?? 0, last, count: items.length };
+    const el = parentRef.current;
+    if (!el) return;
+    if (before.first && first !== before.first) {
+      const idx = rows.findIndex((r) => r.key === before.first);
+      const newStart = idx > 0 ? virtualizer.measurementsCache[idx]?.start : undefined;
+      if (newStart !== undefined) {
+        el.scrollTop += newStart - before.firstStart;
+        prev.current.firstStart = virtualizer.measurementsCache[1]?.start ?? 0;
+      }
+    }
+    if (last !== before.last && items.length >= before.count) {
+      if (atBottom.current) {
+        virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+      } else {
+        const added = items.length - before.count;
+        if (added > 0) setUnseen((n) => n + added);
+      }
+    }
+  });
+
+  const onScroll = () => {
+    const el = parentRef.current;
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+    if (atBottom.current && unseen) setUnseen(0);
+  };
+
+  const virtualItems = virtualizer.getVirtualItems();
+  const firstIndex = virtualItems[0]?.index ?? 0;
+  const oldestMessage = items.find((i) => i.kind === 'message');
+  const oldestId = oldestMessage?.kind === 'message' ? oldestMessage.message.id : undefined;
+  useEffect(() => {
+    if (hasOlder && !loadingOlder && oldestId && firstIndex < 8) onLoadOlder(oldestId);
+  }, [firstIndex, hasOlder, loadingOlder, oldestId, onLoadOlder]);
+
+  return (
+    <div className="relative min-h-0 flex-1">
+      <div
+        ref={parentRef}
+        onScroll={onScroll}
+        tabIndex={0}
+        role="region"
+        aria-label="Messages"
+        data-testid="message-scroller"
+        className="h-full overflow-y-auto overscroll-contain bg-chat-bg focus-visible:outline-offset-[-2px]"
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+          {virtualItems.map((v) => {
+            const row = rows[v.index];
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className="absolute top-0 left-0 w-full py-[3px]"
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                {row.kind === 'head' ? (
+                  <div className="flex h-10 items-center justify-center text-[12px] text-fg-muted">
+                    {loadingOlder ? (
+                      <Spinner label="Loading older messages" />
+                    ) : hasOlder ? (
+                      <span>Scroll up for older messages</span>
+                    ) : (
+                      <span className="rounded-md bg-warning-soft px-3 py-1 text-warning-text">Start of the conversation</span>
+                    )}
+                  </div>
+                ) : row.kind === 'day' ? (
+                  <DaySeparator at={row.at} />
+                ) : row.kind === 'event' ? (
+                  <EventRow event={row.event} names={names} />
+                ) : (
+                  <MessageBubble message={row.message} senderName={senderName(row.message)} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {unseen > 0 && (
+        <button
+          type="button"
+          onClick={scrollToBottom}
+          className="absolute right-5 bottom-4 flex cursor-pointer items-center gap-1.5 rounded-full bg-surface px-3 py-1.5 text-[12px] font-medium text-fg shadow-md ring-1 ring-border hover:bg-subtle"
+        >
+          <ArrowDown className="size-3.5" aria-hidden />
+          {unseen} new {unseen === 1 ? 'message' : 'messages'}
+        </button>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,50 @@
+/** Dates and times as an inbox shows them, in the user's locale and time zone. */
+
+const startOfDay = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate());
+const DAY = 24 * 60 * 60 * 1000;
+
+export function dayKey(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`;
+}
+
+/** Whole calendar days between two dates (local time). */
+function daysBetween(a: Date, b: Date): number {
+  return Math.round((startOfDay(b).getTime() - startOfDay(a).getTime()) / DAY);
+}
+
+const timeFmt = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const weekdayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long' });
+const shortWeekdayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+const dateFmt = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+const shortDateFmt = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+const fullFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export const formatTime = (iso: string) => timeFmt.format(new Date(iso));
+export const formatFull = (iso: string) => fullFmt.format(new Date(iso));
+
+/** Day separator label: Today, Yesterday, a weekday within the week, else the date. */
+export function formatDay(iso: string, now: Date = new Date()): string {
+  const d = new Date(iso);
+  const days = daysBetween(d, now);
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  if (days > 1 && days < 7) return weekdayFmt.format(d);
+  return dateFmt.format(d);
+}
+
+/** List timestamp: time today, Yesterday, weekday within the week, else a short date. */
+export function formatListTime(iso: string, now: Date = new Date()): string {
+  const d = new Date(iso);
+  const days = daysBetween(d, now);
+  if (days <= 0) return timeFmt.format(d);
+  if (days === 1) return 'Yesterday';
+  if (days < 7) return shortWeekdayFmt.format(d);
+  return d.getFullYear() === now.getFullYear() ? shortDateFmt.format(d) : dateFmt.format(d);
+}
+
+export function initials(name: string | null | undefined, fallback = '?'): string {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return fallback;
+  return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
+}
