@@ -4,6 +4,8 @@
  * progression of outbound messages. server.ts maps Graph API requests onto it.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { type SandboxAccount, digits, sandboxAccount } from './account';
 import { SandboxGraphError, badParam, invalid, missing, unknownObject, webhookErrorItem } from './graph-error';
 import { mediaKindOf, mediaLimits, samplePdf, samplePng } from './samples';
@@ -39,6 +41,18 @@ export interface SandboxOptions {
   webhookAttempts?: number;
   webhookRetryDelayMs?: number;
   log?: (line: string) => void;
+  /**
+   * JSON file keeping templates, 24-hour windows, customer names and upload handles across restarts (npm start
+   * uses one, so the demo database and the sandbox do not drift apart). Unset: everything lives in memory.
+   */
+  stateFile?: string;
+}
+
+interface PersistedState {
+  templates: SandboxTemplate[];
+  windows: [string, number][];
+  names: [string, string][];
+  handles: string[];
 }
 
 export interface SandboxTemplate {
@@ -139,6 +153,8 @@ const WINDOW_MS = 24 * 60 * 60_000;
 /** Graph object ids are 15-digit numbers; 15 digits keep them exact as JSON numbers too. */
 const graphId = () => `${randomInt(1, 10)}${String(randomInt(0, 1e7)).padStart(7, '0')}${String(randomInt(0, 1e7)).padStart(7, '0')}`;
 const wamid = () => `wamid.${randomBytes(24).toString('base64url')}`;
+/** Stable 15-digit id derived from a seed: sample flows and templates keep their ids across restarts. */
+const stableId = (seed: string) => `1${BigInt(`0x${createHash('sha256').update(seed).digest('hex').slice(0, 15)}`).toString().slice(0, 14).padStart(14, '0')}`;
 
 export class SandboxCore {
   readonly accounts = new Map<string, SandboxAccount>();
@@ -175,7 +191,38 @@ export class SandboxCore {
       retryDelayMs: opts.webhookRetryDelayMs ?? 200,
       log: this.log,
     });
+    this.load();
     this.addAccount(sandboxAccount);
+  }
+
+  // ---------- persistence (optional) ----------
+
+  private load(): void {
+    if (!this.opts.stateFile || !fs.existsSync(this.opts.stateFile)) return;
+    try {
+      const state = JSON.parse(fs.readFileSync(this.opts.stateFile, 'utf8')) as PersistedState;
+      this.templates.push(...state.templates);
+      for (const [k, v] of state.windows) this.windows.set(k, v);
+      for (const [k, v] of state.names) this.names.set(k, v);
+      for (const h of state.handles) this.handles.add(h);
+    } catch (err) {
+      this.log(`ignoring unreadable state file ${this.opts.stateFile}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Written after each change; small enough to rewrite whole. */
+  private save(): void {
+    if (!this.opts.stateFile || this.closed) return;
+    const state: PersistedState = {
+      templates: this.templates,
+      windows: [...this.windows],
+      names: [...this.names],
+      handles: [...this.handles],
+    };
+    fs.mkdirSync(path.dirname(this.opts.stateFile), { recursive: true });
+    const tmp = `${this.opts.stateFile}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(state));
+    fs.renameSync(tmp, this.opts.stateFile);
   }
 
   // ---------- clock ----------
@@ -267,6 +314,13 @@ export class SandboxCore {
 
   private windowKey = (phoneNumberId: string, waId: string) => `${phoneNumberId}:${waId}`;
 
+  /** Records that the customer last wrote at `at` without sending a webhook (state a restarted sandbox forgot). */
+  restoreWindow(phoneNumberId: string, waId: string, at: Date): void {
+    const key = this.windowKey(phoneNumberId, digits(waId));
+    if ((this.windows.get(key) ?? 0) < at.getTime()) this.windows.set(key, at.getTime());
+    this.save();
+  }
+
   windowOpen(phoneNumberId: string, waId: string): boolean {
     const last = this.windows.get(this.windowKey(phoneNumberId, waId));
     return last !== undefined && this.now() - last < WINDOW_MS;
@@ -290,6 +344,7 @@ export class SandboxCore {
     if (failure) throw new SandboxGraphError(failure.code, failure.details ?? 'Injected failure', { httpStatus: failure.httpStatus });
 
     const p = parseSend(body);
+    if (p.waId === digits(account.phoneNumber)) throw new SandboxGraphError(131021, 'Recipient cannot be sender.');
     for (const ref of p.mediaRefs) {
       if (ref.id !== undefined && !this.media.has(ref.id)) throw invalid(`Param ${ref.kind}['id'] is not a valid media id: ${ref.id}`);
     }
@@ -464,6 +519,7 @@ export class SandboxCore {
       components: structuredClone(components),
     };
     this.templates.push(t);
+    this.save();
     this.track(
       (async () => {
         await this.wait(this.opts.templateReviewDelayMs ?? 2000);
@@ -542,6 +598,7 @@ export class SandboxCore {
   async setTemplateStatus(t: SandboxTemplate, status: TemplateStatus, reason?: string): Promise<void> {
     t.status = status;
     t.rejectedReason = status === 'REJECTED' ? (reason ?? 'INVALID_FORMAT') : undefined;
+    this.save();
     const account = [...this.accounts.values()].find((a) => a.wabaAccountId === t.wabaId)!;
     await this.webhooks.push(t.wabaId, 'message_template_status_update', {
       event: status,
@@ -574,6 +631,7 @@ export class SandboxCore {
     }
     if (doomed.some((t) => t.status === 'DISABLED')) throw badParam('Disabled templates cannot be deleted.');
     for (const t of doomed) this.templates.splice(this.templates.indexOf(t), 1);
+    this.save();
     return { success: true };
   }
 
@@ -666,6 +724,7 @@ export class SandboxCore {
     if (s.offset === s.fileLength && !s.handle) {
       s.handle = `4::${Buffer.from(s.fileType).toString('base64')}:${randomBytes(24).toString('base64url')}`;
       this.handles.add(s.handle);
+      this.save();
     }
     return { body: s.handle ? { h: s.handle } : { id: s.id, file_offset: s.offset }, interrupt };
   }
@@ -679,12 +738,13 @@ export class SandboxCore {
 
   private seedWaba(wabaId: string): void {
     this.flows.push(
-      { id: graphId(), wabaId, name: 'Book an appointment', status: 'PUBLISHED', categories: ['APPOINTMENT_BOOKING'], validation_errors: [] },
-      { id: graphId(), wabaId, name: 'Customer feedback', status: 'DRAFT', categories: ['SURVEY'], validation_errors: [] },
+      { id: stableId(`${wabaId}:flow:1`), wabaId, name: 'Book an appointment', status: 'PUBLISHED', categories: ['APPOINTMENT_BOOKING'], validation_errors: [] },
+      { id: stableId(`${wabaId}:flow:2`), wabaId, name: 'Customer feedback', status: 'DRAFT', categories: ['SURVEY'], validation_errors: [] },
     );
     // Meta gives every new WABA this approved sample template.
+    if (this.templates.some((t) => t.wabaId === wabaId && t.name === 'hello_world')) return;
     this.templates.push({
-      id: graphId(),
+      id: stableId(`${wabaId}:hello_world`),
       wabaId,
       name: 'hello_world',
       language: 'en_US',
@@ -712,6 +772,7 @@ export class SandboxCore {
     const id = wamid();
     const message: Obj = { from: waId, id, timestamp: String(Math.floor(this.now() / 1000)), ...this.customerContent(account, waId, msg) };
     this.windows.set(this.windowKey(account.phoneNumberId, waId), this.now());
+    this.save();
     this.received.push({ id, phoneNumberId: account.phoneNumberId, waId, type: String(message.type), message, at: new Date(this.now()) });
     const webhook = this.webhooks.push(account.wabaAccountId, 'messages', {
       ...this.metadata(account),

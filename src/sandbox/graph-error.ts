@@ -17,6 +17,7 @@ const titles: Record<number, string> = {
   131008: 'Required parameter is missing',
   131009: 'Parameter value is not valid',
   131047: 'Re-engagement message',
+  131021: 'Recipient cannot be sender',
   130429: 'Rate limit hit',
   131056: '(Business Account, Consumer Account) pair rate limit hit',
   131026: 'Message undeliverable',

@@ -54,6 +54,8 @@ export interface SandboxCustomers {
   send(waId: string, message: CustomerMessage, opts?: CustomerSendOptions): Promise<{ id: string; webhook: WebhookRecord }>;
   /** Shorthand for a text message. */
   say(waId: string, text: string, opts?: CustomerSendOptions): Promise<{ id: string; webhook: WebhookRecord }>;
+  /** The customer last wrote at `at` (no webhook): restores what a restarted sandbox forgot. */
+  restoreWindow(waId: string, at: Date, phoneNumberId?: string): void;
   /** Whether the customer's 24-hour window with that number is open. */
   windowOpen(waId: string, phoneNumberId?: string): boolean;
 }
@@ -109,6 +111,7 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> 
     customers: {
       send: (waId, message, o) => core.customerSend(waId, message, o),
       say: (waId, text, o) => core.customerSend(waId, { type: 'text', text }, o),
+      restoreWindow: (waId, at, phoneNumberId = sandboxAccount.phoneNumberId) => core.restoreWindow(phoneNumberId, waId, at),
       windowOpen: (waId, phoneNumberId = sandboxAccount.phoneNumberId) => core.windowOpen(phoneNumberId, waId.replace(/\D/g, '')),
     },
     get sent() {

@@ -20,7 +20,7 @@ let client: GraphClient;
 let creds: GraphCredentials;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ appSecret: 'test-secret', templateReviewDelayMs: 20, statusDelayMs: 0 });
+  sandbox = await startSandbox({ appSecret: 'test-secret', templateReviewDelayMs: 500, statusDelayMs: 0 });
   client = createGraphClient({ baseUrl: sandbox.baseUrl, retries: 0, timeoutMs: 5000 });
   creds = { token: sandboxAccount.token, phoneNumberId: sandboxAccount.phoneNumberId, wabaAccountId: sandboxAccount.wabaAccountId, appId: sandboxAccount.appId };
   await sandbox.customers.say(customer, 'Hi, I have a question', { name: 'Grace Hopper' });
