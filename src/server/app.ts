@@ -19,6 +19,7 @@ import multipart from '@fastify/multipart';
 import { createFileStore } from './storage/file-store';
 import { registerFileRoutes } from './storage/http';
 import type { JobDefinition } from './jobs/names';
+import { createRealtime } from './realtime/stream';
 
 export interface AppOptions {
   config: Config;
@@ -51,13 +52,29 @@ export const redactPaths = [
   '*.secret',
 ];
 
+/** Fastify's request log fields, with a `token` query parameter (event streams) masked. */
+function requestForLog(req: FastifyRequest) {
+  return {
+    method: req.method,
+    url: req.url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]'),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger:
       opts.logger === false
         ? false
-        : { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' }, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
+        : {
+            level: config.logLevel,
+            redact: { paths: redactPaths, censor: '[redacted]' },
+            serializers: { req: requestForLog },
+            ...(typeof opts.logger === 'object' ? opts.logger : {}),
+          },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -115,16 +132,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') }));
   if (!opts.database) await database.migrate();
   const jobs = createJobQueue({ database, config, log: app.log, ...opts.jobs });
+  const realtime = createRealtime({ database, log: app.log });
+  // Event streams never finish on their own: end them first, or closing would wait for them forever.
+  app.addHook('preClose', async () => realtime.closeStreams());
   // One hook, in order: finish running jobs before the database they write to goes away.
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await realtime.stop();
     if (!opts.database) await database.close();
   });
   const identity = opts.identity ?? firebaseIdentity(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   if (!opts.identity) app.addHook('onClose', () => identity.close());
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
   const files = createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
-  const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files });
+  const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
   app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });

@@ -10,6 +10,7 @@ import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import type { Member, Role } from '../../src/shared';
+import { type RouteDef, routeNames, routes } from '../../src/shared/api/routes';
 import { signInWithPassword } from '../../scripts/lib/identity-rest';
 
 export const onPostgres = !!process.env.DATABASE_URL;
@@ -94,13 +95,30 @@ export class TestApp {
   }
 
   call(method: InjectOptions['method'], url: string, opts: CallOptions = {}): Promise<LightMyRequestResponse> {
-    return this.app.inject({
+    const options: InjectOptions = {
       method,
       url,
       query: opts.query,
       headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
       ...(opts.body !== undefined ? { payload: opts.body as InjectOptions['payload'] } : {}),
-    });
+    };
+    const path = url.split('?')[0];
+    if (streamRoutes.some((r) => r.method === method && r.path.test(path))) return this.callStream(options);
+    return this.app.inject(options);
+  }
+
+  /** An event stream never ends: answers its status, headers and first message, then disconnects. */
+  private async callStream(options: InjectOptions): Promise<LightMyRequestResponse> {
+    const controller = new AbortController();
+    const res = await this.app.inject({ ...options, payloadAsStream: true, signal: controller.signal });
+    const events = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+    let body = '';
+    for await (const chunk of res.stream()) {
+      body += String(chunk);
+      if (events && body.includes('\n\n')) break;
+    }
+    controller.abort();
+    return { statusCode: res.statusCode, headers: res.headers, body, payload: body, json: () => JSON.parse(body) } as LightMyRequestResponse;
   }
 
   /** Signs up a new admin with a workspace of its own, and signs in. */
@@ -141,6 +159,12 @@ export class TestApp {
     await this.disposeDb();
   }
 }
+
+/** Routes that answer a server-sent event stream (the walk of the route table calls them too). */
+const streamRoutes = routeNames
+  .map((n) => routes[n] as RouteDef)
+  .filter((d) => d.stream)
+  .map((d) => ({ method: d.method, path: new RegExp(`^${d.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`) }));
 
 export async function buildTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const { database, dispose } = await openTestDatabase();

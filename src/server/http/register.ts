@@ -42,9 +42,15 @@ export function registerRoutes(app: FastifyInstance, handlers: Handlers, deps: A
         ...(def.query ? { querystring: def.query } : {}),
         ...(def.body ? { body: def.body } : {}),
         ...(def.multipart ? { consumes: ['multipart/form-data'] } : {}),
+        ...(def.stream ? { produces: ['text/event-stream'] } : {}),
         response: { [def.status]: def.response, ...errorResponses },
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        // A browser's EventSource cannot send headers: a stream also takes the token from ?token=.
+        const queryToken = (request.query as { token?: unknown } | undefined)?.token;
+        if (def.stream && !request.headers.authorization && typeof queryToken === 'string') {
+          request.headers.authorization = `Bearer ${queryToken}`;
+        }
         const ctx = await resolveAccess(def.access, request, deps);
         if (def.pending || !handler) throw notImplemented(def.pending ?? 'Not implemented');
         const result = await handler({
@@ -55,6 +61,7 @@ export function registerRoutes(app: FastifyInstance, handlers: Handlers, deps: A
           request,
           reply,
         });
+        if (def.stream) return reply; // the handler has taken the reply over
         return reply.code(def.status).send(result);
       },
     });

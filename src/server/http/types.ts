@@ -35,7 +35,10 @@ export interface HandlerInput<R extends RouteDef> {
   reply: FastifyReply;
 }
 
-export type Handler<R extends RouteDef> = (input: HandlerInput<R>) => Promise<z.input<R['response']>>;
+/** A stream route's handler takes over the reply (it writes the stream itself) and answers nothing. */
+export type Handler<R extends RouteDef> = (
+  input: HandlerInput<R>,
+) => Promise<R extends { stream: true } ? void : z.input<R['response']>>;
 
 /** Routes whose capability has landed; every one of them must have a handler (checked by the compiler). */
 export type ImplementedRouteName = { [K in RouteName]: Routes[K] extends { pending: string } ? never : K }[RouteName];

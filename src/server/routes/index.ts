@@ -69,6 +69,8 @@ export function buildHandlers(s: Services): Handlers {
       mapPage(await r.whatsappTemplates.page(ex(), ctx.workspaceId, query), r.toTemplate),
     listImportHistory: async ({ ctx, query }) =>
       mapPage(await r.importHistories.page(ex(), ctx.workspaceId, query), r.toImportHistory),
+    streamEvents: ({ ctx, query, request, reply }) =>
+      s.deps.realtime.stream({ workspaceId: ctx.workspaceId, request, reply, lastEventId: query.lastEventId }),
 
     // bot
     getBot: ({ ctx, params }) => s.automation.getBot(ctx, params.botId),

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import type { IdentityProvider } from '../auth/identity';
 import type { Mailer } from './mailer';
 import type { JobQueue } from '../jobs/queue';
+import type { Realtime } from '../realtime/stream';
 import type { FileStore } from '../storage/file-store';
 
 /** What every service may use. */
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   jobs: JobQueue;
   /** Uploaded files on local disk (src/server/storage): put, open, signedUrl for links handed to Meta. */
   files: FileStore;
+  /** Live event streams (SSE) and their LISTEN fan-out; services append events with realtime/event-log.ts. */
+  realtime: Realtime;
 }
 
 /** Postgres unique-violation, whichever driver raised it. */

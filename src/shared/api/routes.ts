@@ -54,6 +54,7 @@ import {
   SegmentPreviewBody,
   ValidateInviteeBody,
 } from '../schemas/requests';
+import { EventStreamQuery, WorkspaceEvent } from '../schemas/events';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -112,6 +113,11 @@ export interface RouteDef {
   addition?: boolean;
   /** Set while the capability behind the route has not landed: the server answers 501 with this text. */
   pending?: string;
+  /**
+   * A server-sent event stream (text/event-stream) instead of one JSON answer: `response` is the schema of each
+   * event's data. Same access check as any route; the token may also come as `?token=` (EventSource).
+   */
+  stream?: true;
 }
 
 const p = {
@@ -219,6 +225,12 @@ export const routes = {
   listImportHistory: route({
     method: 'GET', path: '/workspace/:workspaceId/import-history', tag: 'workspace', summary: 'Contact imports of a workspace',
     params: p.workspace, query: ListQuery, status: 200, response: pageOf(ImportHistory), access: wsParams('agent'), addition: true,
+  }),
+  streamEvents: route({
+    method: 'GET', path: '/workspace/:workspaceId/events', tag: 'workspace',
+    summary: 'Live events of a workspace (server-sent events; resume with Last-Event-ID or ?lastEventId=, token also as ?token=)',
+    params: p.workspace, query: EventStreamQuery, status: 200, response: WorkspaceEvent, access: wsParams('agent'), addition: true,
+    stream: true,
   }),
 
   // ---- bot ----

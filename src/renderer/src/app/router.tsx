@@ -24,6 +24,7 @@ import { defaultLiveChatTab, liveChatTabs } from '../../../shared/limits';
 import { meQueryOptions } from '../lib/queries/session';
 import { whatsappAccountsQueryOptions } from '../lib/queries/whatsapp-accounts';
 import { attributesQueryOptions } from '../lib/queries/attributes';
+import { homeHref, safeRedirect } from './paths';
 import { authSettled, isSignedIn, useAuthStore, workspaceIdOf } from '../stores/auth-store';
 import { ErrorScreen, NotFoundScreen } from '../components/error-screens';
 import { AppShell } from '../components/layout/app-shell';
@@ -60,14 +61,6 @@ import * as audience from '../features/audience';
 
 export interface RouterContext {
   queryClient: QueryClient;
-}
-
-/** Where a signed-in user lands by default. */
-export const homeHref = `/live-chat?tab=${defaultLiveChatTab}`;
-
-/** Only same-app paths are followed (never `//host` or `https://...`): no open redirect through ?redirect=. */
-export function safeRedirect(target: unknown): string | undefined {
-  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//') ? target : undefined;
 }
 
 /**
@@ -246,6 +239,8 @@ const attributesRoute = createRoute({
   loader: ({ context }) => context.queryClient.ensureQueryData(attributesQueryOptions(context.workspaceId)),
   component: AttributesPage,
 });
+
+export { homeHref, safeRedirect };
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,

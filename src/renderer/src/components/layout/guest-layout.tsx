@@ -5,6 +5,15 @@ import { ThemeToggle } from './theme-toggle';
 /** Centered card layout of the sign-in, sign-up and verification screens. */
 export function GuestLayout() {
   return (
+    <GuestFrame>
+      <Outlet />
+    </GuestFrame>
+  );
+}
+
+/** The frame itself, also used by the public invitation screen. */
+export function GuestFrame({ children }: { children: React.ReactNode }) {
+  return (
     <div className="flex min-h-full flex-col bg-bg">
       <header className="flex items-center justify-between px-6 py-4">
         <Link to="/" aria-label="Parley home">
@@ -13,9 +22,7 @@ export function GuestLayout() {
         <ThemeToggle />
       </header>
       <main className="flex flex-1 items-start justify-center px-4 pt-[8vh] pb-16">
-        <div className="w-full max-w-[400px]">
-          <Outlet />
-        </div>
+        <div className="w-full max-w-[400px]">{children}</div>
       </main>
     </div>
   );

@@ -13,3 +13,4 @@ export * from './spinner';
 export * from './switch';
 export * from './table';
 export * from './tabs';
+export * from './password-input';

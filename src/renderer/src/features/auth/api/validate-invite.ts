@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** POST /invitee/validate: the invitation (workspace name, role, e-mail) and `uid` when the invitee has an account. */
+export const inviteQueryOptions = (inviteId: string) =>
+  queryOptions({
+    queryKey: ['invite', inviteId] as const,
+    queryFn: ({ signal }) => api('validateInvitee', { body: { id: inviteId }, signal }),
+    staleTime: 0,
+  });
+
+export function useInvite(inviteId: string) {
+  return useQuery(inviteQueryOptions(inviteId));
+}

@@ -1,0 +1,130 @@
+/**
+ * Fan-out of workspace events to this process's streams. One LISTEN per server process (PostgreSQL: a
+ * dedicated client that reconnects; PGlite: its own `listen`) feeds subscribers keyed by workspace. A NOTIFY
+ * only says "workspace W has reached seq n": subscribers read what they miss from the event log, so a NOTIFY
+ * lost while the connection was down is recovered on reconnect (every subscriber is told to catch up).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import type { Database } from '../db/client';
+import { eventChannel } from './event-log';
+
+export interface Subscriber {
+  /** A new event of the workspace (seq), or undefined: "catch up, something may have been missed". */
+  (seq: number | undefined): void;
+}
+
+export interface EventHub {
+  /** Resolves once notifications are being received. */
+  subscribe(workspaceId: string, fn: Subscriber): Promise<() => void>;
+  stop(): Promise<void>;
+  /** Subscribers right now (tests check clean-up on disconnect). */
+  readonly size: number;
+}
+
+interface Listener {
+  stop(): Promise<void>;
+}
+
+export function createEventHub(database: Database, log: FastifyBaseLogger): EventHub {
+  const subscribers = new Map<string, Set<Subscriber>>();
+  let listener: Promise<Listener> | undefined;
+  let stopped = false;
+
+  const deliver = (payload: string | undefined) => {
+    const [workspaceId, seq] = (payload ?? '').split(':');
+    const n = Number(seq);
+    if (!workspaceId || !Number.isInteger(n)) return;
+    for (const fn of subscribers.get(workspaceId) ?? []) fn(n);
+  };
+  const catchUpAll = () => {
+    for (const set of subscribers.values()) for (const fn of set) fn(undefined);
+  };
+
+  async function listenPglite(): Promise<Listener> {
+    if (database.raw.kind !== 'pglite') throw new Error('not PGlite');
+    const unlisten = await database.raw.client.listen(eventChannel, deliver);
+    return { stop: () => unlisten() };
+  }
+
+  async function listenPostgres(url: string): Promise<Listener> {
+    let client: pg.Client | undefined;
+    let closing = false;
+    let retryMs = 100;
+    let timer: NodeJS.Timeout | undefined;
+
+    const connect = async (): Promise<void> => {
+      const c = new pg.Client({ connectionString: url, application_name: 'parley-events' });
+      c.on('notification', (msg) => deliver(msg.payload));
+      c.on('error', (err) => log.warn({ err }, 'event listener connection failed; reconnecting'));
+      c.on('end', () => {
+        if (client !== c || closing) return;
+        client = undefined;
+        schedule();
+      });
+      await c.connect();
+      await c.query(`LISTEN ${eventChannel}`);
+      client = c;
+      retryMs = 100;
+    };
+    const schedule = () => {
+      if (closing || timer) return;
+      timer = setTimeout(async () => {
+        timer = undefined;
+        try {
+          await connect();
+          // Events appended while we were not listening: every stream reads from where it is.
+          catchUpAll();
+        } catch (err) {
+          log.warn({ err }, 'event listener reconnect failed');
+          retryMs = Math.min(retryMs * 2, 5000);
+          schedule();
+        }
+      }, retryMs);
+    };
+
+    await connect();
+    return {
+      async stop() {
+        closing = true;
+        if (timer) clearTimeout(timer);
+        await client?.end().catch(() => undefined);
+      },
+    };
+  }
+
+  return {
+    get size() {
+      let n = 0;
+      for (const set of subscribers.values()) n += set.size;
+      return n;
+    },
+
+    async subscribe(workspaceId, fn) {
+      if (stopped) throw new Error('The event hub is stopped');
+      // Started on the first subscriber, so a server (or a test) that streams nothing holds no extra connection.
+      listener ??= database.raw.kind === 'pglite' ? listenPglite() : listenPostgres(database.raw.url);
+      try {
+        await listener;
+      } catch (err) {
+        listener = undefined;
+        throw err;
+      }
+      let set = subscribers.get(workspaceId);
+      if (!set) subscribers.set(workspaceId, (set = new Set()));
+      set.add(fn);
+      return () => {
+        set.delete(fn);
+        if (set.size === 0 && subscribers.get(workspaceId) === set) subscribers.delete(workspaceId);
+      };
+    },
+
+    async stop() {
+      stopped = true;
+      subscribers.clear();
+      const l = listener;
+      listener = undefined;
+      if (l) await (await l.catch(() => undefined))?.stop();
+    },
+  };
+}

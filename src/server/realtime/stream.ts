@@ -1,0 +1,153 @@
+/**
+ * GET /workspace/{workspaceId}/events: the workspace's events as server-sent events.
+ *
+ * - Each message: `id: <seq>`, `event: <type>`, `data: <WorkspaceEvent JSON>` (src/shared/schemas/events.ts).
+ * - Resume: `Last-Event-ID` (sent by EventSource on its own reconnects) or `?lastEventId=`; the missed events
+ *   are replayed from the log, then the stream goes live. Without either it starts at the newest event, so a
+ *   client should open the stream before loading its lists.
+ * - A comment (`: ping`) every 15 s keeps proxies from closing an idle stream.
+ * - Backpressure: events are read from the log in pages and written only when the socket has drained, so a
+ *   slow client holds at most one page in memory; it simply falls behind and catches up.
+ * - Access is checked like any route (token, membership) before anything is written.
+ */
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client';
+import type { WorkspaceEvent } from '../../shared/schemas/events';
+import { type EventHub, createEventHub } from './hub';
+import { latestSeq, readEvents } from './event-log';
+
+export interface StreamInput {
+  workspaceId: string;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  lastEventId?: number;
+}
+
+export interface Realtime {
+  stream(input: StreamInput): Promise<void>;
+  /** Ends every open stream (the server is closing; clients reconnect elsewhere with Last-Event-ID). */
+  closeStreams(): void;
+  stop(): Promise<void>;
+  readonly hub: EventHub;
+  readonly openStreams: number;
+}
+
+const pageSize = 500;
+
+const frame = (e: WorkspaceEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+
+function resumePoint(request: FastifyRequest, fromQuery: number | undefined): number | undefined {
+  const header = request.headers['last-event-id'];
+  if (typeof header === 'string' && /^\d{1,15}$/.test(header.trim())) return Number(header.trim());
+  return fromQuery;
+}
+
+export function createRealtime(opts: { database: Database; log: FastifyBaseLogger; heartbeatMs?: number }): Realtime {
+  const { database, log } = opts;
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const hub = createEventHub(database, log);
+  const open = new Set<() => void>();
+
+  return {
+    hub,
+    get openStreams() {
+      return open.size;
+    },
+
+    async stream({ workspaceId, request, reply, lastEventId }) {
+      const newest = await latestSeq(database.db, workspaceId);
+      // A resume point beyond the log (a client of a reset database) starts from the newest event.
+      let last = Math.min(resumePoint(request, lastEventId) ?? newest, newest);
+      const raw = reply.raw;
+      let closed = false;
+      let pumping = false;
+      let again = false;
+
+      const drained = () =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            raw.off('drain', done);
+            raw.off('close', done);
+            resolve();
+          };
+          raw.on('drain', done);
+          raw.on('close', done);
+        });
+
+      const pump = async (): Promise<void> => {
+        if (pumping) {
+          again = true;
+          return;
+        }
+        pumping = true;
+        try {
+          do {
+            again = false;
+            for (;;) {
+              const page = await readEvents(database.db, workspaceId, last, pageSize);
+              for (const event of page) {
+                if (closed) return;
+                const ok = raw.write(frame(event));
+                last = event.seq;
+                if (!ok) await drained();
+              }
+              if (page.length < pageSize || closed) break;
+            }
+          } while (again && !closed);
+        } catch (err) {
+          // The client reconnects with Last-Event-ID and is replayed what it missed.
+          request.log.warn({ err }, 'event stream failed; closing it');
+          end();
+        } finally {
+          pumping = false;
+        }
+      };
+
+      // Subscribed before the first read: an event appended meanwhile is either read now or notified.
+      const unsubscribe = await hub.subscribe(workspaceId, (seq) => {
+        if (seq === undefined || seq > last) void pump();
+      });
+      const heartbeat = setInterval(() => {
+        if (!raw.writableNeedDrain) raw.write(': ping\n\n');
+      }, heartbeatMs);
+      heartbeat.unref();
+
+      const cleanup = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        unsubscribe();
+        open.delete(end);
+      };
+      function end() {
+        cleanup();
+        if (!raw.writableEnded) raw.end();
+      }
+      open.add(end);
+      raw.on('close', cleanup);
+
+      reply.hijack();
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      // Tells EventSource how soon to reconnect; also the first bytes, so a client knows it is subscribed.
+      raw.write('retry: 3000\n\n');
+      await pump();
+      log.debug({ workspaceId, last }, 'event stream open');
+    },
+
+    closeStreams() {
+      for (const end of [...open]) end();
+    },
+
+    async stop() {
+      for (const end of [...open]) end();
+      await hub.stop();
+    },
+  };
+}
