@@ -1,0 +1,186 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Check, Pencil, SearchX, Users } from 'lucide-react';
+import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
+import type { Attribute, Contact } from '../../../../../shared/schemas/entities';
+import { Avatar } from '../../../components/ui/avatar';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ListSkeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorText } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { useContacts } from '../api/list-contacts';
+
+export const CONTACT_ROW_HEIGHT = 48;
+
+function AttributeCell({ attribute, value }: { attribute: Attribute; value: Contact['attributes'][string] | undefined }) {
+  if (value === undefined || value === null || value === '') return <span className="text-fg-subtle">—</span>;
+  if (attribute.format === 'boolean') {
+    const on = value === true || value === 'true';
+    return on ? <Check className="size-4 text-accent" aria-label="Yes" /> : <span className="text-fg-muted">No</span>;
+  }
+  return <span className={attribute.format === 'number' ? 'tabular-nums' : ''}>{String(value)}</span>;
+}
+
+/**
+ * The audience as a table: virtualised rows (the DOM holds only what is in view), pages loaded as the user
+ * scrolls, one column per contact attribute. Enter or the pencil edits a contact.
+ */
+export function ContactsTable({
+  workspaceId,
+  search,
+  segmentId,
+  attributes,
+  onEdit,
+  onCount,
+}: {
+  workspaceId: string;
+  search: string;
+  segmentId: string | null;
+  attributes: Attribute[];
+  onEdit: (contact: Contact) => void;
+  onCount?: (loaded: number, more: boolean) => void;
+}) {
+  const query = useContacts(workspaceId, search, segmentId);
+  const contacts = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: contacts.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => CONTACT_ROW_HEIGHT,
+    getItemKey: (i) => contacts[i].id,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (query.hasNextPage && !query.isFetchingNextPage && lastIndex >= contacts.length - 20) void query.fetchNextPage();
+  }, [lastIndex, contacts.length, query]);
+  useEffect(() => onCount?.(contacts.length, !!query.hasNextPage), [contacts.length, query.hasNextPage, onCount]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>, index: number) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      onEdit(contacts[index]);
+      return;
+    }
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const to = Math.max(0, Math.min(contacts.length - 1, index + (e.key === 'ArrowDown' ? 1 : -1)));
+    virtualizer.scrollToIndex(to, { align: 'auto' });
+    const focus = (tries: number) => {
+      const el = parentRef.current?.querySelector<HTMLElement>(`tr[data-index="${to}"]`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    focus(5);
+  };
+
+  if (query.isPending) return <ListSkeleton rows={10} label="Loading contacts" />;
+  if (query.isError) {
+    return (
+      <EmptyState
+        title="Contacts could not be loaded"
+        description={errorText(query.error)}
+        action={
+          <Button variant="secondary" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
+  if (contacts.length === 0) {
+    return search || segmentId ? (
+      <EmptyState icon={SearchX} title="No contacts match" description="Try another search or segment." />
+    ) : (
+      <EmptyState icon={Users} title="No contacts yet" description="Import a CSV to add your customers, or they appear here as they write to you." />
+    );
+  }
+
+  const top = items[0]?.start ?? 0;
+  const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  const colSpan = 5 + attributes.length;
+  return (
+    <div ref={parentRef} className="min-h-0 flex-1 overflow-auto" data-testid="contacts-scroller">
+      <table className="w-full border-separate border-spacing-0 text-[13px]" aria-rowcount={contacts.length + 1}>
+        <thead className="sticky top-0 z-10 bg-surface">
+          <tr>
+            {['Name', 'Phone number', 'E-mail', 'Country', ...attributes.map((a) => a.name)].map((h, i) => (
+              <th
+                key={`${h}-${i}`}
+                scope="col"
+                className="h-9 border-b border-border px-4 text-left text-[11px] font-medium tracking-wide whitespace-nowrap text-fg-subtle uppercase"
+              >
+                {h}
+              </th>
+            ))}
+            <th scope="col" className="h-9 w-12 border-b border-border">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody onKeyDown={(e) => {
+          const row = (e.target as HTMLElement).closest('tr[data-index]');
+          if (row) onKeyDown(e, Number(row.getAttribute('data-index')));
+        }}>
+          {top > 0 && (
+            <tr aria-hidden>
+              <td colSpan={colSpan} style={{ height: top, padding: 0 }} />
+            </tr>
+          )}
+          {items.map((v) => {
+            const c = contacts[v.index];
+            return (
+              <tr
+                key={v.key}
+                data-index={v.index}
+                aria-rowindex={v.index + 2}
+                tabIndex={0}
+                onDoubleClick={() => onEdit(c)}
+                className={cn('group outline-none hover:bg-subtle focus-visible:bg-accent-soft')}
+                style={{ height: CONTACT_ROW_HEIGHT }}
+              >
+                <td className="border-b border-border/70 px-4">
+                  <div className="flex items-center gap-2.5">
+                    <Avatar name={c.name ?? c.phoneNumber.slice(-2)} className="size-7" />
+                    <span className={cn('max-w-56 truncate font-medium', !c.name && 'text-fg-subtle')}>{c.name || 'No name'}</span>
+                  </div>
+                </td>
+                <td className="border-b border-border/70 px-4 font-mono text-[12.5px] whitespace-nowrap">{c.phoneNumber}</td>
+                <td className="max-w-60 truncate border-b border-border/70 px-4">{c.email ?? <span className="text-fg-subtle">—</span>}</td>
+                <td className="border-b border-border/70 px-4">{c.country ?? <span className="text-fg-subtle">—</span>}</td>
+                {attributes.map((a) => (
+                  <td key={a.id} className="max-w-48 truncate border-b border-border/70 px-4 whitespace-nowrap">
+                    <AttributeCell attribute={a} value={c.attributes[a.name]} />
+                  </td>
+                ))}
+                <td className="border-b border-border/70 pr-3 text-right">
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    onClick={() => onEdit(c)}
+                    aria-label={`Edit ${c.name || c.phoneNumber}`}
+                    className="opacity-60 group-hover:opacity-100 focus-visible:opacity-100"
+                  >
+                    <Pencil />
+                  </Button>
+                </td>
+              </tr>
+            );
+          })}
+          {bottom > 0 && (
+            <tr aria-hidden>
+              <td colSpan={colSpan} style={{ height: bottom, padding: 0 }} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {query.isFetchingNextPage && (
+        <div className="flex justify-center py-3">
+          <Spinner label="Loading more contacts" />
+        </div>
+      )}
+    </div>
+  );
+}

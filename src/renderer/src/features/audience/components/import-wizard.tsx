@@ -1,0 +1,297 @@
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle, CheckCircle2, Download, FileUp, XCircle } from 'lucide-react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { Attribute, ImportHistory } from '../../../../../shared/schemas/entities';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Select } from '../../../components/ui/select';
+import { api } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { useWorkspaceEvents } from '../../../lib/workspace-events';
+import { useCreateImport } from '../api/create-import';
+import { mediaHref } from '../utils/links';
+import { type ColumnMapping, SKIP, builtInTargets, guessMapping, mappingErrors, toColumnAttributeMap } from '../utils/column-mapping';
+import { type CsvPreview, readCsvPreview } from '../utils/csv-preview';
+
+type Step = 'file' | 'map' | 'running' | 'done';
+
+interface Progress {
+  importHistory: ImportHistory;
+  processed: number;
+  total: number;
+}
+
+/** The column mapping step: each column of the CSV to phoneNumber, name, email, an attribute, or skipped. */
+export function ColumnMapper({
+  preview,
+  attributes,
+  mapping,
+  onChange,
+}: {
+  preview: CsvPreview;
+  attributes: Attribute[];
+  mapping: ColumnMapping;
+  onChange: (m: ColumnMapping) => void;
+}) {
+  const options = [
+    { value: 'skip', label: 'Don’t import' },
+    ...builtInTargets.map((t) => ({ value: t.value, label: t.label })),
+    ...attributes.map((a) => ({ value: `attr:${a.name}`, label: `Attribute: ${a.name}` })),
+  ];
+  const toOption = (target: string) => (!target ? 'skip' : builtInTargets.some((t) => t.value === target) ? target : `attr:${target}`);
+  const fromOption = (v: string) => (v === 'skip' ? SKIP : v.startsWith('attr:') ? v.slice(5) : v);
+  return (
+    <div className="overflow-x-auto rounded-lg border border-border">
+      <table className="w-full border-separate border-spacing-0 text-[13px]">
+        <thead className="bg-subtle">
+          <tr>
+            {preview.columns.map((col) => (
+              <th key={col} scope="col" className="min-w-44 border-b border-border px-3 py-2 text-left align-top">
+                <div className="mb-1.5 truncate text-[12px] font-semibold text-fg" title={col}>
+                  {col}
+                </div>
+                <Select
+                  aria-label={`Map column ${col}`}
+                  value={toOption(mapping[col] ?? SKIP)}
+                  onValueChange={(v) => onChange({ ...mapping, [col]: fromOption(v) })}
+                  options={options}
+                />
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {preview.rows.map((row, i) => (
+            <tr key={i}>
+              {preview.columns.map((col, j) => (
+                <td key={col} className={cn('max-w-56 truncate border-b border-border/60 px-3 py-1.5', !mapping[col] && 'text-fg-subtle')}>
+                  {row[j] ?? ''}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ProgressBar({ value, total }: { value: number; total: number }) {
+  const pct = total > 0 ? Math.min(100, Math.round((value / total) * 100)) : 0;
+  return (
+    <div>
+      <div
+        role="progressbar"
+        aria-label="Import progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={total > 0 ? pct : undefined}
+        aria-valuetext={total > 0 ? `${value.toLocaleString()} of ${total.toLocaleString()} rows` : 'Starting'}
+        className="h-2 overflow-hidden rounded-full bg-muted"
+      >
+        <div className={cn('h-full rounded-full bg-accent transition-[width]', total === 0 && 'w-1/3 animate-pulse')} style={total ? { width: `${pct}%` } : undefined} />
+      </div>
+      <p className="mt-1.5 text-[12px] text-fg-muted">
+        {total > 0 ? `${value.toLocaleString()} of ${total.toLocaleString()} rows (${pct}%)` : 'Starting…'}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Import wizard: pick a CSV, check the preview (first rows, parsed in the browser), map the columns, import,
+ * watch the progress (from the event stream), see the outcome with a link to the rejected rows.
+ */
+export function ImportWizard({
+  workspaceId,
+  attributes,
+  onClose,
+  onFinished,
+}: {
+  workspaceId: string;
+  attributes: Attribute[];
+  onClose: () => void;
+  onFinished?: () => void;
+}) {
+  const [step, setStep] = useState<Step>('file');
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<CsvPreview | null>(null);
+  const [readError, setReadError] = useState<string | null>(null);
+  const [mapping, setMapping] = useState<ColumnMapping>({});
+  const [showErrors, setShowErrors] = useState(false);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const create = useCreateImport(workspaceId);
+  const inputId = useId();
+  const contactAttributes = attributes.filter((a) => a.type === 'contact');
+  const errors = useMemo(() => (preview ? mappingErrors(preview.columns, mapping) : []), [preview, mapping]);
+  const importId = progress?.importHistory.id;
+
+  useWorkspaceEvents(workspaceId, (e) => {
+    if ((e.type === 'import.progress' || e.type === 'import.finished') && e.payload.importHistory.id === importId) {
+      setProgress(e.payload);
+      if (e.type === 'import.finished') {
+        setStep('done');
+        onFinished?.();
+      }
+    }
+  });
+  // Should the stream be down, the import's own record still tells when it ends.
+  const poll = useQuery({
+    queryKey: ['audience', 'import-poll', importId],
+    queryFn: async () => {
+      const page = await api('listImportHistory', { params: { workspaceId }, query: { limit: 20 } });
+      return page.items.find((i) => i.id === importId) ?? null;
+    },
+    enabled: step === 'running' && !!importId,
+    refetchInterval: 3000,
+  });
+  useEffect(() => {
+    const h = poll.data;
+    if (step === 'running' && h && h.status !== 'pending') {
+      setProgress((p) => ({ importHistory: h, processed: p?.processed ?? h.processedRows ?? 0, total: p?.total ?? h.processedRows ?? 0 }));
+      setStep('done');
+      onFinished?.();
+    }
+  }, [poll.data, step, onFinished]);
+
+  const pick = async (f: File | undefined) => {
+    setReadError(null);
+    if (!f) return;
+    try {
+      const p = await readCsvPreview(f);
+      if (p.columns.length === 0) throw new Error('The file has no header row');
+      setFile(f);
+      setPreview(p);
+      setMapping(guessMapping(p.columns, contactAttributes.map((a) => a.name)));
+      setShowErrors(false);
+      setStep('map');
+    } catch (err) {
+      setReadError(`This file could not be read as CSV: ${(err as Error).message}`);
+    }
+  };
+
+  const start = async () => {
+    setShowErrors(true);
+    if (!file || !preview || errors.length) return;
+    try {
+      const history = await create.mutateAsync({ file, columnAttributeMap: toColumnAttributeMap(preview.columns, mapping) });
+      setProgress({ importHistory: history, processed: history.processedRows ?? 0, total: 0 });
+      setStep(history.status === 'pending' ? 'running' : 'done');
+    } catch {
+      // Toasted (`status: message`); the user can fix the mapping or file and try again.
+    }
+  };
+
+  const h = progress?.importHistory;
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        title="Import contacts"
+        description={
+          step === 'file'
+            ? 'Upload a CSV file with a header row. Each row becomes a contact, matched by phone number.'
+            : step === 'map'
+              ? `${file?.name}: map each column. The preview shows the first ${preview?.rows.length ?? 0} rows.`
+              : file?.name
+        }
+        className="max-w-4xl"
+        footer={
+          step === 'map' ? (
+            <>
+              <Button variant="secondary" onClick={() => setStep('file')}>
+                Back
+              </Button>
+              <Button onClick={() => void start()} loading={create.isPending}>
+                Import
+              </Button>
+            </>
+          ) : step === 'done' ? (
+            <Button onClick={onClose}>Done</Button>
+          ) : step === 'running' ? (
+            <Button variant="secondary" onClick={onClose}>
+              Continue in background
+            </Button>
+          ) : undefined
+        }
+      >
+        {step === 'file' && (
+          <div>
+            <label
+              htmlFor={inputId}
+              className="flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-border-strong bg-subtle/50 px-6 py-12 text-center hover:border-accent hover:bg-accent-soft/40"
+              onDragOver={(e) => e.preventDefault()}
+              onDrop={(e) => {
+                e.preventDefault();
+                void pick(e.dataTransfer.files[0]);
+              }}
+            >
+              <FileUp className="size-8 text-accent" aria-hidden />
+              <span className="text-[14px] font-medium text-fg">Choose a CSV file or drop it here</span>
+              <span className="text-[12px] text-fg-muted">Columns such as phone, name, email and your attributes</span>
+            </label>
+            <input id={inputId} type="file" accept=".csv,text/csv" className="sr-only" aria-label="CSV file" onChange={(e) => void pick(e.target.files?.[0])} />
+            {readError && (
+              <p role="alert" className="mt-3 text-[13px] text-danger">
+                {readError}
+              </p>
+            )}
+          </div>
+        )}
+        {step === 'map' && preview && (
+          <div className="flex flex-col gap-3">
+            <ColumnMapper preview={preview} attributes={contactAttributes} mapping={mapping} onChange={setMapping} />
+            {showErrors && errors.length > 0 && (
+              <ul role="alert" className="flex flex-col gap-1 rounded-md bg-danger-soft px-3 py-2 text-[13px] text-danger">
+                {errors.map((e) => (
+                  <li key={e}>{e}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+        {step === 'running' && progress && (
+          <div className="flex flex-col gap-3 py-2">
+            <p className="text-[13px] text-fg">Importing contacts… you can close this window, the import continues.</p>
+            <ProgressBar value={progress.processed} total={progress.total} />
+          </div>
+        )}
+        {step === 'done' && h && (
+          <div className="flex flex-col gap-4 py-1">
+            {h.status === 'failed' ? (
+              <p className="flex items-start gap-2 text-[14px] text-danger" role="status">
+                <XCircle className="mt-0.5 size-5 shrink-0" aria-hidden /> The import failed{h.failureReason ? `: ${h.failureReason}` : '.'}
+              </p>
+            ) : (
+              <p className="flex items-center gap-2 text-[14px] font-medium text-accent-text" role="status">
+                <CheckCircle2 className="size-5" aria-hidden /> Import finished
+              </p>
+            )}
+            <dl className="grid grid-cols-3 gap-3">
+              {(
+                [
+                  ['Created', h.createdCount],
+                  ['Updated', h.updatedCount],
+                  ['Rejected', h.rejectedCount],
+                ] as const
+              ).map(([label, n]) => (
+                <div key={label} className="rounded-lg border border-border px-4 py-3">
+                  <dt className="text-[12px] text-fg-muted">{label}</dt>
+                  <dd className={cn('text-xl font-semibold tabular-nums', label === 'Rejected' && n ? 'text-danger' : 'text-fg')}>{(n ?? 0).toLocaleString()}</dd>
+                </div>
+              ))}
+            </dl>
+            {h.errorReportUrl && (
+              <p className="flex items-center gap-2 text-[13px]">
+                <AlertTriangle className="size-4 text-warning-text" aria-hidden />
+                Some rows were rejected.
+                <a href={mediaHref(h.errorReportUrl)} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 font-medium text-accent-text underline-offset-4 hover:underline">
+                  <Download className="size-3.5" aria-hidden /> Download the error report
+                </a>
+              </p>
+            )}
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

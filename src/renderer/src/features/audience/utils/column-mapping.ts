@@ -1,0 +1,60 @@
+/**
+ * The import wizard's column mapping: each CSV column goes to phoneNumber, name, email, an attribute, or is
+ * skipped. Checked with the shared CreateImportBody rule ('At least one column must be mapped to phoneNumber').
+ */
+import { z } from 'zod';
+import { messages } from '../../../../../shared/messages';
+import { CreateImportBody } from '../../../../../shared/schemas/requests';
+
+export const SKIP = '';
+export const builtInTargets = [
+  { value: 'phoneNumber', label: 'Phone number' },
+  { value: 'name', label: 'Name' },
+  { value: 'email', label: 'E-mail' },
+] as const;
+
+export type ColumnMapping = Record<string, string>;
+
+const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A first guess from the column names (the user checks and changes it). */
+export function guessMapping(columns: readonly string[], attributeNames: readonly string[]): ColumnMapping {
+  const used = new Set<string>();
+  const out: ColumnMapping = {};
+  for (const col of columns) {
+    const n = norm(col);
+    let target: string = SKIP;
+    if (/^(phone|phonenumber|mobile|mobilenumber|whatsapp|whatsappnumber|msisdn|tel|telephone|cell|number)$/.test(n)) target = 'phoneNumber';
+    else if (/^(name|fullname|contactname|customername|firstname)$/.test(n)) target = 'name';
+    else if (/^(email|emailaddress|mail)$/.test(n)) target = 'email';
+    else target = attributeNames.find((a) => norm(a) === n) ?? SKIP;
+    if (target !== SKIP && used.has(target)) target = SKIP;
+    if (target !== SKIP) used.add(target);
+    out[col] = target;
+  }
+  return out;
+}
+
+/** The request's columnAttributeMap: every column, `attribute: null` when skipped. */
+export function toColumnAttributeMap(columns: readonly string[], mapping: ColumnMapping) {
+  return columns.map((columnName) => ({ columnName, attribute: mapping[columnName] ? mapping[columnName] : null }));
+}
+
+/** What is wrong with a mapping, in the words the user sees (empty when it can be imported). */
+export function mappingErrors(columns: readonly string[], mapping: ColumnMapping): string[] {
+  const errors: string[] = [];
+  const parsed = z
+    .object({ columnAttributeMap: CreateImportBody.shape.columnAttributeMap })
+    .safeParse({ columnAttributeMap: toColumnAttributeMap(columns, mapping) });
+  if (!parsed.success) errors.push(...parsed.error.issues.map((i) => i.message));
+  const seen = new Map<string, string>();
+  for (const col of columns) {
+    const t = mapping[col];
+    if (!t) continue;
+    if (seen.has(t)) errors.push(`Columns “${seen.get(t)}” and “${col}” are both mapped to ${t}`);
+    else seen.set(t, col);
+  }
+  return errors;
+}
+
+export const importNeedsPhone = messages.importNeedsPhone;
