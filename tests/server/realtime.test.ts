@@ -226,16 +226,30 @@ describe('GET /workspace/{id}/events', () => {
     expect(realtime.openStreams).toBe(0);
   });
 
-  it('lets the server close while streams are open', async () => {
-    const other = await buildTestApp();
+  it('sends keep-alive comments on an idle stream, and lets the server close while streams are open', async () => {
+    const other = await buildTestApp({ realtime: { heartbeatMs: 100 } });
     await other.app.listen({ port: 0, host: '127.0.0.1' });
     const owner = await other.newAdmin('Closing');
     const client = await connect(listenUrl(other.app), eventsPath(owner.workspaceId), { authorization: `Bearer ${owner.token}` });
     expect(client.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 350));
+    expect(client.comments.filter((c) => c === 'ping').length).toBeGreaterThanOrEqual(2);
+    expect(client.events).toEqual([]);
     const t0 = Date.now();
     await other.close();
     expect(Date.now() - t0).toBeLessThan(5000);
     client.close();
+  });
+});
+
+describe('the API documentation', () => {
+  it('shows the stream as text/event-stream with the WorkspaceEvent schema and the token and lastEventId parameters', async () => {
+    const doc = (await ta.call('GET', '/docs/json')).json();
+    const op = doc.paths['/workspace/{workspaceId}/events'].get;
+    expect(op.operationId).toBe('streamEvents');
+    expect(Object.keys(op.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(JSON.stringify(op.responses['200'].content['text/event-stream'].schema)).toContain('conversation.updated');
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['lastEventId', 'token', 'workspaceId']);
   });
 });
 

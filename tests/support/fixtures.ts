@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm';
 import * as t from '../../src/server/db/schema';
 import type { ResourceKind } from '../../src/shared/api/routes';
 import type { Session, TestApp } from './server';
+import { createSecretBox } from '../../src/server/crypto/secrets';
+import { testSecretsKey } from './sandbox-webhooks';
 
 export interface Seeded {
   workspaceId: string;
@@ -30,18 +32,20 @@ export async function seedWorkspace(ta: TestApp, admin: Session): Promise<Seeded
   await post('/invitee', { email: inviteEmail, role: 'agent', workspaceId: w });
   const [invitee] = await ta.db.select().from(t.invitees).where(eq(t.invitees.email, inviteEmail));
 
-  // Not creatable through the API until the WhatsApp channel lands: written as the webhook path will write them.
+  // Written directly (as POST /whatsapp and the webhook path write them) so a seed needs no Graph round trips:
+  // a number of its own in the sandbox, its token sealed with the test SECRETS_KEY.
   const memberId = admin.member.id;
+  const number = ta.sandbox.addAccount();
   const [account] = await ta.db
     .insert(t.whatsappAccounts)
     .values({
       workspaceId: w,
-      phoneNumber: '+14155550100',
-      wabaAccountId: `waba-${Date.now()}`,
-      appId: 'app-1',
-      phoneNumberId: `pn-${Math.random().toString(36).slice(2)}`,
-      tokenCiphertext: 'ciphertext',
-      tokenLast4: 'abcd',
+      phoneNumber: number.phoneNumber,
+      wabaAccountId: number.wabaAccountId,
+      appId: number.appId,
+      phoneNumberId: number.phoneNumberId,
+      tokenCiphertext: createSecretBox(testSecretsKey)!.seal(number.token, number.phoneNumberId),
+      tokenLast4: number.token.slice(-4),
       memberId,
     })
     .returning();
@@ -64,7 +68,7 @@ export async function seedWorkspace(ta: TestApp, admin: Session): Promise<Seeded
     .returning();
   const [conversation] = await ta.db
     .insert(t.conversations)
-    .values({ workspaceId: w, contactId: contact.id, whatsappAccountId: account.id })
+    .values({ workspaceId: w, contactId: contact.id, whatsappAccountId: account.id, lastInboundAt: new Date() })
     .returning();
   await ta.db.insert(t.messages).values({
     workspaceId: w,

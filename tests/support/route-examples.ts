@@ -24,6 +24,12 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   patchAttribute: () => ({ description: 'changed' }),
   patchContact: () => ({ name: 'Changed Name' }),
   createMessage: (s) => ({ text: 'Hello there', conversationId: s.ids.conversation }),
+  sendTemplateMessage: (s) => ({
+    conversationId: s.ids.conversation,
+    templateId: s.ids.whatsappTemplate,
+    parameters: { body: ['Ada'] },
+  }),
+  syncTemplates: () => ({}),
   createImport: (s) => ({
     fileName: 'c.csv',
     fileUrl: 'file://c.csv',

@@ -12,6 +12,9 @@ import { type Database, openDatabase } from '../../src/server/db/client';
 import type { Member, Role } from '../../src/shared';
 import { type RouteDef, routeNames, routes } from '../../src/shared/api/routes';
 import { signInWithPassword } from '../../scripts/lib/identity-rest';
+import type { Sandbox } from '../../src/sandbox';
+import { startTestSandbox } from './sandbox';
+import { testAppSecret, testSecretsKey, testVerifyToken } from './sandbox-webhooks';
 
 export const onPostgres = !!process.env.DATABASE_URL;
 
@@ -154,6 +157,9 @@ export class TestApp {
     return found.token;
   }
 
+  /** The WhatsApp sandbox this app talks to (GRAPH_API_URL), set by buildTestApp. */
+  sandbox!: Sandbox;
+
   async close(): Promise<void> {
     await this.app.close();
     await this.disposeDb();
@@ -168,6 +174,21 @@ const streamRoutes = routeNames
 
 export async function buildTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const { database, dispose } = await openTestDatabase();
-  const app = await buildApp({ config: testConfig(overrides), database, logger: false });
-  return new TestApp(app, database, dispose);
+  // The WhatsApp sandbox is the app's Graph API; its webhooks go into this app (tests/support/sandbox.ts).
+  const target: { app?: FastifyInstance } = {};
+  const sandbox = await startTestSandbox(() => target.app);
+  const channel: Partial<Config> = {
+    graphApiUrl: sandbox.baseUrl,
+    whatsappAppSecret: testAppSecret,
+    whatsappVerifyToken: testVerifyToken,
+    secretsKey: testSecretsKey,
+  };
+  const app = await buildApp({ config: testConfig({ ...channel, ...overrides }), database, logger: false });
+  target.app = app;
+  const ta = new TestApp(app, database, async () => {
+    await sandbox.close();
+    await dispose();
+  });
+  ta.sandbox = sandbox;
+  return ta;
 }

@@ -17,6 +17,9 @@ export interface JobDefinition {
 }
 
 /** E.g. `'whatsapp.webhook': { retryLimit: 8, concurrency: 4 }`, `'contacts.import': { expireInSeconds: 3600 }`. */
-export const jobDefinitions: Record<string, JobDefinition> = {};
+export const jobDefinitions: Record<string, JobDefinition> = {
+  /** One verified WhatsApp webhook delivery (src/server/whatsapp/ingest.ts); idempotent by wamid. */
+  'whatsapp.webhook': { retryLimit: 8, concurrency: 2 },
+};
 
 export const jobNames = (): string[] => Object.keys(jobDefinitions);

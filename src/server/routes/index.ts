@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import { uploadHandlers } from '../storage/uploads';
+import { routes } from '../../shared/api/routes';
 
 export function buildHandlers(s: Services): Handlers {
   const ex = () => s.deps.db.db;
@@ -108,6 +109,16 @@ export function buildHandlers(s: Services): Handlers {
 
     // whatsapp
     deleteWhatsappAccount: ({ ctx, params }) => s.team.deleteWhatsappAccount(ctx, params.id),
+    createWhatsappAccount: ({ ctx, body }) => s.whatsappAccounts.create(ctx, body),
+    listWhatsappFlows: ({ ctx, params }) => s.flows.list(ctx, params.whatsappAccountId),
+
+    // messages and templates (WhatsApp channel)
+    createMessage: ({ ctx, body }) => s.messages.sendText(ctx, body),
+    sendTemplateMessage: ({ ctx, body }) => s.messages.sendTemplate(ctx, body),
+    createTemplate: ({ ctx, body }) => s.templates.create(ctx, body),
+    deleteTemplate: ({ ctx, params }) => s.templates.remove(ctx, params.templateId),
+    syncTemplates: ({ ctx }) => s.templates.sync(ctx),
+    uploadTemplateMedia: ({ ctx, request }) => s.templates.uploadMedia(ctx, request, routes.uploadTemplateMedia.multipart),
   };
 }
 

@@ -5,9 +5,23 @@ import { automationService } from './automation-service';
 import { audienceService } from './audience-service';
 import { teamService } from './team-service';
 import { conversationService } from './conversation-service';
+import { createGraphClient } from '../whatsapp/graph-client';
+import { createChannel } from '../whatsapp/channel';
+import { whatsappAccountService } from './whatsapp-account-service';
+import { messageService } from './message-service';
+import { templateService } from './template-service';
+import { flowService } from './flow-service';
 
 export function buildServices(deps: ServiceDeps) {
+  // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
+  const graph = createGraphClient({ baseUrl: deps.config.graphApiUrl, log: deps.log });
+  const channel = createChannel(deps, graph);
   return {
+    channel,
+    whatsappAccounts: whatsappAccountService(deps, channel, graph),
+    messages: messageService(deps, channel, graph),
+    templates: templateService(deps, channel, graph),
+    flows: flowService(deps, channel, graph),
     deps,
     auth: authService(deps),
     workspaces: workspaceService(deps),

@@ -39,6 +39,7 @@ import {
   CreateImportBody,
   CreateInviteeBody,
   CreateMessageBody,
+  CreateTemplateMessageBody,
   CreateSegmentBody,
   CreateTemplateBody,
   CreateWhatsappBody,
@@ -135,7 +136,6 @@ const p = {
 };
 
 const MB = 1024 * 1024;
-const pendingChannel = 'This call needs the WhatsApp channel, which is not available on this server yet';
 const pendingEngine = 'Campaign sending is not available on this server yet';
 const pendingImport = 'Contact import is not available on this server yet';
 
@@ -324,7 +324,13 @@ export const routes = {
     method: 'POST', path: '/message', tag: 'message', summary: 'Send a text to the contact of a conversation',
     body: CreateMessageBody, status: 201, response: Message,
     access: { kind: 'resource', resource: 'conversation', in: 'body', field: 'conversationId', role: 'agent' },
-    pending: pendingChannel,
+  }),
+  sendTemplateMessage: route({
+    method: 'POST', path: '/message/template', tag: 'message',
+    summary: 'Send an approved template to the contact of a conversation (allowed outside the 24-hour window)',
+    body: CreateTemplateMessageBody, status: 201, response: Message,
+    access: { kind: 'resource', resource: 'conversation', in: 'body', field: 'conversationId', role: 'agent' },
+    addition: true,
   }),
 
   // ---- import ----
@@ -376,17 +382,22 @@ export const routes = {
   // ---- templates ----
   createTemplate: route({
     method: 'POST', path: '/whatsapp-template', tag: 'template', summary: 'Submit a message template to WhatsApp for review',
-    body: CreateTemplateBody, status: 201, response: WhatsappTemplate, access: wsBody('admin'), pending: pendingChannel,
+    body: CreateTemplateBody, status: 201, response: WhatsappTemplate, access: wsBody('admin'),
+  }),
+  syncTemplates: route({
+    method: 'POST', path: '/workspace/:workspaceId/whatsapp-templates/sync', tag: 'template',
+    summary: "Pull the templates of the workspace's WhatsApp numbers from WhatsApp: update statuses, add templates made elsewhere",
+    params: p.workspace, body: z.strictObject({}).optional(), status: 200,
+    response: z.object({ updated: z.number().int(), imported: z.number().int() }), access: wsParams('admin'), addition: true,
   }),
   uploadTemplateMedia: route({
     method: 'POST', path: '/whatsapp-template/upload-media', tag: 'template', summary: 'Upload a template header sample',
     multipart: { field: 'file', maxBytes: 16 * MB, mimeTypes: ['image/jpeg', 'image/png', 'video/mp4', 'application/pdf'] },
     status: 201, response: z.object({ assetUrl: z.string(), FBhandle: z.string() }), access: { kind: 'currentWorkspace', role: 'admin' },
-    pending: pendingChannel,
   }),
   deleteTemplate: route({
     method: 'DELETE', path: '/whatsapp-template/:templateId', tag: 'template', summary: 'Delete a template here and at WhatsApp',
-    params: p.template, status: 200, response: Success, access: adminIn('whatsappTemplate', 'templateId'), pending: pendingChannel,
+    params: p.template, status: 200, response: Success, access: adminIn('whatsappTemplate', 'templateId'),
   }),
 
   // ---- segment ----
@@ -407,7 +418,7 @@ export const routes = {
   // ---- WhatsApp accounts and flows ----
   createWhatsappAccount: route({
     method: 'POST', path: '/whatsapp', tag: 'whatsapp', summary: 'Connect a WhatsApp number (credentials checked with the Graph API)',
-    body: CreateWhatsappBody, status: 201, response: WhatsappAccount, access: wsBody('admin'), pending: pendingChannel,
+    body: CreateWhatsappBody, status: 201, response: WhatsappAccount, access: wsBody('admin'),
   }),
   deleteWhatsappAccount: route({
     method: 'DELETE', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Disconnect a WhatsApp number',
@@ -416,7 +427,6 @@ export const routes = {
   listWhatsappFlows: route({
     method: 'GET', path: '/whatsapp-flow/:whatsappAccountId', tag: 'whatsapp', summary: 'WhatsApp Flows of the account',
     params: p.whatsappAccount, status: 200, response: z.array(WhatsappFlow), access: agentIn('whatsappAccount', 'whatsappAccountId'),
-    pending: pendingChannel,
   }),
 } as const;
 

@@ -76,6 +76,20 @@ export const CreateMessageBody = z.strictObject({
   conversationId: Id,
 });
 
+/** Addition: an approved template to the contact of a conversation (allowed outside the 24-hour window). */
+export const CreateTemplateMessageBody = z.strictObject({
+  conversationId: Id,
+  templateId: Id,
+  parameters: z
+    .strictObject({
+      /** Values of the body's {{1}}, {{2}} ... in order (or of its named placeholders in order of appearance). */
+      body: z.array(z.string().trim().min(1, { error: messages.fieldEmpty }).max(1024)).max(50).default([]),
+      /** The media of an IMAGE, VIDEO or DOCUMENT header; defaults to the template's stored media. */
+      headerMediaLink: z.url().max(2048).optional(),
+    })
+    .default({ body: [] }),
+});
+
 export const CreateImportBody = z.strictObject({
   fileName: z.string().min(1).max(255),
   fileUrl: z.string().min(1).max(2048),

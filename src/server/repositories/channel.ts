@@ -1,0 +1,275 @@
+/**
+ * SQL of the WhatsApp channel: accounts by their Meta ids, inbound contacts and conversations, messages by
+ * wamid, delivery statuses and template statuses. Everything is scoped by workspace_id, except the two look-ups
+ * that find which workspace a webhook belongs to (by phone_number_id or WABA id): they are the tenant resolution.
+ */
+import { type SQL, and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import * as t from '../db/schema';
+
+export type AccountRow = typeof t.whatsappAccounts.$inferSelect;
+export type ContactRow = typeof t.contacts.$inferSelect;
+export type ConversationRow = typeof t.conversations.$inferSelect;
+export type MessageRow = typeof t.messages.$inferSelect;
+export type TemplateRow = typeof t.whatsappTemplates.$inferSelect;
+
+/** Tenant resolution of a webhook: phone_number_id is unique across workspaces. */
+export async function accountByPhoneNumberId(ex: Executor, phoneNumberId: string): Promise<AccountRow | null> {
+  const [row] = await ex.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.phoneNumberId, phoneNumberId)).limit(1);
+  return row ?? null;
+}
+
+/** Tenant resolution of a template webhook: every account (any workspace) on that WABA. */
+export async function accountsByWaba(ex: Executor, wabaAccountId: string): Promise<AccountRow[]> {
+  return ex.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.wabaAccountId, wabaAccountId));
+}
+
+/** The workspace's first connected account (template media uploads act through it). */
+export async function firstAccount(ex: Executor, workspaceId: string): Promise<AccountRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.whatsappAccounts)
+    .where(eq(t.whatsappAccounts.workspaceId, workspaceId))
+    .orderBy(t.whatsappAccounts.createdAt, t.whatsappAccounts.id)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function account(ex: Executor, workspaceId: string, id: string): Promise<AccountRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.whatsappAccounts)
+    .where(and(eq(t.whatsappAccounts.workspaceId, workspaceId), eq(t.whatsappAccounts.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function contactByPhone(ex: Executor, workspaceId: string, phoneNumber: string): Promise<ContactRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.contacts)
+    .where(and(eq(t.contacts.workspaceId, workspaceId), eq(t.contacts.phoneNumber, phoneNumber)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Inserts a contact unless the phone number exists already (a concurrent delivery); null then. */
+export async function insertContactIfAbsent(
+  ex: Executor,
+  values: { workspaceId: string; phoneNumber: string; name: string | null; country: string | null },
+): Promise<ContactRow | null> {
+  const [row] = await ex
+    .insert(t.contacts)
+    .values(values)
+    .onConflictDoNothing({ target: [t.contacts.workspaceId, t.contacts.phoneNumber] })
+    .returning();
+  return row ?? null;
+}
+
+export async function setContactName(ex: Executor, workspaceId: string, id: string, name: string): Promise<ContactRow> {
+  const [row] = await ex
+    .update(t.contacts)
+    .set({ name, updatedAt: sql`now()` })
+    .where(and(eq(t.contacts.workspaceId, workspaceId), eq(t.contacts.id, id)))
+    .returning();
+  return row;
+}
+
+/** The contact's most recent conversation on that account (open or closed). */
+export async function latestConversation(
+  ex: Executor,
+  workspaceId: string,
+  contactId: string,
+  whatsappAccountId: string,
+): Promise<ConversationRow | null> {
+  const c = t.conversations;
+  const [row] = await ex
+    .select()
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.contactId, contactId), eq(c.whatsappAccountId, whatsappAccountId)))
+    .orderBy(desc(c.lastActivityAt), desc(c.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function conversation(ex: Executor, workspaceId: string, id: string): Promise<ConversationRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.conversations)
+    .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Locks the conversation row for the rest of the transaction (two sends or deliveries at once stay ordered). */
+export async function lockConversation(ex: Executor, workspaceId: string, id: string): Promise<ConversationRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.conversations)
+    .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, id)))
+    .for('update')
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertConversation(
+  ex: Executor,
+  values: { workspaceId: string; contactId: string; whatsappAccountId: string },
+): Promise<ConversationRow> {
+  const [row] = await ex.insert(t.conversations).values(values).returning();
+  return row;
+}
+
+export async function updateConversation(
+  ex: Executor,
+  workspaceId: string,
+  id: string,
+  values: Partial<typeof t.conversations.$inferInsert>,
+): Promise<ConversationRow> {
+  const [row] = await ex
+    .update(t.conversations)
+    .set(values)
+    .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, id)))
+    .returning();
+  return row;
+}
+
+/**
+ * A message now counts as the conversation's latest activity. Times never move backwards, so a late retry of
+ * an old delivery does not push a conversation down the list. `inboundAt` refreshes the 24-hour window.
+ */
+export async function touchForMessage(
+  ex: Executor,
+  workspaceId: string,
+  id: string,
+  at: Date,
+  inboundAt?: Date,
+): Promise<ConversationRow> {
+  const c = t.conversations;
+  const atIso = at.toISOString();
+  const set: Record<string, SQL> = {
+    lastMessageAt: sql`greatest(${c.lastMessageAt}, ${atIso}::timestamptz)`,
+    lastActivityAt: sql`greatest(${c.lastActivityAt}, ${atIso}::timestamptz)`,
+  };
+  if (inboundAt) set.lastInboundAt = sql`greatest(${c.lastInboundAt}, ${inboundAt.toISOString()}::timestamptz)`;
+  const [row] = await ex
+    .update(c)
+    .set(set)
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.id, id)))
+    .returning();
+  return row;
+}
+
+export async function messageByWamid(ex: Executor, workspaceId: string, wamid: string): Promise<MessageRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.messages)
+    .where(and(eq(t.messages.workspaceId, workspaceId), eq(t.messages.waMessageId, wamid)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Inserts a message; a wamid seen before in the workspace inserts nothing and answers null. */
+export async function insertMessage(ex: Executor, values: typeof t.messages.$inferInsert): Promise<MessageRow | null> {
+  const [row] = await ex
+    .insert(t.messages)
+    .values(values)
+    .onConflictDoNothing({ target: [t.messages.workspaceId, t.messages.waMessageId] })
+    .returning();
+  return row ?? null;
+}
+
+/** Delivery states in the order they can only move forward; `failed` is overtaken only by proof of delivery. */
+export const statusRank: Record<string, number> = { pending: 0, sent: 1, failed: 2, delivered: 3, read: 4 };
+
+/**
+ * Applies a delivery status to an outbound message unless the message is already further along
+ * (read beats delivered beats failed beats sent). Answers the updated row, or null when nothing changed.
+ */
+export async function applyStatus(
+  ex: Executor,
+  workspaceId: string,
+  wamid: string,
+  status: 'sent' | 'delivered' | 'read' | 'failed',
+  failureReason: string | null,
+): Promise<MessageRow | null> {
+  const m = t.messages;
+  const rank = sql`(case ${m.status} when 'pending' then 0 when 'sent' then 1 when 'failed' then 2 when 'delivered' then 3 when 'read' then 4 else 99 end)`;
+  const [row] = await ex
+    .update(m)
+    .set({ status, failureReason: status === 'failed' ? failureReason : null })
+    .where(and(eq(m.workspaceId, workspaceId), eq(m.waMessageId, wamid), sql`${rank} < ${statusRank[status]}`))
+    .returning();
+  return row ?? null;
+}
+
+/** Templates known by Meta's id on any of these accounts; the status webhook changes them. */
+export async function templatesByMetaId(ex: Executor, accountIds: string[], metaId: string): Promise<TemplateRow[]> {
+  if (accountIds.length === 0) return [];
+  return ex
+    .select()
+    .from(t.whatsappTemplates)
+    .where(and(inArray(t.whatsappTemplates.whatsappAccountId, accountIds), eq(t.whatsappTemplates.whatsappTemplateId, metaId)));
+}
+
+export async function setTemplateStatus(ex: Executor, workspaceId: string, id: string, status: string): Promise<TemplateRow | null> {
+  const [row] = await ex
+    .update(t.whatsappTemplates)
+    .set({ status })
+    .where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), eq(t.whatsappTemplates.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function accountsOfWorkspace(ex: Executor, workspaceId: string): Promise<AccountRow[]> {
+  return ex
+    .select()
+    .from(t.whatsappAccounts)
+    .where(eq(t.whatsappAccounts.workspaceId, workspaceId))
+    .orderBy(t.whatsappAccounts.createdAt, t.whatsappAccounts.id);
+}
+
+export async function templateByName(
+  ex: Executor,
+  workspaceId: string,
+  whatsappAccountId: string,
+  name: string,
+  language: string,
+): Promise<TemplateRow | null> {
+  const w = t.whatsappTemplates;
+  const [row] = await ex
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, workspaceId), eq(w.whatsappAccountId, whatsappAccountId), eq(w.name, name), eq(w.language, language)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function templateByMetaId(
+  ex: Executor,
+  workspaceId: string,
+  whatsappAccountId: string,
+  metaId: string,
+): Promise<TemplateRow | null> {
+  const w = t.whatsappTemplates;
+  const [row] = await ex
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, workspaceId), eq(w.whatsappAccountId, whatsappAccountId), eq(w.whatsappTemplateId, metaId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateTemplate(
+  ex: Executor,
+  workspaceId: string,
+  id: string,
+  values: Partial<typeof t.whatsappTemplates.$inferInsert>,
+): Promise<TemplateRow | null> {
+  const [row] = await ex
+    .update(t.whatsappTemplates)
+    .set(values)
+    .where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), eq(t.whatsappTemplates.id, id)))
+    .returning();
+  return row ?? null;
+}

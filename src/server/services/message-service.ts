@@ -1,0 +1,147 @@
+/**
+ * Live messaging: an agent's text, or an approved template, to the contact of a conversation.
+ *
+ * - Free text only inside WhatsApp's 24-hour customer-service window (since the customer's last inbound
+ *   message); outside it the call is refused with 409 before anything reaches Meta. Templates go any time.
+ * - The message is stored only once WhatsApp accepted it (status `sent`, with its wamid); later statuses come by
+ *   webhook. A refused send stores nothing and answers the reason (see whatsapp/graph-failure.ts).
+ */
+import type { z } from 'zod';
+import type { Message, TemplateComponent } from '../../shared';
+import type { CreateMessageBody, CreateTemplateMessageBody } from '../../shared/schemas/requests';
+import * as t from '../db/schema';
+import { badRequest, conflict, notFound } from '../errors';
+import * as ch from '../repositories/channel';
+import * as conv from '../repositories/conversations';
+import * as r from '../repositories/resources';
+import type { WorkspaceContext } from '../http/types';
+import type { Channel } from '../whatsapp/channel';
+import { type GraphClient, type TemplateParameter, messages as graphMessages, templateComponents } from '../whatsapp/graph-client';
+import { viaGraph } from '../whatsapp/graph-failure';
+import { emit } from '../whatsapp/events';
+import type { ServiceDeps } from './context';
+
+export const CUSTOMER_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const outsideWindowMessage =
+  'More than 24 hours have passed since the customer last wrote; send an approved template to reopen the conversation';
+
+/** `{{1}}`, `{{2}}` ... (positional) or `{{first_name}}` (named) placeholders of a template text. */
+export function placeholdersOf(text: string | undefined): string[] {
+  if (!text) return [];
+  return [...new Set([...text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]))];
+}
+
+function fill(text: string, values: string[], names: string[]): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (all, key: string) => {
+    const i = names.indexOf(key);
+    return i >= 0 && values[i] !== undefined ? values[i] : all;
+  });
+}
+
+export function messageService(d: ServiceDeps, channel: Channel, graph: GraphClient) {
+  const ex = () => d.db.db;
+
+  /** The conversation, its contact and its WhatsApp account, or the reason nothing can be sent on it. */
+  async function target(ctx: WorkspaceContext, conversationId: string) {
+    const c = await ch.conversation(ex(), ctx.workspaceId, conversationId);
+    if (!c) throw notFound('Conversation not found');
+    const contact = await r.contacts.get(ex(), ctx.workspaceId, c.contactId);
+    if (!contact) throw notFound('Contact not found');
+    const account = c.whatsappAccountId ? await ch.account(ex(), ctx.workspaceId, c.whatsappAccountId) : null;
+    if (!account) throw conflict('This conversation has no connected WhatsApp number to send from');
+    return { c, contact, account };
+  }
+
+  /** Stores an accepted outbound message and moves the conversation to the top, with its event. */
+  async function store(ctx: WorkspaceContext, conversationId: string, values: Omit<typeof t.messages.$inferInsert, 'workspaceId' | 'conversationId'>) {
+    return d.db.transaction(async (tx) => {
+      const row = await ch.insertMessage(tx, { workspaceId: ctx.workspaceId, conversationId, ...values });
+      if (!row) throw new Error('WhatsApp answered a message id that is stored already');
+      await ch.touchForMessage(tx, ctx.workspaceId, conversationId, row.createdAt);
+      const message = conv.toMessage(row);
+      await emit(tx, ctx.workspaceId, 'message.created', { message });
+      return message;
+    });
+  }
+
+  return {
+    async sendText(ctx: WorkspaceContext, body: z.output<typeof CreateMessageBody>): Promise<Message> {
+      const { c, contact, account } = await target(ctx, body.conversationId);
+      if (!c.lastInboundAt || Date.now() - c.lastInboundAt.getTime() >= CUSTOMER_WINDOW_MS) throw conflict(outsideWindowMessage);
+      const creds = channel.credsOf(account);
+      const sent = await viaGraph(d.log, 'send text', () =>
+        graph.sendMessage(creds, contact.phoneNumber, graphMessages.text(body.text, { previewUrl: /https?:\/\//.test(body.text) })),
+      );
+      return store(ctx, c.id, {
+        type: 'text',
+        text: body.text,
+        creator: 'agent',
+        memberId: ctx.caller.member.id,
+        waMessageId: sent.wamid,
+        status: 'sent',
+        createdAt: new Date(),
+      });
+    },
+
+    /**
+     * Sends an APPROVED template of the conversation's number (allowed outside the window). Body parameters
+     * fill `{{n}}` in order; a media header takes `headerMediaLink`, else the template's stored media.
+     */
+    async sendTemplate(ctx: WorkspaceContext, body: z.output<typeof CreateTemplateMessageBody>): Promise<Message> {
+      const { c, contact, account } = await target(ctx, body.conversationId);
+      const tpl = await r.whatsappTemplates.get(ex(), ctx.workspaceId, body.templateId);
+      if (!tpl) throw notFound('Template not found');
+      if (tpl.whatsappAccountId !== account.id) throw conflict('This template belongs to another WhatsApp number than the conversation');
+      if (tpl.status !== 'APPROVED') throw conflict(`Only approved templates can be sent; this one is ${tpl.status}`);
+
+      const components = tpl.components as TemplateComponent[];
+      const header = components.find((x) => x.type === 'HEADER');
+      const bodyC = components.find((x) => x.type === 'BODY');
+      const footer = components.find((x) => x.type === 'FOOTER');
+      const buttons = components.find((x) => x.type === 'BUTTONS');
+      const names = placeholdersOf(bodyC?.text);
+      const values = body.parameters.body;
+      if (values.length !== names.length) {
+        throw badRequest(`This template needs ${names.length} body parameter${names.length === 1 ? '' : 's'}, ${values.length} given`);
+      }
+      const named = names.length > 0 && names.some((n) => !/^\d+$/.test(n));
+
+      let headerParam: TemplateParameter | undefined;
+      let headerWire: Record<string, unknown> | null = null;
+      if (header && (header.format === 'IMAGE' || header.format === 'VIDEO' || header.format === 'DOCUMENT')) {
+        const link = body.parameters.headerMediaLink ?? tpl.mediaUrl ?? undefined;
+        if (!link) throw badRequest('This template has a media header: give headerMediaLink');
+        const kind = header.format.toLowerCase() as 'image' | 'video' | 'document';
+        const key = d.files.keyFromUrl(link);
+        // A file of our own store is handed to Meta as an expiring signed link it can fetch.
+        const publicLink = key ? d.files.signedUrl(key, 24 * 3600) : link;
+        headerParam = { type: kind, [kind]: { link: publicLink } } as TemplateParameter;
+        headerWire = { type: kind, link };
+      } else if (header?.format === 'TEXT') {
+        headerWire = { type: 'text', text: header.text ?? '' };
+      }
+
+      const sendComponents = templateComponents({
+        header: headerParam,
+        body: named ? Object.fromEntries(names.map((n, i) => [n, values[i]])) : values,
+      });
+      const creds = channel.credsOf(account);
+      const sent = await viaGraph(d.log, 'send template', () =>
+        graph.sendMessage(creds, contact.phoneNumber, graphMessages.template(tpl.name, tpl.language, sendComponents)),
+      );
+      return store(ctx, c.id, {
+        type: 'template',
+        header: headerWire,
+        text: bodyC ? fill(bodyC.text, values, names) : null,
+        footer: footer?.text ?? null,
+        action: buttons ? { buttons: buttons.buttons } : null,
+        templateComponents: { templateId: tpl.id, name: tpl.name, language: tpl.language, components: sendComponents },
+        creator: 'agent',
+        memberId: ctx.caller.member.id,
+        waMessageId: sent.wamid,
+        status: 'sent',
+        createdAt: new Date(),
+      });
+    },
+  };
+}

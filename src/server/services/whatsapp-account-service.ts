@@ -1,0 +1,68 @@
+/** Connecting a WhatsApp number: credentials checked with the Graph API, the token sealed at rest. */
+import type { z } from 'zod';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { WhatsappAccount } from '../../shared';
+import type { CreateWhatsappBody } from '../../shared/schemas/requests';
+import { HttpError, badRequest, conflict } from '../errors';
+import * as ch from '../repositories/channel';
+import * as r from '../repositories/resources';
+import type { WorkspaceContext } from '../http/types';
+import { lastFour } from '../crypto/secrets';
+import type { Channel } from '../whatsapp/channel';
+import { GraphApiError } from '../whatsapp/graph-errors';
+import { productErrorOf } from '../whatsapp/graph-failure';
+import type { GraphClient } from '../whatsapp/graph-client';
+import { type ServiceDeps, isUniqueViolation } from './context';
+
+const alreadyConnected = () => conflict('This WhatsApp number is already connected');
+
+export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: GraphClient) {
+  const ex = () => d.db.db;
+  return {
+    /**
+     * Checks with the Graph API that the token may act for the phone number id (and that it is the number
+     * entered), then stores the account with its token encrypted. One number belongs to one workspace.
+     */
+    async create(ctx: WorkspaceContext, body: z.output<typeof CreateWhatsappBody>): Promise<WhatsappAccount> {
+      if (!channel.hasSecrets) throw new HttpError(503, 'SECRETS_KEY is not configured');
+      const raw = body.phoneNumber.trim();
+      const phoneNumber = parsePhoneNumberFromString(raw.startsWith('+') ? raw : `+${raw}`)?.number ?? raw;
+      if (await ch.accountByPhoneNumberId(ex(), body.phoneNumberId)) throw alreadyConnected();
+
+      const creds = { token: body.token, phoneNumberId: body.phoneNumberId, wabaAccountId: body.wabaAccountId, appId: body.appId };
+      let info;
+      try {
+        info = await graph.getPhoneNumber(creds);
+      } catch (err) {
+        d.log.warn({ kind: (err as GraphApiError).kind, code: (err as GraphApiError).code }, 'WhatsApp account check failed');
+        if (err instanceof GraphApiError && err.kind === 'invalid_token') {
+          throw badRequest('WhatsApp refused the token: check the system user permanent token');
+        }
+        if (err instanceof GraphApiError && err.kind === 'invalid_request') {
+          throw badRequest('WhatsApp does not know this Phone Number ID for this token');
+        }
+        throw productErrorOf(err);
+      }
+      const shown = info.display_phone_number.replace(/\D/g, '');
+      if (shown && shown !== phoneNumber.replace(/\D/g, '')) {
+        throw badRequest(`This Phone Number ID belongs to ${info.display_phone_number}, not to ${phoneNumber}`);
+      }
+      try {
+        const row = await r.whatsappAccounts.insert(ex(), {
+          workspaceId: ctx.workspaceId,
+          phoneNumber,
+          wabaAccountId: body.wabaAccountId,
+          appId: body.appId,
+          phoneNumberId: body.phoneNumberId,
+          tokenCiphertext: channel.sealToken(body.token, body.phoneNumberId),
+          tokenLast4: lastFour(body.token),
+          memberId: ctx.caller.member.id,
+        });
+        return r.toWhatsappAccount(row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw alreadyConnected();
+        throw err;
+      }
+    },
+  };
+}
