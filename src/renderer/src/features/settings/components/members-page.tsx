@@ -1,5 +1,225 @@
-import { PageHeader } from '../../../components/ui/card';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Copy, MailPlus, Trash2, Users } from 'lucide-react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { Email } from '../../../../../shared/schemas/auth';
+import { Role } from '../../../../../shared/schemas/common';
+import { Avatar } from '../../../components/ui/avatar';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { ListSkeleton } from '../../../components/ui/skeleton';
+import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
+import { formatDate } from '../../../lib/format';
+import { useIsAdmin, useMember, useWorkspaceId } from '../../../lib/queries/session';
+import { useCreateInvitee } from '../api/create-invitee';
+import { useDeleteInvitee } from '../api/delete-invitee';
+import { useInvitees } from '../api/get-invitees';
+import { useMembers } from '../api/get-members';
+import { SettingsPage } from './settings-page';
 
+/** `/settings/members`: who is in the workspace, and (admins) open invitations. */
 export function MembersPage() {
-  return <PageHeader title="Members" />;
+  const workspaceId = useWorkspaceId();
+  const me = useMember();
+  const isAdmin = useIsAdmin();
+  const members = useMembers(workspaceId);
+  const invitees = useInvitees(workspaceId, isAdmin);
+  const revoke = useDeleteInvitee(workspaceId);
+  const [inviting, setInviting] = useState(false);
+
+  return (
+    <SettingsPage
+      title="Members"
+      description="Admins manage settings, templates, campaigns and bots; agents work the inbox and the audience."
+      actions={
+        isAdmin && (
+          <Button onClick={() => setInviting(true)}>
+            <MailPlus /> Invite member
+          </Button>
+        )
+      }
+    >
+      <Card>
+        {members.isPending ? (
+          <ListSkeleton rows={3} label="Loading members" />
+        ) : members.isError ? (
+          <EmptyState title="Could not load the members" description={members.error.message} />
+        ) : (
+          <Table aria-label="Members">
+            <THead>
+              <tr>
+                <TH>Member</TH>
+                <TH>Role</TH>
+                <TH>Joined</TH>
+                <TH>Last sign-in</TH>
+              </tr>
+            </THead>
+            <TBody>
+              {members.data.map((m) => (
+                <TR key={m.id}>
+                  <TD>
+                    <div className="flex items-center gap-3">
+                      <Avatar name={m.displayName || m.email} src={m.photoURL} className="size-8" />
+                      <div className="min-w-0">
+                        <p className="truncate font-medium">
+                          {m.displayName || m.email}
+                          {m.id === me.id && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
+                        </p>
+                        <p className="truncate text-xs text-fg-muted">{m.email}</p>
+                      </div>
+                    </div>
+                  </TD>
+                  <TD>
+                    <Badge tone={m.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
+                      {m.role}
+                    </Badge>
+                  </TD>
+                  <TD className="text-fg-muted">{formatDate(m.createdAt)}</TD>
+                  <TD className="text-fg-muted">{formatDate(m.metadata.lastSignInTime)}</TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+
+      {isAdmin && (
+        <Card className="mt-6">
+          <CardHeader title="Open invitations" description="Invitations not yet accepted. Revoking one makes its link stop working." />
+          {invitees.isPending ? (
+            <ListSkeleton rows={2} label="Loading invitations" />
+          ) : invitees.isError ? (
+            <EmptyState title="Could not load the invitations" description={invitees.error.message} />
+          ) : invitees.data.filter((i) => !i.used).length === 0 ? (
+            <EmptyState icon={Users} title="No open invitations" description="Invite teammates by email; they get a link to join." />
+          ) : (
+            <Table aria-label="Open invitations">
+              <THead>
+                <tr>
+                  <TH>Email</TH>
+                  <TH>Role</TH>
+                  <TH>Invited</TH>
+                  <TH className="w-24" />
+                </tr>
+              </THead>
+              <TBody>
+                {invitees.data
+                  .filter((i) => !i.used)
+                  .map((i) => (
+                    <TR key={i.id}>
+                      <TD className="font-medium">{i.email}</TD>
+                      <TD>
+                        <Badge tone={i.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
+                          {i.role}
+                        </Badge>
+                      </TD>
+                      <TD className="text-fg-muted">{formatDate(i.createdAt)}</TD>
+                      <TD>
+                        <div className="flex justify-end gap-0.5">
+                          <Button
+                            variant="ghost"
+                            size="icon-sm"
+                            aria-label={`Copy invitation link for ${i.email}`}
+                            onClick={async () => {
+                              await navigator.clipboard?.writeText(`${window.location.origin}/invite/${i.id}`);
+                              toast.success('Invitation link copied');
+                            }}
+                          >
+                            <Copy />
+                          </Button>
+                          <ConfirmDialog
+                            title="Revoke this invitation?"
+                            description={`${i.email} will no longer be able to join with the link they received.`}
+                            confirmLabel="Revoke"
+                            onConfirm={() => revoke.mutateAsync(i.id)}
+                            trigger={
+                              <Button variant="ghost" size="icon-sm" aria-label={`Revoke invitation for ${i.email}`}>
+                                <Trash2 />
+                              </Button>
+                            }
+                          />
+                        </div>
+                      </TD>
+                    </TR>
+                  ))}
+              </TBody>
+            </Table>
+          )}
+        </Card>
+      )}
+      {isAdmin && inviting && <InviteDialog workspaceId={workspaceId} onClose={() => setInviting(false)} />}
+    </SettingsPage>
+  );
+}
+
+const InviteForm = z.object({ email: Email, role: Role });
+type InviteForm = z.infer<typeof InviteForm>;
+
+export function InviteDialog({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
+  const invite = useCreateInvitee(workspaceId);
+  const form = useForm<InviteForm>({ resolver: zodResolver(InviteForm), defaultValues: { email: '', role: 'agent' } });
+  const { errors } = form.formState;
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()}>
+      <DialogContent
+        title="Invite a member"
+        description="They receive an email with a link to join this workspace."
+        footer={
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form="invite-form" loading={invite.isPending}>
+              Send invitation
+            </Button>
+          </>
+        }
+      >
+        <form
+          id="invite-form"
+          noValidate
+          className="flex flex-col gap-4"
+          onSubmit={form.handleSubmit((v) =>
+            invite.mutate(
+              { ...v, workspaceId },
+              {
+                onSuccess: () => {
+                  toast.success(`Invitation sent to ${v.email}`);
+                  onClose();
+                },
+              },
+            ),
+          )}
+        >
+          <FormField label="Email" error={errors.email?.message}>
+            <Input type="email" autoFocus placeholder="teammate@company.com" {...form.register('email')} />
+          </FormField>
+          <Controller
+            control={form.control}
+            name="role"
+            render={({ field }) => (
+              <FormField label="Role" hint={field.value === 'admin' ? 'Can change settings, templates, campaigns and bots.' : 'Works the inbox and the audience.'}>
+                <Select
+                  value={field.value}
+                  onValueChange={field.onChange}
+                  options={[
+                    { value: 'agent', label: 'Agent' },
+                    { value: 'admin', label: 'Admin' },
+                  ]}
+                />
+              </FormField>
+            )}
+          />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
 }

@@ -1,5 +1,307 @@
-import { PageHeader } from '../../../components/ui/card';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Filter, Plus, Trash2, X } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { CreateSegmentBody } from '../../../../../shared/schemas/requests';
+import { type SegmentFilter, SegmentOperator } from '../../../../../shared/schemas/entities';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { FormField } from '../../../components/ui/form-field';
+import { Input, NativeSelect } from '../../../components/ui/input';
+import { ListSkeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
+import { isApiError } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/format';
+import { useAttributes } from '../../../lib/queries/attributes';
+import { useWorkspaceId } from '../../../lib/queries/session';
+import { useCreateSegment } from '../api/create-segment';
+import { useDeleteSegment } from '../api/delete-segment';
+import { useSegments } from '../api/get-segments';
+import { useSegmentPreview } from '../api/preview-segment';
+import { SettingsPage } from './settings-page';
 
+export const builtInColumns = [
+  { value: 'name', label: 'Name' },
+  { value: 'phoneNumber', label: 'Phone number' },
+  { value: 'email', label: 'Email' },
+  { value: 'country', label: 'Country' },
+  { value: 'city', label: 'City' },
+  { value: 'tags', label: 'Tags' },
+] as const;
+
+export const operatorLabels: Record<z.infer<typeof SegmentOperator>, string> = {
+  IS: 'is',
+  IS_NOT: 'is not',
+  STARTS_WITH: 'starts with',
+  END_WITH: 'ends with',
+  CONTAINS: 'contains',
+  DOES_NOT_CONTAINS: 'does not contain',
+  IS_EMPTY: 'is empty',
+  IS_NOT_EMPTY: 'is not empty',
+};
+const valueless = new Set(['IS_EMPTY', 'IS_NOT_EMPTY']);
+
+export function describeFilters(filters: SegmentFilter[], columnLabel: (c: string) => string): string {
+  if (filters.length === 0) return 'Every contact';
+  return filters
+    .map((f, i) => {
+      const text = `${columnLabel(f.column)} ${operatorLabels[f.operator]}${valueless.has(f.operator) ? '' : ` "${f.value}"`}`;
+      return i === 0 ? text : `${f.conjuction.toLowerCase()} ${text}`;
+    })
+    .join(' ');
+}
+
+/** `/settings/segments`: saved slices of the audience, built from filters. */
 export function SegmentsPage() {
-  return <PageHeader title="Segments" />;
+  const workspaceId = useWorkspaceId();
+  const segments = useSegments(workspaceId);
+  const attributes = useAttributes(workspaceId);
+  const remove = useDeleteSegment(workspaceId);
+  const [creating, setCreating] = useState(false);
+  const columnLabel = (c: string) => builtInColumns.find((b) => b.value === c)?.label ?? c;
+
+  return (
+    <SettingsPage
+      title="Segments"
+      description="Saved groups of contacts, for campaigns and the audience view."
+      actions={
+        <Button onClick={() => setCreating(true)}>
+          <Plus /> New segment
+        </Button>
+      }
+    >
+      <Card>
+        {segments.isPending ? (
+          <ListSkeleton rows={3} label="Loading segments" />
+        ) : segments.isError ? (
+          <EmptyState title="Could not load the segments" description={segments.error.message} />
+        ) : segments.data.length === 0 ? (
+          <EmptyState
+            icon={Filter}
+            title="No segments yet"
+            description="A segment selects contacts by their details and attributes, e.g. everyone on the gold plan in Berlin."
+            action={<Button onClick={() => setCreating(true)}>New segment</Button>}
+          />
+        ) : (
+          <Table aria-label="Segments">
+            <THead>
+              <tr>
+                <TH>Name</TH>
+                <TH>Filters</TH>
+                <TH>Created</TH>
+                <TH className="w-12" />
+              </tr>
+            </THead>
+            <TBody>
+              {segments.data.map((s) => (
+                <TR key={s.id}>
+                  <TD className="font-medium">{s.name}</TD>
+                  <TD className="max-w-md truncate text-fg-muted">{describeFilters(s.filters, columnLabel)}</TD>
+                  <TD className="text-fg-muted">{formatDate(s.createdAt)}</TD>
+                  <TD>
+                    <ConfirmDialog
+                      title={`Delete ${s.name}?`}
+                      description="Campaigns that target this segment will need another one."
+                      onConfirm={() => remove.mutateAsync(s.id)}
+                      trigger={
+                        <Button variant="ghost" size="icon-sm" aria-label={`Delete ${s.name}`}>
+                          <Trash2 />
+                        </Button>
+                      }
+                    />
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+      {creating && (
+        <SegmentDialog
+          workspaceId={workspaceId}
+          attributeNames={(attributes.data ?? []).map((a) => a.name)}
+          onClose={() => setCreating(false)}
+        />
+      )}
+    </SettingsPage>
+  );
+}
+
+const SegmentForm = CreateSegmentBody.omit({ workspaceId: true });
+type SegmentFormInput = z.input<typeof SegmentForm>;
+type SegmentFormOutput = z.output<typeof SegmentForm>;
+
+const emptyFilter: SegmentFilter = { column: 'name', operator: 'CONTAINS', value: '', conjuction: 'AND' };
+
+/** Waits until `value` has been still for `ms`. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export function SegmentDialog({
+  workspaceId,
+  attributeNames,
+  onClose,
+}: {
+  workspaceId: string;
+  attributeNames: string[];
+  onClose: () => void;
+}) {
+  const create = useCreateSegment(workspaceId);
+  const form = useForm<SegmentFormInput, unknown, SegmentFormOutput>({
+    resolver: zodResolver(SegmentForm),
+    defaultValues: { name: '', filters: [{ ...emptyFilter }] },
+  });
+  const filtersField = useFieldArray({ control: form.control, name: 'filters' });
+  const watched = useWatch({ control: form.control, name: 'filters' });
+  const { errors } = form.formState;
+
+  // Only complete rows are counted: a value-taking operator needs a value.
+  const complete = useMemo(
+    () =>
+      (watched ?? [])
+        .filter((f) => f.column && f.operator && (valueless.has(f.operator) || (f.value ?? '').trim() !== ''))
+        .map((f) => ({
+          column: f.column,
+          operator: f.operator,
+          value: valueless.has(f.operator) ? '' : (f.value ?? ''),
+          conjuction: f.conjuction ?? 'AND',
+        })) as SegmentFilter[],
+    [watched],
+  );
+  const debounced = useDebounced(complete, 300);
+  const preview = useSegmentPreview(workspaceId, debounced, true);
+  const columns = [...builtInColumns, ...attributeNames.map((n) => ({ value: n, label: n }))];
+
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()}>
+      <DialogContent
+        title="New segment"
+        description="Contacts that match the filters below."
+        className="max-w-3xl"
+        footer={
+          <div className="flex w-full items-center justify-between">
+            <PreviewCount preview={preview} />
+            <div className="flex gap-2">
+              <Button variant="secondary" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" form="segment-form" loading={create.isPending}>
+                Save segment
+              </Button>
+            </div>
+          </div>
+        }
+      >
+        <form
+          id="segment-form"
+          noValidate
+          className="flex flex-col gap-5"
+          onSubmit={form.handleSubmit((v) => create.mutate({ ...v, workspaceId }, { onSuccess: onClose }))}
+        >
+          <FormField label="Segment name" error={errors.name?.message}>
+            <Input autoFocus placeholder="Gold customers in Berlin" {...form.register('name')} />
+          </FormField>
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-2 text-[13px] font-medium text-fg">Filters</legend>
+            {filtersField.fields.map((field, index) => {
+              const operator = watched?.[index]?.operator;
+              return (
+                <div key={field.id} className="flex items-center gap-2" role="group" aria-label={`Filter ${index + 1}`}>
+                  <div className="w-20 shrink-0">
+                    {index === 0 ? (
+                      <span className="block px-2 text-xs font-medium text-fg-subtle uppercase">Where</span>
+                    ) : (
+                      <NativeSelect aria-label={`Filter ${index + 1} conjunction`} {...form.register(`filters.${index}.conjuction`)}>
+                        <option value="AND">and</option>
+                        <option value="OR">or</option>
+                      </NativeSelect>
+                    )}
+                  </div>
+                  <NativeSelect aria-label={`Filter ${index + 1} column`} className="w-44" {...form.register(`filters.${index}.column`)}>
+                    {columns.map((c) => (
+                      <option key={c.value} value={c.value}>
+                        {c.label}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                  <NativeSelect aria-label={`Filter ${index + 1} operator`} className="w-44" {...form.register(`filters.${index}.operator`)}>
+                    {SegmentOperator.options.map((o) => (
+                      <option key={o} value={o}>
+                        {operatorLabels[o]}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                  <Input
+                    aria-label={`Filter ${index + 1} value`}
+                    placeholder={operator && valueless.has(operator) ? '' : 'Value'}
+                    disabled={!!operator && valueless.has(operator)}
+                    className="flex-1"
+                    {...form.register(`filters.${index}.value`)}
+                  />
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    aria-label={`Remove filter ${index + 1}`}
+                    onClick={() => filtersField.remove(index)}
+                  >
+                    <X />
+                  </Button>
+                </div>
+              );
+            })}
+            {filtersField.fields.length === 0 && (
+              <p className="rounded-md border border-dashed border-border px-3 py-3 text-[13px] text-fg-muted">
+                No filters: the segment holds every contact.
+              </p>
+            )}
+            <div>
+              <Button variant="ghost" size="sm" onClick={() => filtersField.append({ ...emptyFilter })}>
+                <Plus /> Add filter
+              </Button>
+            </div>
+          </fieldset>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function PreviewCount({ preview }: { preview: ReturnType<typeof useSegmentPreview> }) {
+  let content: React.ReactNode;
+  if (preview.isError) {
+    const unavailable = isApiError(preview.error, 404) || isApiError(preview.error, 501);
+    content = <span className="text-fg-subtle">{unavailable ? 'Count unavailable' : `Count unavailable: ${preview.error.message}`}</span>;
+  } else if (preview.data) {
+    content = (
+      <span className="flex items-center gap-2">
+        <Badge tone="green" className="tabular-nums">
+          {preview.data.count.toLocaleString()}
+        </Badge>
+        <span className="text-fg-muted">{preview.data.count === 1 ? 'contact matches' : 'contacts match'}</span>
+        {preview.isFetching && <Spinner className="size-3" />}
+      </span>
+    );
+  } else {
+    content = (
+      <span className="flex items-center gap-2 text-fg-subtle">
+        <Spinner className="size-3" /> Counting...
+      </span>
+    );
+  }
+  return (
+    <div className="text-[13px]" aria-live="polite" data-testid="segment-count">
+      {content}
+    </div>
+  );
 }
