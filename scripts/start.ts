@@ -1,13 +1,15 @@
 /**
  * `npm start`: the whole local stack on embedded defaults.
- * Auth emulator -> server on PGlite (under PARLEY_DATA_DIR, default ./.parley) -> demo workspace on first run
- * -> the desktop app, or, where no Electron binary can be had, the same UI in web mode.
+ * Auth emulator -> WhatsApp sandbox (stand-in Graph API; skipped when GRAPH_API_URL is set) -> server on PGlite
+ * (under PARLEY_DATA_DIR, default ./.parley) -> demo workspace on first run -> the desktop app, or, where no
+ * Electron binary can be had, the same UI in web mode.
  * `npm run dev` (--no-desktop) skips the desktop app.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_SANDBOX_PORT, type Sandbox, startSandbox } from '../src/sandbox';
 import { startAuthEmulator } from './lib/auth-emulator';
 import { demoLogin, ensureDemo } from './lib/demo-seed';
 
@@ -30,17 +32,64 @@ const emulator = await startAuthEmulator({ projectId: process.env.FIREBASE_PROJE
 process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
 say(`auth emulator on http://${emulator.host}`);
 
+// WhatsApp: the sandbox plays Meta unless GRAPH_API_URL points at a real Graph API. Both sides share the app
+// secret, so the server checks the sandbox's webhook signatures exactly as it would check Meta's.
+let sandbox: Sandbox | undefined;
+const sandboxFile = path.join(process.env.PARLEY_DATA_DIR, 'sandbox.json');
+if (!process.env.GRAPH_API_URL) {
+  sandbox = await startLocalSandbox();
+  process.env.GRAPH_API_URL = sandbox.baseUrl;
+  // `npm run sandbox -- say ...` finds this sandbox through this file.
+  fs.mkdirSync(process.env.PARLEY_DATA_DIR, { recursive: true });
+  fs.writeFileSync(sandboxFile, JSON.stringify({ origin: sandbox.origin, baseUrl: sandbox.baseUrl, pid: process.pid }));
+  stoppers.push(async () => {
+    fs.rmSync(sandboxFile, { force: true });
+    await sandbox!.close();
+  });
+}
+
+async function startLocalSandbox(): Promise<Sandbox> {
+  const opts = {
+    appSecret: process.env.WHATSAPP_APP_SECRET!,
+    // Slow enough to watch a message go sent -> delivered -> read and a template go PENDING -> APPROVED.
+    statusDelayMs: 700,
+    templateReviewDelayMs: 5000,
+    stateFile: path.join(process.env.PARLEY_DATA_DIR!, 'sandbox-state.json'),
+    log: (line: string) => {
+      if (process.env.LOG_LEVEL === 'debug' || /given up|failed/.test(line)) say(`sandbox: ${line}`);
+    },
+  };
+  const port = Number(process.env.SANDBOX_PORT ?? DEFAULT_SANDBOX_PORT);
+  try {
+    return await startSandbox({ ...opts, port });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EADDRINUSE') throw err;
+    say(`port ${port} is taken; the WhatsApp sandbox takes a free one`);
+    return startSandbox({ ...opts, port: 0 });
+  }
+}
+
 const { loadConfig } = await import('../src/server/config');
 const { buildApp } = await import('../src/server/app');
 const config = loadConfig();
 const app = await buildApp({ config });
 await app.listen({ port: config.port, host: config.host });
 const base = `http://${config.host}:${config.port}`;
+// The sandbox posts webhooks over loopback even when the server listens on every interface.
+const loopback = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
+sandbox?.setWebhookUrl(`http://${loopback}:${config.port}/webhooks/whatsapp`);
 
-const demo = await ensureDemo(app, emulator.host, config.firebaseProjectId);
+const demo = await ensureDemo(app, emulator.host, config.firebaseProjectId, sandbox);
 say(`server on ${base} (database: ${app.parley.db.kind}${app.parley.db.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`);
 say(`API documentation: ${base}/docs`);
 say(`${demo.created ? 'created the demo workspace' : 'demo workspace ready'}; sign in as ${demoLogin.email} / ${demoLogin.password}`);
+if (sandbox) {
+  say(`WhatsApp sandbox (stand-in Graph API) on ${sandbox.baseUrl}; webhooks go to ${base}/webhooks/whatsapp`);
+  if (demo.whatsapp) say(demo.whatsapp);
+  say('make a customer write in: npm run sandbox -- say 14155550199 "Hello!" --name "Mary Jackson"  (more: npm run sandbox -- help)');
+} else {
+  say(`WhatsApp: GRAPH_API_URL=${process.env.GRAPH_API_URL} (no sandbox)`);
+}
 
 let desktop: ReturnType<typeof spawn> | undefined;
 if (wantDesktop) desktop = await startDesktop();

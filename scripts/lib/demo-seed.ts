@@ -1,12 +1,15 @@
 /**
  * The demo workspace `npm start` creates on first run: a verified demo admin, attributes, contacts, a segment,
- * a bot and a campaign draft, and a few conversations, all through the real server.
+ * a bot and a campaign draft, and a few conversations, all through the real server. With the WhatsApp sandbox
+ * running, the workspace gets the sandbox number (POST /whatsapp, checked against the sandbox like Meta) and
+ * the conversations start the real way: simulated customers write in and their signed webhooks arrive.
  */
 import type { FastifyInstance } from 'fastify';
 import { type App, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import * as t from '../../src/server/db/schema';
+import { type Sandbox, sandboxAccount } from '../../src/sandbox';
 import { signInWithPassword } from './identity-rest';
 
 export const demoLogin = { email: 'demo@parley-demo.com', password: 'parley-demo-1', name: 'Demo Admin', organizationName: 'Parley Demo' };
@@ -14,9 +17,62 @@ export const demoLogin = { email: 'demo@parley-demo.com', password: 'parley-demo
 export interface DemoResult {
   created: boolean;
   workspaceId: string;
+  /** What happened to the sandbox number: connected now, already connected, or why not. */
+  whatsapp?: string;
 }
 
-export async function ensureDemo(app: FastifyInstance, emulatorHost: string, projectId: string): Promise<DemoResult> {
+/** The demo's customers: name, phone, attributes, and what they wrote. */
+const people = [
+  ['Grace Hopper', '+14155550101', { plan: 'gold', orders: 12, vip: true }, 'Hi! Where is my order #A1001?'],
+  ['Alan Turing', '+447700900123', { plan: 'silver', orders: 3 }, 'Can I change my delivery address?'],
+  ['Ada Lovelace', '+14155550102', { plan: 'gold', orders: 7 }, 'Thanks, it arrived today.'],
+  ['Katherine Johnson', '+14155550103', { plan: 'bronze', orders: 1 }, 'Do you ship to Canada?'],
+] as const;
+
+type Call = (method: 'POST' | 'PATCH', url: string, payload: unknown) => Promise<{ status: number; body: unknown }>;
+
+function caller(app: FastifyInstance, idToken: string): Call {
+  return async (method, url, payload) => {
+    const r = await app.inject({ method, url, payload: payload as object, headers: { authorization: `Bearer ${idToken}` } });
+    return { status: r.statusCode, body: r.body ? r.json() : undefined };
+  };
+}
+
+/**
+ * Connects the sandbox number to the demo workspace through the product's own call. Answers a line for the
+ * start-up log; never throws, so a server without the WhatsApp channel still starts.
+ */
+async function connectSandboxNumber(call: Call, workspaceId: string): Promise<{ connected: boolean; note: string }> {
+  const { phoneNumber, wabaAccountId, appId, phoneNumberId, token } = sandboxAccount;
+  const r = await call('POST', '/whatsapp', { phoneNumber, wabaAccountId, appId, phoneNumberId, token, workspaceId });
+  if (r.status === 201) return { connected: true, note: `connected the sandbox number ${phoneNumber} to the demo workspace` };
+  const message = (r.body as { message?: unknown } | undefined)?.message;
+  return { connected: false, note: `could not connect the sandbox number (${r.status}: ${Array.isArray(message) ? message.join('; ') : String(message)})` };
+}
+
+/** Whether the demo workspace already has the sandbox number. */
+async function hasSandboxNumber(app: FastifyInstance, workspaceId: string): Promise<boolean> {
+  const rows = await app.parley.db.db
+    .select({ id: t.whatsappAccounts.id })
+    .from(t.whatsappAccounts)
+    .where(and(eq(t.whatsappAccounts.workspaceId, workspaceId), eq(t.whatsappAccounts.phoneNumberId, sandboxAccount.phoneNumberId)));
+  return rows.length > 0;
+}
+
+/**
+ * A restarted sandbox without its state file forgot who wrote when; the database did not. Reopen the
+ * 24-hour windows it knows about so agents can answer the demo conversations.
+ */
+async function restoreWindows(app: FastifyInstance, workspaceId: string, sandbox: Sandbox): Promise<void> {
+  const rows = await app.parley.db.db
+    .select({ phone: t.contacts.phoneNumber, at: t.conversations.lastInboundAt })
+    .from(t.conversations)
+    .innerJoin(t.contacts, eq(t.contacts.id, t.conversations.contactId))
+    .where(and(eq(t.conversations.workspaceId, workspaceId), isNotNull(t.conversations.lastInboundAt)));
+  for (const row of rows) if (row.at) sandbox.customers.restoreWindow(row.phone, row.at);
+}
+
+export async function ensureDemo(app: FastifyInstance, emulatorHost: string, projectId: string, sandbox?: Sandbox): Promise<DemoResult> {
   process.env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
   const admin: App = initializeApp({ projectId }, `demo-seed-${Date.now()}`);
   const auth = getAuth(admin);
@@ -27,7 +83,16 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
     : await db.select().from(t.members).limit(0);
 
   if (member) {
-    return { created: false, workspaceId: member.currentWorkspaceId! };
+    const workspaceId = member.currentWorkspaceId!;
+    return { created: false, workspaceId, whatsapp: sandbox ? await sandboxOnRestart(workspaceId) : undefined };
+  }
+
+  /** Later starts: connect the number if an earlier start could not (older server), and reopen windows. */
+  async function sandboxOnRestart(workspaceId: string): Promise<string> {
+    await restoreWindows(app, workspaceId, sandbox!);
+    if (await hasSandboxNumber(app, workspaceId)) return `the sandbox number ${sandboxAccount.phoneNumber} is connected to the demo workspace`;
+    const { idToken } = await signInWithPassword(emulatorHost, demoLogin.email, demoLogin.password);
+    return (await connectSandboxNumber(caller(app, idToken), workspaceId)).note;
   }
 
   // The emulator forgot its accounts (it keeps them only while it runs) but the database kept the demo member:
@@ -42,7 +107,7 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
       .limit(1);
     if (m) {
       await auth.createUser({ uid: m.member.uid, email: demoLogin.email, password: demoLogin.password, displayName: demoLogin.name, emailVerified: true });
-      return { created: false, workspaceId: demoWs.id };
+      return { created: false, workspaceId: demoWs.id, whatsapp: sandbox ? await sandboxOnRestart(demoWs.id) : undefined };
     }
   }
 
@@ -56,10 +121,11 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
   await auth.updateUser(created.uid, { emailVerified: true });
   const { idToken } = await signInWithPassword(emulatorHost, demoLogin.email, demoLogin.password);
   const w = created.currentWorkspaceId;
+  const raw = caller(app, idToken);
   const call = async (method: 'POST' | 'PATCH', url: string, payload: unknown) => {
-    const r = await app.inject({ method, url, payload: payload as object, headers: { authorization: `Bearer ${idToken}` } });
-    if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
-    return r.json();
+    const r = await raw(method, url, payload);
+    if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
   };
 
   for (const a of [
@@ -77,15 +143,16 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
   await call('POST', '/bot', { workspaceId: w, title: 'Order status helper' });
   await call('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Winter sale' });
 
-  const people = [
-    ['Grace Hopper', '+14155550101', { plan: 'gold', orders: 12, vip: true }, 'Hi! Where is my order #A1001?'],
-    ['Alan Turing', '+447700900123', { plan: 'silver', orders: 3 }, 'Can I change my delivery address?'],
-    ['Ada Lovelace', '+14155550102', { plan: 'gold', orders: 7 }, 'Thanks, it arrived today.'],
-    ['Katherine Johnson', '+14155550103', { plan: 'bronze', orders: 1 }, 'Do you ship to Canada?'],
-  ] as const;
+  const whatsapp = sandbox ? await connectSandboxNumber(raw, w) : undefined;
   const now = Date.now();
   for (const [i, [name, phone, attributes, text]] of people.entries()) {
     const [contact] = await db.insert(t.contacts).values({ workspaceId: w, name, phoneNumber: phone, attributes }).returning();
+    if (whatsapp?.connected) {
+      // The real path: the customer writes to the sandbox number, its signed webhook reaches /webhooks/whatsapp,
+      // and the server opens the conversation (this also opens the customer's 24-hour window in the sandbox).
+      await sandbox!.customers.say(phone, text, { name });
+      continue;
+    }
     const at = new Date(now - (i + 1) * 37 * 60_000);
     const [conversation] = await db
       .insert(t.conversations)
@@ -101,5 +168,9 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
       createdAt: at,
     });
   }
-  return { created: true, workspaceId: w };
+  if (whatsapp?.connected) {
+    // One customer also sends a photo, so the demo shows inbound media.
+    await sandbox!.customers.send(people[0][1], { type: 'image', caption: 'The label on my parcel' }, { name: people[0][0] });
+  }
+  return { created: true, workspaceId: w, whatsapp: whatsapp?.note };
 }
