@@ -19,7 +19,6 @@ import multipart from '@fastify/multipart';
 import { createFileStore } from './storage/file-store';
 import { registerFileRoutes } from './storage/http';
 import { registerWhatsappWebhook } from './whatsapp/webhook-route';
-import { registerWhatsappWebhook } from './whatsapp/webhook-route';
 import type { JobDefinition } from './jobs/names';
 import { createRealtime } from './realtime/stream';
 
@@ -189,12 +188,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   registerRoutes(app, buildHandlers(services), accessDeps, config.rateLimits);
   registerFileRoutes(app, files, accessDeps);
-  // Meta's callback URL for every connected number (outside the REST table: Meta calls it, not a member).
-  await registerWhatsappWebhook(app, {
-    verifyToken: config.whatsappVerifyToken,
-    appSecret: config.whatsappAppSecret,
-    enqueue: (payload) => services.channel.enqueueWebhook(payload),
-  });
   // Meta's callback URL for every connected number (outside the REST table: Meta calls it, not a member).
   await registerWhatsappWebhook(app, {
     verifyToken: config.whatsappVerifyToken,
