@@ -11,7 +11,6 @@ import { exampleBody, exampleUrl } from '../support/route-examples';
 const expectedPending = [
   'deployCampaign',
   'triggerOutbound',
-  'createImport',
 ].sort();
 
 let ta: TestApp;

@@ -20,6 +20,8 @@ export interface JobDefinition {
 export const jobDefinitions: Record<string, JobDefinition> = {
   /** One verified WhatsApp webhook delivery (src/server/whatsapp/ingest.ts); idempotent by wamid. */
   'whatsapp.webhook': { retryLimit: 8, concurrency: 2 },
+  /** One contact import (src/server/imports); resumes after the rows already committed. */
+  'contacts.import': { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 3600, concurrency: 1 },
 };
 
 export const jobNames = (): string[] => Object.keys(jobDefinitions);

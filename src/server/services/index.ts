@@ -11,6 +11,7 @@ import { whatsappAccountService } from './whatsapp-account-service';
 import { messageService } from './message-service';
 import { templateService } from './template-service';
 import { flowService } from './flow-service';
+import { importService } from '../imports/import-service';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
@@ -27,6 +28,7 @@ export function buildServices(deps: ServiceDeps) {
     workspaces: workspaceService(deps),
     automation: automationService(deps),
     audience: audienceService(deps),
+    imports: importService(deps),
     team: teamService(deps),
     conversations: conversationService(deps),
   };

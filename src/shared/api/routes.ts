@@ -137,7 +137,6 @@ const p = {
 
 const MB = 1024 * 1024;
 const pendingEngine = 'Campaign sending is not available on this server yet';
-const pendingImport = 'Contact import is not available on this server yet';
 
 const agentIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'agent' });
 const adminIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'admin' });
@@ -341,7 +340,7 @@ export const routes = {
   }),
   createImport: route({
     method: 'POST', path: '/import-history', tag: 'import', summary: 'Import an uploaded CSV into the audience',
-    body: CreateImportBody, status: 201, response: ImportHistory, access: wsBody('agent'), pending: pendingImport,
+    body: CreateImportBody, status: 201, response: ImportHistory, access: wsBody('agent'),
   }),
 
   // ---- invitee ----
@@ -404,6 +403,11 @@ export const routes = {
   createSegment: route({
     method: 'POST', path: '/segment', tag: 'segment', summary: 'Save a segment of the audience',
     body: CreateSegmentBody, status: 201, response: Segment, access: wsBody('agent'),
+  }),
+  previewSegment: route({
+    method: 'POST', path: '/workspace/:workspaceId/segments/preview', tag: 'segment',
+    summary: 'Count and first page of the contacts that filters select, before saving them as a segment',
+    params: p.workspace, body: SegmentPreviewBody, status: 200, response: SegmentPreview, access: wsParams('agent'), addition: true,
   }),
   previewSegment: route({
     method: 'POST', path: '/workspace/:workspaceId/segments/preview', tag: 'segment',
