@@ -68,8 +68,7 @@ export function buildHandlers(s: Services): Handlers {
       mapPage(await r.whatsappAccounts.page(ex(), ctx.workspaceId, query), r.toWhatsappAccount),
     listWhatsappTemplates: async ({ ctx, query }) =>
       mapPage(await r.whatsappTemplates.page(ex(), ctx.workspaceId, query), r.toTemplate),
-    listImportHistory: async ({ ctx, query }) =>
-      mapPage(await r.importHistories.page(ex(), ctx.workspaceId, query), r.toImportHistory),
+    listImportHistory: ({ ctx, query }) => s.imports.list(ctx, query),
     streamEvents: ({ ctx, query, request, reply }) =>
       s.deps.realtime.stream({ workspaceId: ctx.workspaceId, request, reply, lastEventId: query.lastEventId }),
 
@@ -95,6 +94,7 @@ export function buildHandlers(s: Services): Handlers {
       conv.listConversations(ex(), ctx.workspaceId, { ...query, contactId: params.contactId, memberId: ctx.caller.member.id }),
     createSegment: ({ ctx, body }) => s.audience.createSegment(ctx, body),
     previewSegment: ({ ctx, body }) => s.audience.previewSegment(ctx, body),
+    createImport: ({ ctx, body }) => s.imports.create(ctx, body),
     deleteSegment: ({ ctx, params }) => s.audience.deleteSegment(ctx, params.segmentId),
 
     // invitee
