@@ -70,3 +70,44 @@ describe('sandbox state across restarts', () => {
     expect(err.userMessage).toBe('A message cannot be sent to the business number itself.');
   });
 });
+
+describe('control endpoints (what the CLI uses)', () => {
+  it('inject failures, move the clock, change a template status and the webhook URL over HTTP', async () => {
+    const s = await start();
+    const c = createGraphClient({ baseUrl: s.baseUrl, retries: 0 });
+    const post = (p: string, body: unknown) =>
+      fetch(`${s.origin}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    await s.customers.say('14155550193', 'hi');
+    expect((await post('/_sandbox/failures', { code: 131000 })).status).toBe(200);
+    expect(((await c.sendMessage(creds, '14155550193', messages.text('x')).catch((e) => e)) as GraphApiError).code).toBe(131000);
+    await c.sendMessage(creds, '14155550193', messages.text('the failure was used up'));
+
+    expect((await post('/_sandbox/time', { advanceMs: 25 * 3_600_000 })).status).toBe(200);
+    expect(((await c.sendMessage(creds, '14155550193', messages.text('late')).catch((e) => e)) as GraphApiError).code).toBe(131047);
+
+    const paused = await post('/_sandbox/templates/hello_world/status', { status: 'PAUSED' });
+    expect(await paused.json()).toMatchObject({ updated: [{ name: 'hello_world', status: 'PAUSED' }] });
+    expect(((await c.sendMessage(creds, '14155550193', messages.template('hello_world', 'en_US')).catch((e) => e)) as GraphApiError).code).toBe(132015);
+    expect((await post('/_sandbox/templates/nope/status', { status: 'APPROVED' })).status).toBe(404);
+    expect((await post('/_sandbox/templates/hello_world/status', { status: 'SHINY' })).status).toBe(400);
+
+    expect((await post('/_sandbox/webhook-url', { url: 'http://127.0.0.1:9/none' })).status).toBe(200);
+    expect(await (await fetch(`${s.origin}/_sandbox`)).json()).toMatchObject({ webhookUrl: 'http://127.0.0.1:9/none', accounts: [{ phoneNumberId: sandboxAccount.phoneNumberId }] });
+    expect((await post('/_sandbox/customers/not-a-number/messages', { type: 'text', text: 'x' })).status).toBe(400);
+  });
+
+  it('the optional per-pair limit answers 131056 to a burst at one customer only', async () => {
+    const s = await startSandbox({ appSecret: 's', statusDelayMs: 0, pairRateLimit: { burst: 2, perSecond: 1 / 6 } });
+    open.push(s);
+    const c = createGraphClient({ baseUrl: s.baseUrl, retries: 0 });
+    await s.customers.say('14155550194', 'hi');
+    await s.customers.say('14155550195', 'hi');
+    await c.sendMessage(creds, '14155550194', messages.text('1'));
+    await c.sendMessage(creds, '14155550194', messages.text('2'));
+    const err = (await c.sendMessage(creds, '14155550194', messages.text('3')).catch((e) => e)) as GraphApiError;
+    expect([err.code, err.kind]).toEqual([131056, 'rate_limited']);
+    expect(err.userMessage).toBe('Too many messages were sent to this customer in a short time; wait a little before sending again.');
+    await c.sendMessage(creds, '14155550195', messages.text('another customer is unaffected'));
+  });
+});
