@@ -409,11 +409,6 @@ export const routes = {
     summary: 'Count and first page of the contacts that filters select, before saving them as a segment',
     params: p.workspace, body: SegmentPreviewBody, status: 200, response: SegmentPreview, access: wsParams('agent'), addition: true,
   }),
-  previewSegment: route({
-    method: 'POST', path: '/workspace/:workspaceId/segments/preview', tag: 'segment',
-    summary: 'Count and first page of the contacts that filters select, before saving them as a segment',
-    params: p.workspace, body: SegmentPreviewBody, status: 200, response: SegmentPreview, access: wsParams('agent'), addition: true,
-  }),
   deleteSegment: route({
     method: 'DELETE', path: '/segment/:segmentId', tag: 'segment', summary: 'Delete a segment',
     params: p.segment, status: 200, response: Success, access: agentIn('segment', 'segmentId'),
