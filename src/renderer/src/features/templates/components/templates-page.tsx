@@ -1,5 +1,163 @@
-import { PageHeader } from '../../../components/ui/card';
+import { Link } from '@tanstack/react-router';
+import { FileText, Plus, Search, Trash2 } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card, PageHeader } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { ListSkeleton } from '../../../components/ui/skeleton';
+import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
+import { formatDate } from '../../../lib/format';
+import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
+import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
+import { useDeleteTemplate } from '../api/delete-template';
+import { useTemplates } from '../api/get-templates';
+import { TemplateStatusBadge } from './template-status';
+import { languageName } from './languages';
 
+const ALL = 'all';
+
+/** `/templates`: message templates with their review state; filters by status, category and name. */
 export function TemplatesPage() {
-  return <PageHeader title="Templates" />;
+  const workspaceId = useWorkspaceId();
+  const isAdmin = useIsAdmin();
+  const templates = useTemplates(workspaceId);
+  const accounts = useWhatsappAccounts(workspaceId);
+  const remove = useDeleteTemplate(workspaceId);
+  const [status, setStatus] = useState(ALL);
+  const [category, setCategory] = useState(ALL);
+  const [search, setSearch] = useState('');
+
+  const statuses = useMemo(() => [...new Set((templates.data ?? []).map((t) => t.status.toUpperCase()))].sort(), [templates.data]);
+  const filtered = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return (templates.data ?? []).filter(
+      (t) =>
+        (status === ALL || t.status.toUpperCase() === status) &&
+        (category === ALL || t.category === category) &&
+        (!q || t.name.toLowerCase().includes(q)),
+    );
+  }, [templates.data, status, category, search]);
+  const phoneOf = (id: string) => accounts.data?.find((a) => a.id === id)?.phoneNumber ?? '—';
+  const filtering = status !== ALL || category !== ALL || search.trim() !== '';
+
+  return (
+    <>
+      <PageHeader
+        title="Templates"
+        description="Pre-approved messages for starting conversations and campaigns."
+        actions={
+          isAdmin && (
+            <Button asChild>
+              <Link to="/templates/create">
+                <Plus /> New template
+              </Link>
+            </Button>
+          )
+        }
+      >
+        <div className="flex flex-wrap items-center gap-2">
+          <div className="relative w-64">
+            <Search className="pointer-events-none absolute top-2 left-2.5 size-4 text-fg-subtle" aria-hidden />
+            <Input aria-label="Search templates" placeholder="Search by name" value={search} onChange={(e) => setSearch(e.target.value)} className="pl-8" />
+          </div>
+          <Select
+            aria-label="Status"
+            className="w-40"
+            value={status}
+            onValueChange={setStatus}
+            options={[{ value: ALL, label: 'All statuses' }, ...statuses.map((s) => ({ value: s, label: s.charAt(0) + s.slice(1).toLowerCase() }))]}
+          />
+          <Select
+            aria-label="Category"
+            className="w-44"
+            value={category}
+            onValueChange={setCategory}
+            options={[
+              { value: ALL, label: 'All categories' },
+              { value: 'MARKETING', label: 'Marketing' },
+              { value: 'UTILITY', label: 'Utility' },
+              { value: 'AUTHENTICATION', label: 'Authentication' },
+            ]}
+          />
+        </div>
+      </PageHeader>
+      <div className="p-6">
+        <Card>
+          {templates.isPending ? (
+            <ListSkeleton rows={4} label="Loading templates" />
+          ) : templates.isError ? (
+            <EmptyState title="Could not load the templates" description={templates.error.message} />
+          ) : filtered.length === 0 ? (
+            filtering ? (
+              <EmptyState icon={Search} title="No templates match" description="Try another status, category or name." />
+            ) : (
+              <EmptyState
+                icon={FileText}
+                title="No templates yet"
+                description="Templates are the messages WhatsApp lets you send first: greetings, order updates, offers."
+                action={
+                  isAdmin && (
+                    <Button asChild>
+                      <Link to="/templates/create">New template</Link>
+                    </Button>
+                  )
+                }
+              />
+            )
+          ) : (
+            <Table aria-label="Templates">
+              <THead>
+                <tr>
+                  <TH>Name</TH>
+                  <TH>Category</TH>
+                  <TH>Language</TH>
+                  <TH>Status</TH>
+                  <TH>Number</TH>
+                  <TH>Created</TH>
+                  {isAdmin && <TH className="w-12" />}
+                </tr>
+              </THead>
+              <TBody>
+                {filtered.map((t) => {
+                  const body = t.components.find((c) => c.type === 'BODY');
+                  return (
+                    <TR key={t.id}>
+                      <TD>
+                        <p className="font-medium">{t.name}</p>
+                        {body && 'text' in body && <p className="max-w-sm truncate text-xs text-fg-muted">{body.text}</p>}
+                      </TD>
+                      <TD className="text-fg-muted capitalize">{t.category.toLowerCase()}</TD>
+                      <TD className="text-fg-muted">{languageName(t.language)}</TD>
+                      <TD>
+                        <TemplateStatusBadge status={t.status} />
+                      </TD>
+                      <TD className="text-fg-muted">{phoneOf(t.whatsappAccountId)}</TD>
+                      <TD className="text-fg-muted">{formatDate(t.createdAt)}</TD>
+                      {isAdmin && (
+                        <TD>
+                          <ConfirmDialog
+                            title={`Delete ${t.name}?`}
+                            description="The template is deleted here and at WhatsApp; campaigns using it stop sending."
+                            onConfirm={() => remove.mutateAsync(t.id)}
+                            trigger={
+                              <Button variant="ghost" size="icon-sm" aria-label={`Delete ${t.name}`}>
+                                <Trash2 />
+                              </Button>
+                            }
+                          />
+                        </TD>
+                      )}
+                    </TR>
+                  );
+                })}
+              </TBody>
+            </Table>
+          )}
+        </Card>
+      </div>
+    </>
+  );
 }
