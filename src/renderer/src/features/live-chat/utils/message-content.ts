@@ -100,7 +100,9 @@ function readTemplate(m: Message, out: MessageContent): void {
         if (kind && mediaKinds.includes(kind)) out.header = { media: kind as MediaKind, url: mediaLink(p[kind]) ?? m.mediaUrl };
         headerParams.push(...texts);
       } else {
-        out.header = readHeader(c, m.mediaUrl) ?? out.header;
+        const format = (str(c.format) ?? 'TEXT').toLowerCase();
+        if (format === 'text' && str(c.text)) out.header = { text: str(c.text)! };
+        else if (mediaKinds.includes(format)) out.header = { media: format as MediaKind, url: m.mediaUrl };
       }
     } else if (type === 'BODY') {
       bodyText = str(c.text) ?? bodyText;

@@ -1,0 +1,108 @@
+// @vitest-environment happy-dom
+import '@testing-library/jest-dom/vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Outlet, RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConversationPage, LiveChatPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
+import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
+import { setEventStreamTokenSource } from '../../../src/renderer/src/lib/workspace-events';
+import { useAuthStore } from '../../../src/renderer/src/stores/auth-store';
+import { contact, ids, listEntry, message } from './fixtures';
+import { FakeEventSource, type FakeServer, fakeServer, withLayout } from './harness';
+
+let server: FakeServer;
+let restoreLayout: () => void;
+let seq = 0;
+const emit = (type: string, payload: unknown) =>
+  act(() => FakeEventSource.emit(type, { seq: ++seq, workspaceId: ids.workspace, type, createdAt: new Date().toISOString(), payload }));
+
+const otherId = '88888888-8888-4888-8888-888888888888';
+const first = message({ text: 'Where is my order?', createdAt: new Date(Date.now() - 3600_000).toISOString() });
+
+beforeEach(() => {
+  restoreLayout = withLayout();
+  vi.stubGlobal('EventSource', FakeEventSource);
+  setEventStreamTokenSource(async () => 'test-token');
+  useAuthStore.setState({
+    status: 'ready',
+    user: { uid: 'u1', email: 'ada@acme.com', emailVerified: true, displayName: 'Ada', photoURL: null },
+    member: { id: ids.member, uid: 'u1', role: 'agent', createdAt: '2026-01-01T00:00:00.000Z', currentWorkspaceId: ids.workspace, workspaceIds: [ids.workspace], Workspaces: [] },
+  });
+  server = fakeServer();
+  server.on('GET', /\/conversations\/counts$/, { me: 0, assigned: 0, open: 2, closed: 0 });
+  server.on('GET', /\/workspace\/[^/]+\/conversations$/, {
+    items: [
+      listEntry({ lastMessage: first, lastMessageAt: first.createdAt }),
+      listEntry({ id: otherId, contactId: otherId, Contact: contact({ id: otherId, name: 'Alan Turing', phoneNumber: '+447700900123' }), lastMessage: null, lastMessageAt: new Date(Date.now() - 7200_000).toISOString() }),
+    ],
+    nextCursor: null,
+  });
+  server.on('GET', /\/workspace\/[^/]+$/, { id: ids.workspace, createdAt: '2026-01-01T00:00:00.000Z', name: 'Acme', memberIds: [ids.member], Attribute: [], Member: [] });
+  server.on('GET', /\/bots$/, { items: [], nextCursor: null });
+  server.on('GET', /\/conversation\/[^/]+$/, { ...listEntry(), ConversationEvent: [], Contact: contact(), Message: [first] });
+  server.on('GET', /\/contact\/[^/]+\/conversations$/, { items: [], nextCursor: null });
+  server.on('GET', /\/attributes$/, { items: [], nextCursor: null });
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+  vi.unstubAllGlobals();
+});
+
+function renderAt(url: string) {
+  const root = createRootRoute({ component: Outlet });
+  const list = createRoute({ getParentRoute: () => root, path: '/live-chat', validateSearch: liveChatSearchSchema, component: LiveChatPage });
+  const conv = createRoute({ getParentRoute: () => root, path: '/live-chat/$conversationId', component: ConversationPage });
+  const router = createRouter({ routeTree: root.addChildren([list, conv]), history: createMemoryHistory({ initialEntries: [url] }) });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+const listNames = () => within(screen.getByRole('navigation', { name: 'Conversations' })).getAllByRole('link').map((l) => l.getAttribute('data-conversation-id'));
+
+describe('live updates from the workspace event stream', () => {
+  it('one stream per workspace, authenticated by ?token=', async () => {
+    renderAt(`/live-chat/${ids.conversation}?tab=open`);
+    await screen.findByText('Where is my order?', { selector: 'p' });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    expect(FakeEventSource.instances[0].url).toMatch(new RegExp(`/workspace/${ids.workspace}/events\\?token=test-token$`));
+  });
+
+  it('a customer’s new message appears in the open conversation and lifts it in the list, without a refetch', async () => {
+    renderAt(`/live-chat/${ids.conversation}?tab=open`);
+    await screen.findByText('Where is my order?', { selector: 'p' });
+    const fetchesBefore = server.calls.length;
+    const incoming = message({ text: 'Hello? Anyone there?', createdAt: new Date().toISOString() });
+    emit('message.created', { message: incoming });
+    expect(await screen.findByText('Hello? Anyone there?', { selector: 'p' })).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByText('Hello? Anyone there?')).toBeInTheDocument();
+    expect(server.calls.length).toBe(fetchesBefore);
+  });
+
+  it('a new message in another conversation moves that one to the top; a status update turns the ticks blue', async () => {
+    renderAt(`/live-chat/${ids.conversation}?tab=open`);
+    await screen.findByText('Where is my order?', { selector: 'p' });
+    expect(listNames()).toEqual([ids.conversation, otherId]);
+    emit('message.created', { message: message({ conversationId: otherId, text: 'Do you deliver?', createdAt: new Date().toISOString() }) });
+    await waitFor(() => expect(listNames()).toEqual([otherId, ids.conversation]));
+
+    const mine = message({ creator: 'agent', memberId: ids.member, status: 'sent', text: 'On its way', createdAt: new Date().toISOString() });
+    emit('message.created', { message: mine });
+    const bubble = (await screen.findByText('On its way', { selector: 'p' })).closest('article')!;
+    expect(within(bubble).getByRole('img', { name: 'Sent' })).toBeInTheDocument();
+    emit('message.status', { message: { ...mine, status: 'read' } });
+    await waitFor(() => expect(within(bubble).getByRole('img', { name: 'Read' })).toBeInTheDocument());
+  });
+
+  it('a conversation closed elsewhere leaves the open tab', async () => {
+    renderAt('/live-chat?tab=open');
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));
+    const { Contact: _c, lastMessage: _l, ...conversation } = listEntry({ id: otherId, contactId: otherId, isActive: false });
+    emit('conversation.updated', { conversation });
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation]));
+  });
+});
