@@ -1,5 +1,150 @@
-import { PageHeader } from '../../../components/ui/card';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Bot, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { limits } from '../../../../../shared/limits';
+import { messages } from '../../../../../shared/messages';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, PageHeader } from '../../../components/ui/card';
+import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { ListSkeleton } from '../../../components/ui/skeleton';
+import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
+import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
+import { useCreateBot } from '../api/create-bot';
+import { useDeleteBot } from '../api/delete-bot';
+import { useBots } from '../api/get-bots';
 
+/** `/automation`: the workspace's bots. */
 export function BotsPage() {
-  return <PageHeader title="Automation" />;
+  const workspaceId = useWorkspaceId();
+  const isAdmin = useIsAdmin();
+  const bots = useBots(workspaceId);
+  const accounts = useWhatsappAccounts(workspaceId);
+  const remove = useDeleteBot(workspaceId);
+  const [creating, setCreating] = useState(false);
+  const phoneOf = (id: string | null) => (id ? (accounts.data?.find((a) => a.id === id)?.phoneNumber ?? '—') : 'Not connected');
+
+  return (
+    <>
+      <PageHeader
+        title="Automation"
+        description="Bots that answer customers on a WhatsApp number and hand over to your team."
+        actions={
+          isAdmin && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus /> New bot
+            </Button>
+          )
+        }
+      />
+      <div className="p-6">
+        <Card>
+          {bots.isPending ? (
+            <ListSkeleton rows={3} label="Loading bots" />
+          ) : bots.isError ? (
+            <EmptyState title="Could not load the bots" description={bots.error.message} />
+          ) : bots.data.length === 0 ? (
+            <EmptyState
+              icon={Bot}
+              title="No bots yet"
+              description="A bot greets customers, collects details and routes the conversation to the right person."
+              action={isAdmin && <Button onClick={() => setCreating(true)}>New bot</Button>}
+            />
+          ) : (
+            <Table aria-label="Bots">
+              <THead>
+                <tr>
+                  <TH>Bot</TH>
+                  <TH>Status</TH>
+                  <TH>Number</TH>
+                  <TH>Last deployed</TH>
+                  <TH>Created</TH>
+                  {isAdmin && <TH className="w-12" />}
+                </tr>
+              </THead>
+              <TBody>
+                {bots.data.map((b) => (
+                  <TR key={b.id}>
+                    <TD>
+                      <Link to="/automation/$botId" params={{ botId: b.id }} className="font-medium hover:underline">
+                        {b.title}
+                      </Link>
+                      <p className="text-xs text-fg-muted">{b.rfInstance.nodes.length} steps</p>
+                    </TD>
+                    <TD>{b.isActive ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</TD>
+                    <TD className="text-fg-muted">{phoneOf(b.whatsappAccountId)}</TD>
+                    <TD className="text-fg-muted">{formatDateTime(b.lastDeployedAt)}</TD>
+                    <TD className="text-fg-muted">{formatDate(b.createdAt)}</TD>
+                    {isAdmin && (
+                      <TD>
+                        <ConfirmDialog
+                          title={`Delete ${b.title}?`}
+                          description="Conversations it handles are left to your team."
+                          onConfirm={() => remove.mutateAsync(b.id)}
+                          trigger={
+                            <Button variant="ghost" size="icon-sm" aria-label={`Delete ${b.title}`}>
+                              <Trash2 />
+                            </Button>
+                          }
+                        />
+                      </TD>
+                    )}
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </Card>
+      </div>
+      {creating && <CreateBotDialog workspaceId={workspaceId} onClose={() => setCreating(false)} />}
+    </>
+  );
+}
+
+const BotForm = z.object({ title: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.text.title) });
+
+function CreateBotDialog({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
+  const create = useCreateBot(workspaceId);
+  const navigate = useNavigate();
+  const form = useForm<z.infer<typeof BotForm>>({ resolver: zodResolver(BotForm), defaultValues: { title: '' } });
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()}>
+      <DialogContent
+        title="New bot"
+        footer={
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form="bot-form" loading={create.isPending}>
+              Create bot
+            </Button>
+          </>
+        }
+      >
+        <form
+          id="bot-form"
+          noValidate
+          onSubmit={form.handleSubmit((v) =>
+            create.mutate(
+              { workspaceId, title: v.title },
+              { onSuccess: (bot) => void navigate({ to: '/automation/$botId', params: { botId: bot.id } }) },
+            ),
+          )}
+        >
+          <FormField label="Name" error={form.formState.errors.title?.message}>
+            <Input autoFocus placeholder="Order status helper" {...form.register('title')} />
+          </FormField>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
 }

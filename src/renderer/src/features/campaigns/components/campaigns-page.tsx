@@ -1,5 +1,178 @@
-import { PageHeader } from '../../../components/ui/card';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Megaphone, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { limits } from '../../../../../shared/limits';
+import { messages } from '../../../../../shared/messages';
+import { CampaignType } from '../../../../../shared/schemas/entities';
+import { Button } from '../../../components/ui/button';
+import { Card, PageHeader } from '../../../components/ui/card';
+import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { ListSkeleton } from '../../../components/ui/skeleton';
+import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
+import { formatDate } from '../../../lib/format';
+import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
+import { useCreateCampaign } from '../api/create-campaign';
+import { useDeleteCampaign } from '../api/delete-campaign';
+import { useCampaigns } from '../api/get-campaigns';
+import { CampaignStatusBadge } from './campaign-status';
 
+/** `/campaigns`: template campaigns with their send results. */
 export function CampaignsPage() {
-  return <PageHeader title="Campaigns" />;
+  const workspaceId = useWorkspaceId();
+  const isAdmin = useIsAdmin();
+  const campaigns = useCampaigns(workspaceId);
+  const remove = useDeleteCampaign(workspaceId);
+  const [creating, setCreating] = useState(false);
+
+  return (
+    <>
+      <PageHeader
+        title="Campaigns"
+        description="Send approved templates to a segment, once or whenever your systems trigger it."
+        actions={
+          isAdmin && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus /> New campaign
+            </Button>
+          )
+        }
+      />
+      <div className="p-6">
+        <Card>
+          {campaigns.isPending ? (
+            <ListSkeleton rows={3} label="Loading campaigns" />
+          ) : campaigns.isError ? (
+            <EmptyState title="Could not load the campaigns" description={campaigns.error.message} />
+          ) : campaigns.data.length === 0 ? (
+            <EmptyState
+              icon={Megaphone}
+              title="No campaigns yet"
+              description="A campaign sends a template to a segment of your audience."
+              action={isAdmin && <Button onClick={() => setCreating(true)}>New campaign</Button>}
+            />
+          ) : (
+            <Table aria-label="Campaigns">
+              <THead>
+                <tr>
+                  <TH>Campaign</TH>
+                  <TH>Type</TH>
+                  <TH>Status</TH>
+                  <TH className="text-right">Sent</TH>
+                  <TH className="text-right">Failed</TH>
+                  <TH>Created</TH>
+                  {isAdmin && <TH className="w-12" />}
+                </tr>
+              </THead>
+              <TBody>
+                {campaigns.data.map((c) => {
+                  const failed = c.CampaignLogs.filter((l) => l.messageStatus === 'failed').length;
+                  return (
+                    <TR key={c.id}>
+                      <TD>
+                        <Link to="/campaigns/$campaignId" params={{ campaignId: c.id }} className="font-medium hover:underline">
+                          {c.name}
+                        </Link>
+                      </TD>
+                      <TD className="text-fg-muted">{c.type === 'oneTime' ? 'One-time' : 'Recurring'}</TD>
+                      <TD>
+                        <CampaignStatusBadge status={c.status} />
+                      </TD>
+                      <TD className="text-right tabular-nums">{c.CampaignLogs.length - failed}</TD>
+                      <TD className="text-right tabular-nums text-fg-muted">{failed}</TD>
+                      <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
+                      {isAdmin && (
+                        <TD>
+                          <ConfirmDialog
+                            title={`Delete ${c.name}?`}
+                            description="Its send history is deleted with it."
+                            onConfirm={() => remove.mutateAsync(c.id)}
+                            trigger={
+                              <Button variant="ghost" size="icon-sm" aria-label={`Delete ${c.name}`}>
+                                <Trash2 />
+                              </Button>
+                            }
+                          />
+                        </TD>
+                      )}
+                    </TR>
+                  );
+                })}
+              </TBody>
+            </Table>
+          )}
+        </Card>
+      </div>
+      {creating && <CreateCampaignDialog workspaceId={workspaceId} onClose={() => setCreating(false)} />}
+    </>
+  );
+}
+
+const CampaignForm = z.object({
+  name: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.text.title),
+  type: CampaignType,
+});
+
+function CreateCampaignDialog({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
+  const create = useCreateCampaign(workspaceId);
+  const navigate = useNavigate();
+  const form = useForm<z.infer<typeof CampaignForm>>({ resolver: zodResolver(CampaignForm), defaultValues: { name: '', type: 'oneTime' } });
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()}>
+      <DialogContent
+        title="New campaign"
+        footer={
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form="campaign-form" loading={create.isPending}>
+              Create campaign
+            </Button>
+          </>
+        }
+      >
+        <form
+          id="campaign-form"
+          noValidate
+          className="flex flex-col gap-4"
+          onSubmit={form.handleSubmit((v) =>
+            create.mutate(
+              { workspaceId, ...v },
+              { onSuccess: (c) => void navigate({ to: '/campaigns/$campaignId', params: { campaignId: c.id } }) },
+            ),
+          )}
+        >
+          <FormField label="Name" error={form.formState.errors.name?.message}>
+            <Input autoFocus placeholder="Winter sale" {...form.register('name')} />
+          </FormField>
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => (
+              <FormField
+                label="Type"
+                hint={field.value === 'oneTime' ? 'Sent once to a segment.' : 'Sent whenever your systems call its trigger.'}
+              >
+                <Select
+                  value={field.value}
+                  onValueChange={field.onChange}
+                  options={[
+                    { value: 'oneTime', label: 'One-time' },
+                    { value: 'recurring', label: 'Recurring' },
+                  ]}
+                />
+              </FormField>
+            )}
+          />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
 }
