@@ -88,6 +88,14 @@ describe('Composer', () => {
     await userEvent.type(screen.getByPlaceholderText('Value for {{2}}'), 'on its way');
     expect(screen.getByLabelText('Preview')).toHaveTextContent('Hi Grace, your order is on its way.');
     expect(send).toBeEnabled();
+    server.on('POST', /^\/message\/template$/, () => ({ status: 201, body: message({ type: 'template', creator: 'agent', status: 'pending' }) }));
+    await userEvent.click(send);
+    await waitFor(() => expect(server.calls.some((c) => c.path === '/message/template')).toBe(true));
+    expect(server.calls.find((c) => c.path === '/message/template')?.body).toEqual({
+      conversationId: ids.conversation,
+      templateId: template().id,
+      parameters: { body: ['Grace', 'on its way'] },
+    });
   });
 
   it('a customer who never wrote: says no window is open', () => {

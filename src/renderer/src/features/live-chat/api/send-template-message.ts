@@ -1,27 +1,25 @@
-/**
- * Sends an approved template into a conversation (outside the 24-hour window). The channel helper (H2) adds
- * the route; until it is in the route table this answers what the server would: not available yet.
- */
+/** POST /message/template (addition): sends an approved template into a conversation, outside the 24-hour window too. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../../../lib/api-client';
+import type { ConversationDetail } from '../../../../../shared/schemas/entities';
+import { api } from '../../../lib/api-client';
+import { mergeMessages } from '../utils/timeline';
 import { liveChatKeys } from './keys';
 
 export interface SendTemplateInput {
   templateId: string;
-  /** Values of the header's variables, in order. */
-  header: string[];
-  /** Values of the body's variables, in order. */
+  /** Values of the body's variables, in order of appearance. */
   body: string[];
 }
 
 export function useSendTemplateMessage(conversationId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (_input: SendTemplateInput) => {
-      throw new ApiError(501, 'Sending templates is not available on this server yet', null);
-    },
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: liveChatKeys.conversation(conversationId) });
+    mutationFn: ({ templateId, body }: SendTemplateInput) =>
+      api('sendTemplateMessage', { body: { conversationId, templateId, parameters: { body } } }),
+    onSuccess: (message) => {
+      qc.setQueryData<ConversationDetail>(liveChatKeys.conversation(conversationId), (old) =>
+        old ? { ...old, Message: mergeMessages(old.Message, [message]) } : old,
+      );
     },
   });
 }
