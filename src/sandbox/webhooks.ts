@@ -84,6 +84,22 @@ export class WebhookQueue {
 
   close(): void {
     this.closed = true;
+    // Cut short a retry wait so nothing is posted after the sandbox stopped.
+    this.wake?.();
+  }
+
+  private wake: (() => void) | undefined;
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.wake = undefined;
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.wake = done;
+    });
   }
 
   private async deliver(record: WebhookRecord): Promise<void> {
@@ -109,7 +125,7 @@ export class WebhookQueue {
         record.delivered = true;
         return;
       }
-      if (attempt < this.opts.attempts) await sleep(this.opts.retryDelayMs * 2 ** (attempt - 1));
+      if (attempt < this.opts.attempts && !this.closed) await this.pause(this.opts.retryDelayMs * 2 ** (attempt - 1));
     }
     this.opts.log(`webhook #${record.seq} (${record.field}) given up after ${record.attempts} attempts (last status ${record.status})`);
   }
@@ -121,4 +137,3 @@ async function post(url: string, rawBody: string, headers: Record<string, string
   return res.status;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

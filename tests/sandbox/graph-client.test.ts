@@ -90,9 +90,12 @@ describe('sending every message kind inside the window', () => {
       messages.video({ link: 'https://example.com/a.mp4' }, { caption: 'How to' }),
       messages.document({ link: 'https://example.com/invoice.pdf' }, { filename: 'invoice.pdf', caption: 'Invoice' }),
       messages.media('audio', { link: 'https://example.com/a.ogg' }, { caption: 'dropped for audio' }),
+      messages.sticker({ link: 'https://example.com/s.webp' }),
+      messages.video({ id: imageId }),
     ];
     for (const m of sends) await client.sendMessage(creds, customer, m);
-    const last = sandbox.sent.slice(-5).map((s) => s.body);
+    const last = sandbox.sent.slice(-7).map((s) => s.body);
+    expect(last[5]).toMatchObject({ type: 'sticker', sticker: { link: 'https://example.com/s.webp' } });
     expect(last[0]).toMatchObject({ type: 'image', image: { id: imageId, caption: 'Your receipt' } });
     expect(last[3]).toMatchObject({ type: 'document', document: { link: 'https://example.com/invoice.pdf', filename: 'invoice.pdf' } });
     expect(last[4]).toEqual(expect.objectContaining({ type: 'audio', audio: { link: 'https://example.com/a.ogg' } }));
@@ -227,6 +230,16 @@ describe('refusals, as Meta makes them', () => {
     expect((await refusal(client.sendMessage(creds, customer, messages.text('Still there?')))).code).toBe(131047);
     await sandbox.customers.say(customer, 'Yes, still here');
     await sandbox.customers.say(stranger, 'me too');
+  });
+
+  it('the window belongs to one business number: writing to one does not open another', async () => {
+    const other = sandbox.addAccount();
+    const otherCreds = { token: other.token, phoneNumberId: other.phoneNumberId, wabaAccountId: other.wabaAccountId, appId: other.appId };
+    await sandbox.customers.say('+14155550177', 'hello first number');
+    await client.sendMessage(creds, '+14155550177', messages.text('hi from the first number'));
+    expect((await refusal(client.sendMessage(otherCreds, '+14155550177', messages.text('hi from the second')))).code).toBe(131047);
+    await sandbox.customers.say('+14155550177', 'hello second number', { phoneNumberId: other.phoneNumberId });
+    await client.sendMessage(otherCreds, '+14155550177', messages.text('now it may'));
   });
 
   it('over the throughput of the number -> 130429, rate_limited', async () => {
