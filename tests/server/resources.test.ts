@@ -290,7 +290,7 @@ describe('conversations', () => {
     expect(await tabs('closed')).toContain(s.ids.conversation);
     expect(await tabs('open')).not.toContain(s.ids.conversation);
 
-    // Closing twice records nothing new; reopening needs no event.
+    // Closing twice records nothing new (reopening records CONVERSATION_REOPENED: tests/server/webhooks.test.ts).
     await ta.call('PATCH', `/conversation/${s.ids.conversation}`, { token: agent.token, body: { isActive: false } });
     const events = await ta.db
       .select()
@@ -326,8 +326,9 @@ describe('workspace reads', () => {
 
   it('never answers a WhatsApp token whole, and deletes an account unlinking its bots', async () => {
     const list = (await ta.call('GET', `/workspace/${admin.workspaceId}/whatsapp`, { token: agent.token })).json();
-    expect(list.items[0].token).toBe('••••••••abcd');
-    expect(JSON.stringify(list)).not.toContain('ciphertext');
+    const [seeded] = await ta.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.id, s.ids.whatsappAccount));
+    expect(list.items[0].token).toBe(`••••••••${seeded.tokenLast4}`);
+    expect(JSON.stringify(list)).not.toContain(seeded.tokenCiphertext);
     const bot = (await ta.call('POST', '/bot', { token: admin.token, body: { workspaceId: admin.workspaceId } })).json();
     await ta.call('PATCH', `/bot/${bot.id}/connectWaba`, { token: admin.token, body: { wabaAccountId: s.ids.whatsappAccount } });
     const [extra] = await ta.db

@@ -226,6 +226,17 @@ describe('inbound messages', () => {
     expect(updated.some((e) => e.type === 'conversation.updated' && (e.payload as { conversation: { id: string; isActive: boolean } }).conversation.id === c.id)).toBe(true);
   });
 
+  it('records who reopened a conversation by hand', async () => {
+    const from = '16505552007';
+    await deliver(inbound(account.phoneNumberId, from, { type: 'text', text: { body: 'hello' } }));
+    const [c] = await conversationsOf((await contactByPhone(`+${from}`)).id);
+    await ta.call('PATCH', `/conversation/${c.id}`, { token: admin.token, body: { isActive: false } });
+    const reopened = await ta.call('PATCH', `/conversation/${c.id}`, { token: admin.token, body: { isActive: true } });
+    expect(reopened.json().isActive).toBe(true);
+    const detail = (await ta.call('GET', `/conversation/${c.id}`, { token: admin.token })).json();
+    expect(detail.ConversationEvent.at(-1).data).toEqual({ type: 'CONVERSATION_REOPENED', reopenedBy: 'member', memberId: admin.member.id });
+  });
+
   it('keeps a name the team gave the contact over the WhatsApp profile name', async () => {
     const from = '16505552006';
     await deliver(inbound(account.phoneNumberId, from, { type: 'text', text: { body: 'hi' } }, 'Profile Name'));
@@ -281,6 +292,25 @@ describe('statuses', () => {
     expect(m.failureReason).toContain('131047');
     const detail = (await ta.call('GET', `/conversation/${s.ids.conversation}`, { token: admin.token })).json();
     expect(detail.Message.find((x: { id: string }) => x.id === m.id)).toMatchObject({ status: 'failed', failureReason: m.failureReason });
+  });
+
+  it('applies a status that overtook the answer of its send once the message is stored', async () => {
+    const wamid = newWamid();
+    const res = await postWebhook(ta, statusUpdate(account.phoneNumberId, wamid, 'delivered'));
+    expect(res.statusCode).toBe(200);
+    // The job runs (and is retried) while the message is not stored yet.
+    await new Promise((r) => setTimeout(r, 1200));
+    await ta.db.insert(t.messages).values({
+      workspaceId: s.workspaceId,
+      conversationId: s.ids.conversation,
+      type: 'text',
+      text: 'raced',
+      creator: 'agent',
+      waMessageId: wamid,
+      status: 'sent',
+    });
+    await ta.app.parley.jobs.drain();
+    expect((await byWamid(wamid)).status).toBe('delivered');
   });
 
   it('ignores an old status for a message Parley never sent', async () => {

@@ -62,6 +62,9 @@ export function conversationService(d: ServiceDeps) {
           changes.isActive = body.isActive;
           if (!body.isActive) {
             await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_CLOSED', closedBy: 'user', userId: me });
+          } else {
+            // Reopened by hand; a customer writing in reopens too (reopenedBy 'contact', whatsapp/ingest.ts).
+            await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_REOPENED', reopenedBy: 'member', memberId: me });
           }
         }
         if (Object.keys(changes).length === 0) return conv.toConversation(row);
