@@ -455,7 +455,11 @@ export class SandboxCore {
     const category = template ? template.category.toLowerCase() : 'service';
     const delay = this.opts.statusDelayMs ?? 150;
     const steps: SentMessage['status'][] = failure ? ['failed'] : ['sent', 'delivered', ...(this.opts.autoRead === false ? [] : (['read'] as const))];
-    const conversation = { id: randomBytes(16).toString('hex'), origin: { type: category } };
+    const conversation = {
+      id: randomBytes(16).toString('hex'),
+      expiration_timestamp: String(Math.floor((this.now() + WINDOW_MS) / 1000)),
+      origin: { type: category },
+    };
     this.track(
       (async () => {
         for (const status of steps) {
@@ -470,8 +474,9 @@ export class SandboxCore {
             ...(p.bizOpaqueCallbackData ? { biz_opaque_callback_data: p.bizOpaqueCallbackData } : {}),
           };
           if (status === 'failed') item.errors = [webhookErrorItem(failure!.code, failure!.details ?? 'Injected failure')];
-          else {
-            if (status !== 'read') item.conversation = conversation;
+          else if (status !== 'read') {
+            // Like Meta, read receipts carry no conversation or pricing: those were settled by sent/delivered.
+            item.conversation = conversation;
             item.pricing = { billable: category !== 'service', pricing_model: 'PMP', type: category === 'service' ? 'free_customer_service' : 'regular', category };
           }
           await this.webhooks.push(account.wabaAccountId, 'messages', { ...this.metadata(account), statuses: [item] });

@@ -240,7 +240,6 @@ export function phoneNumberView(a: SandboxAccount) {
     quality_rating: 'GREEN',
     platform_type: 'CLOUD_API',
     throughput: { level: 'STANDARD' },
-    messaging_limit_tier: 'TIER_1K',
   };
 }
 
