@@ -299,7 +299,7 @@ describe('statuses', () => {
     const res = await postWebhook(ta, statusUpdate(account.phoneNumberId, wamid, 'delivered'));
     expect(res.statusCode).toBe(200);
     // The job runs (and is retried) while the message is not stored yet.
-    await new Promise((r) => setTimeout(r, 1200));
+    await new Promise((r) => setTimeout(r, 600));
     await ta.db.insert(t.messages).values({
       workspaceId: s.workspaceId,
       conversationId: s.ids.conversation,

@@ -47,7 +47,9 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
   };
 
   const processWebhook = webhookProcessor({ ...d, media: d.media ?? media });
-  d.jobs.register<{ payload: unknown; receivedAt?: number }>(WEBHOOK_JOB, (data) => processWebhook(data.payload, data.receivedAt));
+  d.jobs.register<{ payload: unknown; receivedAt?: number }>(WEBHOOK_JOB, (data, job) =>
+    processWebhook(data.payload, data.receivedAt, job.retryCount),
+  );
 
   return {
     hasSecrets: box !== null,

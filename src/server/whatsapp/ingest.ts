@@ -29,6 +29,8 @@ type MessageContent = Pick<ch.MessageRow, 'type' | 'text' | 'mediaUrl' | 'header
  * has been stored. A status for an unknown wamid younger than this is retried by the job instead of dropped.
  */
 const statusGraceMs = 120_000;
+/** How many times a delivery is retried for such a status (pg-boss backs off: about 35 s in all by default). */
+const statusRetries = 3;
 export class StatusNotYetKnown extends Error {
   constructor() {
     super('a status arrived for a message that is not stored yet; retried later');
@@ -289,7 +291,8 @@ export function webhookProcessor(d: ChannelDeps) {
   }
 
   /** The job handler: one webhook delivery, already verified by its signature. */
-  return async function processWebhook(payload: unknown, receivedAt = Date.now()): Promise<void> {
+  /** `attempt` is the job's retry count: a status waiting for its message is retried a few times only. */
+  return async function processWebhook(payload: unknown, receivedAt = Date.now(), attempt = 0): Promise<void> {
     const parsed = WebhookPayload.safeParse(payload);
     if (!parsed.success) {
       d.log.warn('webhook delivery that is not a WhatsApp Business payload dropped');
@@ -304,6 +307,6 @@ export function webhookProcessor(d: ChannelDeps) {
       }
     }
     // Everything else is stored; the job's retry re-runs the delivery, which skips what is stored already.
-    if (!complete) throw new StatusNotYetKnown();
+    if (!complete && attempt < statusRetries) throw new StatusNotYetKnown();
   };
 }
