@@ -19,7 +19,7 @@ import type { ServiceDeps } from '../services/context';
 import type { FileStore } from '../storage/file-store';
 import { parseKey } from '../storage/file-store';
 import { attributeIndex } from '../segments';
-import { csvRecords, describeCsvError, ImportFileError, inspectCsv, type CsvInfo } from './csv-file';
+import { csvBatches, describeCsvError, ImportFileError, inspectCsv, type CsvInfo } from './csv-file';
 import { type ColumnPlan, type ContactInput, contactFields, rowToContact } from './rows';
 
 export const importJobName = 'contacts.import';
@@ -264,7 +264,7 @@ export function importRunner(d: ServiceDeps) {
   /** Counts the data records, or answers why the file is not valid CSV. */
   async function prePass(path: string, info: CsvInfo): Promise<number> {
     let n = 0;
-    for await (const _ of csvRecords(path, info)) n++;
+    for await (const batch of csvBatches(path, info)) n += batch.length;
     return n;
   }
 
@@ -323,11 +323,13 @@ export function importRunner(d: ServiceDeps) {
       inFlight.catch(() => undefined);
     };
     try {
-      for await (const rec of csvRecords(path, info)) {
-        seen++;
-        if (seen <= row.processedRows) continue;
-        chunk.push({ line: rec.line, outcome: rowToContact(rec.fields, plan, country) });
-        if (chunk.length >= chunkSize) await flush(false);
+      for await (const batch of csvBatches(path, info)) {
+        for (const rec of batch) {
+          seen++;
+          if (seen <= row.processedRows) continue;
+          chunk.push({ line: rec.row, outcome: rowToContact(rec.fields, plan, country) });
+          if (chunk.length >= chunkSize) await flush(false);
+        }
       }
       await flush(true);
       if (inFlight) await inFlight;

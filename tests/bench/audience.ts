@@ -1,0 +1,177 @@
+/**
+ * Audience at scale, on PostgreSQL: import a generated 1,000,000-row CSV end to end (the import job: parse,
+ * normalise, chunked upserts, error report) against a raw COPY of the same file into a bare table; then, over
+ * those 1,000,000 contacts, a segment count with three filters and the first contacts page and searches.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import pg from 'pg';
+import { loadConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/client';
+import * as t from '../../src/server/db/schema';
+import { importRunner } from '../../src/server/imports/run-import';
+import * as r from '../../src/server/repositories/resources';
+import { countSegment } from '../../src/server/segments';
+import type { ServiceDeps } from '../../src/server/services/context';
+import { searchCondition } from '../../src/server/services/audience-service';
+import { createFileStore } from '../../src/server/storage/file-store';
+import type { SegmentFilter } from '../../src/shared/schemas/entities';
+import { type Benchmark, percentile, round } from './types';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const firstNames = ['Maria', 'Mark', 'Max', 'Ada', 'Alan', 'Grace', 'Linus', 'Sofia', 'Omar', 'Yuki', 'Chen', 'Ines', 'Kofi', 'Lena', 'Noah', 'Priya', 'Ravi', 'Sara', 'Tom', 'Zoe'];
+const lastNames = ['Silva', 'Smith', 'Müller', 'Rossi', 'Kim', 'Okafor', 'Novak', 'García', 'Haddad', 'Tanaka'];
+const plans = ['gold', 'silver', 'bronze', 'free'];
+
+/** Writes the CSV (header + ROWS rows; every 13th row without e-mail) and answers its path and size. */
+function generateCsv(dir: string): { file: string; bytes: number } {
+  const file = path.join(dir, 'contacts-1m.csv');
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, 'phone,name,email,plan,age\n');
+  let buf: string[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    const phone = `+1415${String(2_000_000 + i)}`;
+    const name = `${firstNames[i % 20]} ${lastNames[(i >> 3) % 10]}`;
+    const email = i % 13 === 0 ? '' : `user${i}@example.com`;
+    buf.push(`${phone},${name},${email},${plans[i % 4]},${18 + (i % 70)}`);
+    if (buf.length === 50_000) {
+      fs.writeSync(fd, `${buf.join('\n')}\n`);
+      buf = [];
+    }
+  }
+  if (buf.length) fs.writeSync(fd, `${buf.join('\n')}\n`);
+  fs.closeSync(fd);
+  return { file, bytes: fs.statSync(file).size };
+}
+
+async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - start, value };
+}
+
+async function samples(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < 3; i++) await fn(i); // warm-up
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await timeIt(() => fn(i))).ms);
+  return out;
+}
+
+export const benchmark: Benchmark = {
+  name: 'audience',
+  needsDatabase: true,
+  async run(ctx) {
+    const url = ctx.databaseUrl!;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+    fs.chmodSync(dir, 0o755);
+    const database = await openDatabase({ url, poolSize: 4 });
+    try {
+      await database.migrate();
+      const db = database.db;
+      const [ws] = await db.insert(t.workspaces).values({ name: 'Bench Workspace' }).returning();
+      const [member] = await db.insert(t.members).values({ uid: 'bench-member', currentWorkspaceId: ws.id }).returning();
+      await db.insert(t.workspaceMembers).values({ workspaceId: ws.id, memberId: member.id, role: 'admin' });
+      await db.insert(t.attributes).values([
+        { workspaceId: ws.id, name: 'plan', format: 'text', memberId: member.id },
+        { workspaceId: ws.id, name: 'age', format: 'number', memberId: member.id },
+      ]);
+
+      ctx.log(`generating ${ROWS} rows`);
+      const csv = generateCsv(dir);
+      fs.chmodSync(csv.file, 0o644);
+      ctx.log(`${round(csv.bytes / 2 ** 20)} MB`);
+
+      // Baseline: COPY of the same file into a bare table (server-side COPY; psql \copy if the server cannot read it).
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query('create table bench_copy (phone text, name text, email text, plan text, age text)');
+      const copyMs = await (async () => {
+        try {
+          return (await timeIt(() => client.query(`copy bench_copy from '${csv.file}' with (format csv, header true)`))).ms;
+        } catch {
+          const start = performance.now();
+          execFileSync('psql', [url, '-c', `\\copy bench_copy from '${csv.file}' with (format csv, header true)`]);
+          return performance.now() - start;
+        }
+      })();
+      await client.query('drop table bench_copy');
+      await client.end();
+      ctx.log(`COPY baseline ${round(copyMs)} ms`);
+
+      // The import: the file as the upload route stores it, then the import job's own code.
+      const files = createFileStore({ dataDir: dir, publicUrl: 'http://bench.local' });
+      const stored = await timeIt(() =>
+        files.put({ workspaceId: ws.id, area: 'imports', fileName: 'contacts-1m.csv', mimeType: 'text/csv', data: fs.createReadStream(csv.file) }),
+      );
+      const [history] = await db
+        .insert(t.importHistories)
+        .values({
+          workspaceId: ws.id,
+          fileName: 'contacts-1m.csv',
+          fileUrl: stored.value.url,
+          memberId: member.id,
+          columnAttributeMap: [
+            { columnName: 'phone', attribute: 'phoneNumber' },
+            { columnName: 'name', attribute: 'name' },
+            { columnName: 'email', attribute: 'email' },
+            { columnName: 'plan', attribute: 'plan' },
+            { columnName: 'age', attribute: 'age' },
+          ],
+        })
+        .returning();
+      const deps = {
+        config: loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv),
+        db: database,
+        files,
+        log: pino({ level: 'silent' }),
+      } as unknown as ServiceDeps;
+      ctx.log('importing');
+      const imported = await timeIt(() => importRunner(deps).run(history.id));
+      const [done] = await db.select().from(t.importHistories).where(eq(t.importHistories.id, history.id));
+      if (done.status !== 'completed') throw new Error(`import ended ${done.status}: ${done.failureReason}`);
+      ctx.log(`import ${round(imported.ms)} ms: created ${done.createdCount}, updated ${done.updatedCount}, rejected ${done.rejectedCount}`);
+
+      await db.execute(sql`analyze ${t.contacts}`);
+      const filters: SegmentFilter[] = [
+        { column: 'plan', value: 'gold', operator: 'IS', conjuction: 'AND' },
+        { column: 'name', value: 'ma', operator: 'STARTS_WITH', conjuction: 'AND' },
+        { column: 'email', value: '', operator: 'IS_NOT_EMPTY', conjuction: 'AND' },
+      ];
+      let matched = 0;
+      const segment = await samples(30, async () => {
+        matched = await countSegment(db, ws.id, filters);
+      });
+      ctx.log(`segment count ${matched}, p95 ${round(percentile(segment, 95))} ms`);
+      const firstPage = await samples(50, () => r.contacts.page(db, ws.id, { limit: 50 }));
+      const queries = ['maria', 'user12345', '+1415234', '(415) 299-99', 'zoe t', 'nobody-here'];
+      const search = await samples(60, (i) => r.contacts.page(db, ws.id, { limit: 50 }, searchCondition(queries[i % queries.length], 'US')));
+
+      const importS = imported.ms / 1000;
+      return {
+        metrics: {
+          importSeconds: { value: round(importS, 2), unit: 's', goal: 30, description: `import job, ${ROWS} rows end to end` },
+          importVsCopy: { value: round(imported.ms / copyMs, 2), unit: 'x', goal: 3, description: 'import time / raw COPY time of the same file' },
+          copySeconds: { value: round(copyMs / 1000, 2), unit: 's', description: 'raw COPY into a bare table (no indexes)' },
+          importRowsPerSecond: { value: Math.round(ROWS / importS), unit: 'rows/s', description: 'import throughput' },
+          storeSeconds: { value: round(stored.ms / 1000, 2), unit: 's', description: 'streaming the file into the file store (what the upload route does)' },
+          segmentCountP95: { value: round(percentile(segment, 95)), unit: 'ms', goal: 300, description: `count of a 3-filter segment (attribute IS, STARTS_WITH, IS_NOT_EMPTY) over ${ROWS} contacts; ${matched} match` },
+          contactsFirstPageP95: { value: round(percentile(firstPage, 95)), unit: 'ms', goal: 20, description: 'first page (50) of contacts, newest first' },
+          contactsSearchP95: { value: round(percentile(search, 95)), unit: 'ms', goal: 20, description: `first page of a search; queries ${queries.join(' | ')}` },
+          fileMB: { value: round(csv.bytes / 2 ** 20), unit: 'MB', description: 'generated CSV size' },
+        },
+        notes: [
+          `Import: created ${done.createdCount}, updated ${done.updatedCount}, rejected ${done.rejectedCount}.`,
+          'Timed through the service code (repositories, segment compiler, import job), not over HTTP, so no identity service is needed.',
+        ],
+      };
+    } finally {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
