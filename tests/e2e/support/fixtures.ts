@@ -114,6 +114,33 @@ export async function signInUi(page: Page, account: { email: string; password: s
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
+export type SandboxNumber = NonNullable<typeof stack.sandboxAccount>;
+
+/**
+ * A fresh WhatsApp number of the sandbox (a number connects to one workspace only, so specs that connect one
+ * take their own). Connect it with `connectNumber(account, admin)` or through the UI.
+ */
+export async function newSandboxNumber(): Promise<SandboxNumber> {
+  const res = await fetch(`${need('PARLEY_E2E_CONTROL_URL')}/sandbox/accounts`, { method: 'POST' });
+  if (!res.ok) throw new Error(`the e2e stack could not add a sandbox number: ${res.status}`);
+  return (await res.json()) as SandboxNumber;
+}
+
+/** Connects a fresh sandbox number to the admin's workspace through the API; answers the account. */
+export async function connectNumber(admin: { email: string; password: string; workspaceId: string }) {
+  const number = await newSandboxNumber();
+  const call = await adminApi(admin);
+  const account = await call<{ id: string; phoneNumber: string }>('POST', '/whatsapp', {
+    phoneNumber: number.phoneNumber,
+    wabaAccountId: number.wabaAccountId,
+    appId: number.appId,
+    phoneNumberId: number.phoneNumberId,
+    token: number.token,
+    workspaceId: admin.workspaceId,
+  });
+  return { ...account, number };
+}
+
 /** The sandbox's control endpoints (customers writing in, template review outcomes ...). */
 export const sandbox = {
   async customerSays(waId: string, text: string, name?: string): Promise<{ id: string }> {

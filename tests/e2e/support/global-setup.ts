@@ -2,7 +2,7 @@
  * Playwright global setup: starts the stack (stack-cli.ts, in its own process) and publishes where it runs as
  * environment variables the workers inherit (read them through tests/e2e/support/fixtures.ts):
  * PARLEY_E2E_WEB_URL, PARLEY_E2E_API_URL, PARLEY_E2E_AUTH_EMULATOR, PARLEY_E2E_SANDBOX_ORIGIN,
- * PARLEY_E2E_SANDBOX_ACCOUNT (JSON). Returns the teardown that stops it.
+ * PARLEY_E2E_SANDBOX_ACCOUNT (JSON), PARLEY_E2E_CONTROL_URL. Returns the teardown that stops it.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -45,6 +45,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.PARLEY_E2E_AUTH_EMULATOR = info.emulatorHost;
   process.env.PARLEY_E2E_SANDBOX_ORIGIN = info.sandboxOrigin ?? '';
   process.env.PARLEY_E2E_SANDBOX_ACCOUNT = info.sandboxAccount ? JSON.stringify(info.sandboxAccount) : '';
+  process.env.PARLEY_E2E_CONTROL_URL = info.controlUrl;
 
   return async () => {
     if (child.exitCode !== null) return;

@@ -7,6 +7,7 @@
  * runner's event loop and a crash of one does not take down the other.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,8 @@ export interface StackInfo {
   /** http://127.0.0.1:PORT of the sandbox (control endpoints under /_sandbox), or null without a sandbox. */
   sandboxOrigin: string | null;
   sandboxAccount: { phoneNumber: string; phoneNumberId: string; wabaAccountId: string; appId: string; token: string } | null;
+  /** http://127.0.0.1:PORT of the stack's own control server: POST /sandbox/accounts -> a new sandbox number. */
+  controlUrl: string;
   dataDir: string;
 }
 
@@ -57,7 +60,14 @@ export async function startStack(log: (line: string) => void = () => undefined):
     const webUrl = `http://127.0.0.1:${webPort}`;
 
     // The sandbox is H1's; the stack runs without it until it exists.
-    let sandbox: { baseUrl: string; origin: string; account: StackInfo['sandboxAccount']; setWebhookUrl(u: string): void; close(): Promise<void> } | null = null;
+    let sandbox: {
+      baseUrl: string;
+      origin: string;
+      account: StackInfo['sandboxAccount'];
+      setWebhookUrl(u: string): void;
+      addAccount(): NonNullable<StackInfo['sandboxAccount']>;
+      close(): Promise<void>;
+    } | null = null;
     if (existsSync(path.join(root, 'src/sandbox/index.ts'))) {
       const mod = (await import('../../../src/sandbox/index')) as unknown as {
         startSandbox(o: { port?: number; appSecret: string; templateReviewDelayMs?: number; log?: (l: string) => void }): Promise<NonNullable<typeof sandbox>>;
@@ -119,7 +129,21 @@ export async function startStack(log: (line: string) => void = () => undefined):
     stoppers.push(() => vite.close());
     log(`web ${webUrl}`);
 
+    // A WhatsApp number can be connected to one workspace only, so each spec that connects one asks for its own.
+    const control = createHttpServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/sandbox/accounts' && sandbox) {
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(sandbox.addAccount()));
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    const controlPort = await new Promise<number>((resolve) =>
+      control.listen(0, '127.0.0.1', () => resolve((control.address() as { port: number }).port)),
+    );
+    stoppers.push(() => new Promise((resolve) => control.close(() => resolve(undefined))));
+
     return {
+      controlUrl: `http://127.0.0.1:${controlPort}`,
       webUrl,
       apiUrl,
       emulatorHost: emulator.host,

@@ -73,7 +73,7 @@ export function MembersPage() {
                           {m.displayName || m.email}
                           {m.id === me.id && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
                         </p>
-                        <p className="truncate text-xs text-fg-muted">{m.email}</p>
+                        {m.displayName && <p className="truncate text-xs text-fg-muted">{m.email}</p>}
                       </div>
                     </div>
                   </TD>
