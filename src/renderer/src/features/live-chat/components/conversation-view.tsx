@@ -191,7 +191,8 @@ export function ConversationView({
   assignees: Assignees;
 }) {
   const query = useConversation(conversationId);
-  const [sidebarOpen, setSidebarOpen] = useState(true);
+  // On narrower screens the conversation gets the room; the contact details open on demand.
+  const [sidebarOpen, setSidebarOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 1400);
   const senderName = useCallback(
     (m: Message) => (m.creator === 'bot' ? 'Bot' : m.creator === 'agent' ? (names.member(m.memberId) ?? 'Agent') : null),
     [names],
