@@ -173,6 +173,16 @@ describe('safety', () => {
     expect(JSON.stringify(logs)).not.toContain(creds.token);
   });
 
+  it('does not send the token to a media URL that is neither https nor on the Graph host', async () => {
+    const elsewhere = await script([{ status: 200, body: 'bytes' }]);
+    const s = await script([{ status: 200, body: { id: 'm1', url: `${elsewhere.base}/file`, mime_type: 'image/png', sha256: 'x', file_size: 5 } }]);
+    // Methods work detached from the client object too.
+    const { downloadMedia } = fast(s.base);
+    const err = await fail(downloadMedia(creds, 'm1'));
+    expect(err.message).toContain('neither https nor on the Graph host');
+    expect(elsewhere.seen).toHaveLength(0);
+  });
+
   it('follows paging.next on the same host until it ends', async () => {
     const s = await script([]);
     // Three pages: the server script is rebuilt once the base URL is known.

@@ -199,6 +199,9 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
 
   const enc = encodeURIComponent;
 
+  const getMedia = (creds: GraphCredentials, mediaId: string) =>
+    request<MediaInfo>(creds.token, { method: 'GET', path: enc(mediaId), query: { phone_number_id: creds.phoneNumberId }, idempotent: true });
+
   return {
     async sendMessage(creds, to, message, o = {}) {
       const res = await request<{ contacts?: { input: string; wa_id: string }[]; messages?: { id: string; message_status?: string }[] }>(creds.token, {
@@ -277,12 +280,15 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
       });
     },
 
-    getMedia(creds, mediaId) {
-      return request<MediaInfo>(creds.token, { method: 'GET', path: enc(mediaId), query: { phone_number_id: creds.phoneNumberId }, idempotent: true });
-    },
+    getMedia,
 
     async downloadMedia(creds, mediaId) {
-      const info = await this.getMedia(creds, mediaId);
+      const info = await getMedia(creds, mediaId);
+      // The token goes with the download (Meta requires it), so only to Graph itself or over https.
+      const target = new URL(info.url);
+      if (target.origin !== baseOrigin && target.protocol !== 'https:') {
+        throw new GraphApiError({ httpStatus: 200, message: 'Graph answered a media URL that is neither https nor on the Graph host' });
+      }
       const data = await request<Buffer>(creds.token, { method: 'GET', path: info.url, idempotent: true, binary: true, timeoutMs: uploadTimeoutMs });
       return { data, mimeType: info.mime_type, sha256: info.sha256, size: data.length };
     },
