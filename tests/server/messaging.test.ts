@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { multipartBody } from '../support/multipart';
 
 let ta: TestApp;
 let admin: Session;
@@ -186,6 +187,80 @@ describe('POST /message/template', () => {
     } finally {
       ta.sandbox.advanceTime(-25 * 3600 * 1000);
     }
+  });
+
+  it('fills a media header (our file as a signed link), a text header variable and a URL button variable', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const form = multipartBody({ fileName: 'sale.png', mimeType: 'image/png', content: png });
+    const upload = await ta.app.inject({
+      method: 'POST',
+      url: '/whatsapp-template/upload-media',
+      headers: { authorization: `Bearer ${admin.token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(upload.statusCode).toBe(201);
+    const media = await ta.call('POST', '/whatsapp-template', {
+      token: admin.token,
+      body: {
+        name: 'spring_sale',
+        language: 'en_US',
+        category: 'MARKETING',
+        components: [
+          { type: 'HEADER', format: 'IMAGE', example: { header_handle: [upload.json().FBhandle] } },
+          { type: 'BODY', text: 'Hi {{1}}, the spring sale is on.', example: { body_text: [['Ada']] } },
+          { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Shop', url: 'https://shop.test/s/{{1}}', example: ['abc'] }] },
+        ],
+        mediaUrl: upload.json().assetUrl,
+        whatsappAccountId: accountId,
+        workspaceId: admin.workspaceId,
+      },
+    });
+    const titled = await ta.call('POST', '/whatsapp-template', {
+      token: admin.token,
+      body: {
+        name: 'titled_note',
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['A1'] } },
+          { type: 'BODY', text: 'It is ready for pickup.' },
+        ],
+        whatsappAccountId: accountId,
+        workspaceId: admin.workspaceId,
+      },
+    });
+    expect([media.statusCode, titled.statusCode]).toEqual([201, 201]);
+    await settle();
+    const { conversation } = await customerWrites();
+
+    const missing = await ta.call('POST', '/message/template', {
+      token: agent.token,
+      body: { conversationId: conversation.id, templateId: media.json().id, parameters: { body: ['Grace'] } },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe('This template needs 1 URL button value, 0 given');
+
+    const before = ta.sandbox.sent.length;
+    const sale = await ta.call('POST', '/message/template', {
+      token: agent.token,
+      body: { conversationId: conversation.id, templateId: media.json().id, parameters: { body: ['Grace'], urlButtons: ['g-42'] } },
+    });
+    expect(sale.statusCode).toBe(201);
+    expect(sale.json()).toMatchObject({ type: 'template', text: 'Hi Grace, the spring sale is on.', header: { type: 'image', link: upload.json().assetUrl } });
+    const components = (ta.sandbox.sent[before].body as { template: { components: { type: string; parameters: Record<string, unknown>[] }[] } }).template.components;
+    const headerLink = (components[0].parameters[0].image as { link: string }).link;
+    expect(headerLink).toMatch(/sig=/);
+    // Meta fetches the signed link without a token.
+    const fetched = await ta.app.inject({ method: 'GET', url: new URL(headerLink).pathname + new URL(headerLink).search });
+    expect(Buffer.from(fetched.rawPayload).equals(png)).toBe(true);
+    expect(components.at(-1)).toEqual({ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'g-42' }] });
+
+    const note = await ta.call('POST', '/message/template', {
+      token: agent.token,
+      body: { conversationId: conversation.id, templateId: titled.json().id, parameters: { headerText: 'B7' } },
+    });
+    expect(note.statusCode).toBe(201);
+    expect(note.json().header).toEqual({ type: 'text', text: 'Order B7' });
   });
 
   it('refuses a wrong number of parameters and a template that is not approved', async () => {

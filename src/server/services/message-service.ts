@@ -85,7 +85,8 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
 
     /**
      * Sends an APPROVED template of the conversation's number (allowed outside the window). Body parameters
-     * fill `{{n}}` in order; a media header takes `headerMediaLink`, else the template's stored media.
+     * fill `{{n}}` in order; a media header takes `headerMediaLink`, else the template's stored media; a text
+     * header's variable takes `headerText`; URL buttons with a variable take `urlButtons`.
      */
     async sendTemplate(ctx: WorkspaceContext, body: z.output<typeof CreateTemplateMessageBody>): Promise<Message> {
       const { c, contact, account } = await target(ctx, body.conversationId);
@@ -118,12 +119,25 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
         headerParam = { type: kind, [kind]: { link: publicLink } } as TemplateParameter;
         headerWire = { type: kind, link };
       } else if (header?.format === 'TEXT') {
-        headerWire = { type: 'text', text: header.text ?? '' };
+        const variables = placeholdersOf(header.text);
+        if (variables.length > 0 && !body.parameters.headerText) throw badRequest("This template's header has a variable: give headerText");
+        if (variables.length > 0) headerParam = { type: 'text', text: body.parameters.headerText! };
+        headerWire = { type: 'text', text: fill(header.text ?? '', body.parameters.headerText ? [body.parameters.headerText] : [], variables) };
+      }
+
+      // URL buttons whose url has a variable take one value each, in button order.
+      const dynamicUrls = (buttons?.buttons ?? [])
+        .map((b, index) => ({ b, index }))
+        .filter(({ b }) => b.type === 'URL' && placeholdersOf(b.url).length > 0);
+      const urlValues = body.parameters.urlButtons ?? [];
+      if (urlValues.length !== dynamicUrls.length) {
+        throw badRequest(`This template needs ${dynamicUrls.length} URL button value${dynamicUrls.length === 1 ? '' : 's'}, ${urlValues.length} given`);
       }
 
       const sendComponents = templateComponents({
         header: headerParam,
         body: named ? Object.fromEntries(names.map((n, i) => [n, values[i]])) : values,
+        buttons: dynamicUrls.map(({ index }, i) => ({ index, subType: 'url' as const, parameter: { type: 'text' as const, text: urlValues[i] } })),
       });
       const creds = channel.credsOf(account);
       const sent = await viaGraph(d.log, 'send template', () =>

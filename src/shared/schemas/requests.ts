@@ -86,6 +86,10 @@ export const CreateTemplateMessageBody = z.strictObject({
       body: z.array(z.string().trim().min(1, { error: messages.fieldEmpty }).max(1024)).max(50).default([]),
       /** The media of an IMAGE, VIDEO or DOCUMENT header; defaults to the template's stored media. */
       headerMediaLink: z.url().max(2048).optional(),
+      /** The value of a TEXT header's variable. */
+      headerText: z.string().trim().min(1).max(60).optional(),
+      /** Values of the URL buttons whose url has a variable, in button order. */
+      urlButtons: z.array(z.string().trim().min(1).max(2000)).max(2).optional(),
     })
     .default({ body: [] }),
 });
