@@ -11,14 +11,15 @@ import type { JobHandler, JobInfo } from '../../src/server/jobs/queue';
 import { type Config } from '../../src/server/config';
 import { openTestDatabase, testConfig } from '../support/server';
 
-const testJobs = {
-  ...jobDefinitions,
+const ownJobs = {
   'test.echo': {},
   'test.flaky': {},
   'test.doomed': { retryLimit: 1 },
   'test.restart': {},
   'test.slow': {},
 };
+// The product's jobs stay listed: their handlers are registered by the services as usual.
+const testJobs = { ...jobDefinitions, ...ownJobs };
 
 let database: Database;
 let dispose: () => Promise<void>;
@@ -32,11 +33,11 @@ afterAll(async () => {
   await dispose?.();
 });
 
-/** A server on the shared test database with these handlers (others get a no-op), started. */
-async function startApp(handlers: Partial<Record<keyof typeof testJobs, JobHandler<never>>>, config?: Partial<Config>) {
+/** A server on the shared test database with these handlers (the other test jobs get a no-op), started. */
+async function startApp(handlers: Partial<Record<keyof typeof ownJobs, JobHandler<never>>>, config?: Partial<Config>) {
   const app = await buildApp({ config: testConfig(config), database, logger: false, jobs: { definitions: testJobs, stopTimeoutMs: 1000 } });
   open.push(app);
-  for (const name of Object.keys(testJobs) as (keyof typeof testJobs)[]) {
+  for (const name of Object.keys(ownJobs) as (keyof typeof ownJobs)[]) {
     app.parley.jobs.register(name, handlers[name] ?? (async () => undefined));
   }
   await app.ready();
@@ -66,6 +67,8 @@ describe('durable jobs', () => {
       },
     });
   });
+  // Its workers would otherwise take the next tests' jobs.
+  afterAll(() => app.close());
 
   it('runs a sent job with its data', async () => {
     const id = await app.parley.jobs.send('test.echo', { conversationId: 'c-1', text: 'Hello' });

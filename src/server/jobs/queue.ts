@@ -47,7 +47,10 @@ export interface JobQueue {
   send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
   /** For tests: resolves once no job of a registered name is queued, retrying or running. */
   drain(opts?: { timeoutMs?: number }): Promise<void>;
-  /** Refuses to start while a listed job has no handler. */
+  /**
+   * Refuses to start (rejects) while a listed job has no handler. If the database does not answer, it logs,
+   * resolves, and keeps trying in the background.
+   */
   start(): Promise<void>;
   /** Stops fetching, waits for running jobs (up to stopTimeoutMs; then they are failed and retried later). */
   stop(): Promise<void>;
@@ -70,8 +73,9 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const handlers = new Map<string, JobHandler<never>>();
   const workers = new Map<string, string[]>();
   let boss: PgBoss | undefined;
-  let starting: Promise<void> | undefined;
+  let booting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
 
   const known = (name: string) => {
     if (!Object.hasOwn(definitions, name)) throw new Error(`Unknown job ${name}: list it in src/server/jobs/names.ts`);
@@ -126,6 +130,47 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     }
   }
 
+  function checkHandlers() {
+    const missing = Object.keys(definitions).filter((n) => !handlers.has(n));
+    if (missing.length > 0) {
+      throw new Error(`Job ${missing.join(', ')} has no handler: register it with deps.jobs.register before the app starts`);
+    }
+  }
+
+  /** Starts pg-boss and the workers once; a failed attempt may be tried again. */
+  function boot(): Promise<void> {
+    if (stopping) return Promise.reject(new Error('The job queue is stopped'));
+    booting ??= (async () => {
+      const b = newBoss();
+      await b.start();
+      try {
+        boss = b;
+        for (const name of handlers.keys()) await startWorkers(b, name);
+      } catch (err) {
+        boss = undefined;
+        workers.clear();
+        await b.stop({ graceful: false, close: true }).catch(() => undefined);
+        throw err;
+      }
+    })();
+    return booting.catch((err) => {
+      booting = undefined;
+      throw err;
+    });
+  }
+
+  function retryBoot(delayMs: number) {
+    if (stopping) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      boot().catch((err) => {
+        log.error({ err }, 'job queue did not start; retrying');
+        retryBoot(Math.min(delayMs * 2, 30_000));
+      });
+    }, delayMs);
+    retryTimer.unref();
+  }
+
   const notify = (name?: string) => {
     if (!boss) return;
     for (const [n, ids] of workers) if (!name || n === name) for (const id of ids) boss.notifyWorker(id);
@@ -141,7 +186,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
 
     async send(name, data, o = {}) {
       const def = known(name);
-      await queue.start();
+      await boot();
       const id = await boss!.send(name, data, {
         // Keyless jobs get a key of their own: the `short` policy allows one queued job per key.
         singletonKey: o.singletonKey ?? `job:${randomUUID()}`,
@@ -158,7 +203,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     },
 
     async drain({ timeoutMs = 15_000 } = {}) {
-      await queue.start();
+      await boot();
       const names = [...handlers.keys()];
       if (names.length === 0) return;
       const deadline = Date.now() + timeoutMs;
@@ -177,30 +222,24 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       }
     },
 
-    start() {
-      if (stopping) return Promise.reject(new Error('The job queue is stopped'));
-      starting ??= (async () => {
-        const missing = Object.keys(definitions).filter((n) => !handlers.has(n));
-        if (missing.length > 0) {
-          throw new Error(`Job ${missing.join(', ')} has no handler: register it with deps.jobs.register before the app starts`);
-        }
-        const b = newBoss();
-        await b.start();
-        boss = b;
-        for (const name of handlers.keys()) await startWorkers(b, name);
-      })();
-      // A failed start may be tried again (the test of the start-up check does).
-      return starting.catch((err) => {
-        starting = undefined;
-        boss = undefined;
-        throw err;
-      });
+    async start() {
+      if (stopping) throw new Error('The job queue is stopped');
+      checkHandlers();
+      try {
+        await boot();
+      } catch (err) {
+        // The database is unreachable right now: the server still starts (its /readyz answers 503) and the
+        // workers start once the database answers again. Sends meanwhile fail like any other write.
+        log.error({ err }, 'job queue did not start; retrying');
+        retryBoot(1000);
+      }
     },
 
     stop() {
       stopping ??= (async () => {
-        if (!starting) return;
-        await starting.catch(() => undefined);
+        if (retryTimer) clearTimeout(retryTimer);
+        if (!booting) return;
+        await booting.catch(() => undefined);
         if (!boss) return;
         await boss.stop({ graceful: true, wait: true, close: true, timeout: opts.stopTimeoutMs ?? 10_000 });
       })();

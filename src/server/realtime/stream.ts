@@ -125,6 +125,8 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       }
       open.add(end);
       raw.on('close', cleanup);
+      // The client may have gone while we subscribed: 'close' has then fired already.
+      if (request.raw.socket?.destroyed) return cleanup();
 
       reply.hijack();
       raw.writeHead(200, {
