@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import { appendEvent } from '../../src/server/realtime/event-log';
+import { appendEvent, latestSeq } from '../../src/server/realtime/event-log';
 import { WorkspaceEvent, type Contact } from '../../src/shared';
 import { TestApp, buildTestApp, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
 import { type Seeded, seedWorkspace } from '../support/fixtures';
@@ -64,6 +64,15 @@ class SseClient {
   close() {
     this.req.destroy();
   }
+
+  /** Stops reading from the socket (a slow client), and starts again. */
+  res?: http.IncomingMessage;
+  pause() {
+    this.res?.pause();
+  }
+  resume() {
+    this.res?.resume();
+  }
 }
 
 function listenUrl(app: FastifyInstance): string {
@@ -83,6 +92,7 @@ function connect(base: string, path: string, headers: Record<string, string> = {
         return;
       }
       const client = new SseClient(200, res.headers, '', req);
+      client.res = res;
       let buffer = '';
       let first = true;
       res.on('data', (chunk: string) => {
@@ -104,6 +114,9 @@ function connect(base: string, path: string, headers: Record<string, string> = {
     });
   });
 }
+
+/** The newest seq of a workspace. */
+const readEventsAfter = async (workspaceId: string) => latestSeq(ta.db, workspaceId);
 
 const eventsPath = (workspaceId: string, query = '') => `/workspace/${workspaceId}/events${query}`;
 
@@ -207,6 +220,26 @@ describe('GET /workspace/{id}/events', () => {
     const byQuery = await connect(base, eventsPath(a.workspaceId, `?lastEventId=${seen.seq + 1}`), { authorization: `Bearer ${admin.token}` });
     expect((await byQuery.waitForEvents(2)).map((e) => e.seq)).toEqual([seen.seq + 2, seen.seq + 3]);
     byQuery.close();
+  });
+
+  it('lets a slow client fall behind and catch up, in order and without gaps', async () => {
+    const client = await connect(base, eventsPath(stranger.workspaceId), { authorization: `Bearer ${stranger.token}` });
+    const start = (await readEventsAfter(stranger.workspaceId)) + 1;
+    client.pause();
+    // ~6 MB of events while the client reads nothing: far more than socket buffers hold.
+    const big = { ...contact, workspaceId: stranger.workspaceId, attributes: { notes: 'n'.repeat(16_000) } };
+    for (let batch = 0; batch < 4; batch++) {
+      await ta.database.transaction(async (tx) => {
+        for (let i = 0; i < 100; i++) await appendEvent(tx, stranger.workspaceId, 'contact.updated', { contact: { ...big, name: `c${batch * 100 + i}` } });
+      });
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(client.events.length).toBeLessThan(400);
+    client.resume();
+    const events = await client.waitForEvents(400, 30_000);
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 400 }, (_, i) => start + i));
+    expect(events.map((e) => (e.payload as { contact: Contact }).contact.name)).toEqual(Array.from({ length: 400 }, (_, i) => `c${i}`));
+    client.close();
   });
 
   it('releases its subscription when the client disconnects', async () => {
