@@ -3,6 +3,7 @@
  * from Last-Event-ID, tenant scoping, 401/403, clean-up, and fan-out between two server processes.
  */
 import http from 'node:http';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -272,6 +273,35 @@ describe('GET /workspace/{id}/events', () => {
     await other.close();
     expect(Date.now() - t0).toBeLessThan(5000);
     client.close();
+  });
+});
+
+describe('logs', () => {
+  it('never contain a token given as ?token=', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const app = await buildApp({ config: testConfig({ logLevel: 'debug' }), database: ta.database, logger: { stream } });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const url = listenUrl(app);
+      const ok = await connect(url, eventsPath(a.workspaceId, `?token=${encodeURIComponent(admin.token)}&lastEventId=1`));
+      expect(ok.status).toBe(200);
+      ok.close();
+      const refused = await connect(url, eventsPath(a.workspaceId, '?token=forged-secret-token'));
+      expect(refused.status).toBe(401);
+    } finally {
+      await app.close();
+    }
+    const all = lines.join('');
+    expect(all).toContain('token=[redacted]');
+    expect(all).not.toContain(admin.token);
+    expect(all).not.toContain(admin.token.split('.')[1]);
+    expect(all).not.toContain('forged-secret-token');
   });
 });
 
