@@ -7,6 +7,8 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  // docs/screenshots are refreshed on request (`npm run screenshots`), not on every test run.
+  testIgnore: process.env.PARLEY_SCREENSHOTS === '1' ? [] : ['**/screenshots.spec.ts'],
   globalSetup: './tests/e2e/support/global-setup.ts',
   fullyParallel: false,
   // 2 shared cores: one worker keeps the stack responsive; flows are independent (each signs up its own users).

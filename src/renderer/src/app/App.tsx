@@ -1,6 +1,6 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Toaster } from 'sonner';
 import { toastDefaults } from '../../../shared/limits';
 import { FullPageSpinner } from '../components/ui/spinner';
@@ -14,10 +14,15 @@ export function App({ router, queryClient }: { router: AppRouter; queryClient: Q
   const user = useAuthStore((s) => s.user);
   const theme = useThemeStore((s) => s.choice);
 
-  // Guards depend on who is signed in: re-run them when that changes (sign-in, sign-out, e-mail verified).
+  // Guards depend on who is signed in: re-run them when that changes (sign-in, sign-out, e-mail verified),
+  // not on the first render (the router's first load already saw this identity).
+  const identity = status === 'ready' ? `${user?.uid ?? ''}:${user?.emailVerified ?? ''}` : null;
+  const seen = useRef<string | null>(null);
   useEffect(() => {
-    if (status === 'ready') void router.invalidate();
-  }, [router, status, user?.uid, user?.emailVerified]);
+    if (identity === null) return;
+    if (seen.current !== null && seen.current !== identity) void router.invalidate();
+    seen.current = identity;
+  }, [router, identity]);
 
   return (
     <QueryClientProvider client={queryClient}>

@@ -26,7 +26,7 @@ import { whatsappAccountsQueryOptions } from '../lib/queries/whatsapp-accounts';
 import { attributesQueryOptions } from '../lib/queries/attributes';
 import { homeHref, safeRedirect } from './paths';
 import { authSettled, isSignedIn, useAuthStore, workspaceIdOf } from '../stores/auth-store';
-import { ErrorScreen, NotFoundScreen } from '../components/error-screens';
+import { ErrorScreen, NotFoundScreen, RoutePending } from '../components/error-screens';
 import { AppShell } from '../components/layout/app-shell';
 import { GuestLayout } from '../components/layout/guest-layout';
 import { LandingPage } from '../features/landing/landing-page';
@@ -276,6 +276,7 @@ export function createAppRouter(opts: { queryClient: QueryClient; history?: Rout
     defaultErrorComponent: ErrorScreen,
     defaultNotFoundComponent: NotFoundScreen,
     defaultPendingMs: 150,
+    defaultPendingComponent: RoutePending,
     scrollRestoration: true,
   });
 }

@@ -1,6 +1,7 @@
 import { type ErrorComponentProps, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from './ui/button';
+import { Spinner } from './ui/spinner';
 
 /** Spec section 2: the default screen of a route load error, with a Show Error / Hide Error toggle. */
 export function ErrorScreen({ error, reset }: Partial<ErrorComponentProps> & { error: unknown }) {
@@ -38,6 +39,15 @@ export function NotFoundScreen() {
       <Button variant="secondary" size="sm" asChild>
         <Link to="/">Go home</Link>
       </Button>
+    </div>
+  );
+}
+
+/** Shown in place of a screen whose data is still loading (after a short delay, so fast loads do not flash). */
+export function RoutePending() {
+  return (
+    <div className="flex h-full min-h-[40vh] items-center justify-center" role="status" aria-label="Loading">
+      <Spinner className="size-5" />
     </div>
   );
 }

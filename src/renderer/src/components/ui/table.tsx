@@ -27,5 +27,5 @@ export function TH({ className, ...props }: ComponentProps<'th'>) {
   );
 }
 export function TD({ className, ...props }: ComponentProps<'td'>) {
-  return <td className={cn('h-11 px-4 align-middle text-fg', className)} {...props} />;
+  return <td className={cn('h-11 px-4 align-middle whitespace-nowrap text-fg', className)} {...props} />;
 }

@@ -218,7 +218,7 @@ export function SegmentDialog({
               const operator = watched?.[index]?.operator;
               return (
                 <div key={field.id} className="flex items-center gap-2" role="group" aria-label={`Filter ${index + 1}`}>
-                  <div className="w-20 shrink-0">
+                  <div className="w-24 shrink-0">
                     {index === 0 ? (
                       <span className="block px-2 text-xs font-medium text-fg-subtle uppercase">Where</span>
                     ) : (

@@ -251,27 +251,21 @@ export function CreateTemplatePage() {
           </Card>
 
           <Card>
-            <CardHeader
-              title="Buttons"
-              description="Up to 10: quick replies, a website link or a phone number."
-              actions={
-                <div className="flex gap-1">
-                  {buttonTypes.map((t) => (
-                    <Button
-                      key={t}
-                      variant="secondary"
-                      size="sm"
-                      disabled={buttons.fields.length >= 10}
-                      onClick={() => buttons.append({ type: t, text: '', url: '', phone_number: '' })}
-                    >
-                      <Plus /> {buttonLabels[t]}
-                    </Button>
-                  ))}
-                </div>
-              }
-            />
+            <CardHeader title="Buttons" description="Up to 10: quick replies, a website link or a phone number." />
             <div className="flex flex-col gap-3 p-5">
-              {buttons.fields.length === 0 && <p className="text-[13px] text-fg-subtle">No buttons.</p>}
+              <div className="flex flex-wrap gap-2">
+                {buttonTypes.map((t) => (
+                  <Button
+                    key={t}
+                    variant="secondary"
+                    size="sm"
+                    disabled={buttons.fields.length >= 10}
+                    onClick={() => buttons.append({ type: t, text: '', url: '', phone_number: '' })}
+                  >
+                    <Plus /> {buttonLabels[t]}
+                  </Button>
+                ))}
+              </div>
               {buttons.fields.map((f, i) => {
                 const type = values.buttons?.[i]?.type;
                 return (
