@@ -137,6 +137,20 @@ describe('inbound messages', () => {
     expect(await messagesOf(conversations[0].id)).toHaveLength(1);
   });
 
+  it('opens one conversation when a known contact\'s first messages are processed at the same time', async () => {
+    const from = '16505552010';
+    // Imported earlier, never written: the contact exists, no conversation does.
+    await ta.db.insert(t.contacts).values({ workspaceId: s.workspaceId, phoneNumber: `+${from}`, name: 'Imported Ida' });
+    const deliveries = ['one', 'two', 'three'].map((body) => inbound(account.phoneNumberId, from, { type: 'text', text: { body } }));
+    const answers = await Promise.all(deliveries.map((p) => postWebhook(ta, p)));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    await ta.app.parley.jobs.drain();
+    const contact = await contactByPhone(`+${from}`);
+    const conversations = await conversationsOf(contact.id);
+    expect(conversations).toHaveLength(1);
+    expect((await messagesOf(conversations[0].id)).map((m) => m.text).sort()).toEqual(['one', 'three', 'two']);
+  });
+
   it('stores every interactive kind with the type the product knows', async () => {
     const from = '16505552002';
     const context = { from: '16505550100', id: newWamid() };

@@ -75,6 +75,14 @@ export async function setContactName(ex: Executor, workspaceId: string, id: stri
   return row;
 }
 
+/**
+ * Serialises, until commit, the deliveries of one contact on one number, so two first messages processed at
+ * once open one conversation, not two.
+ */
+export async function lockThread(ex: Executor, workspaceId: string, contactId: string, whatsappAccountId: string): Promise<void> {
+  await ex.execute(sql`select pg_advisory_xact_lock(hashtext(${`thread:${workspaceId}:${contactId}:${whatsappAccountId}`}))`);
+}
+
 /** The contact's most recent conversation on that account (open or closed). */
 export async function latestConversation(
   ex: Executor,

@@ -180,6 +180,7 @@ export function webhookProcessor(d: ChannelDeps) {
     try {
       await d.db.transaction(async (tx) => {
         const contact = await upsertContact(tx, ws, m.from, profileName);
+        await ch.lockThread(tx, ws, contact.id, account.id);
         let c = await ch.latestConversation(tx, ws, contact.id, account.id);
         let opened = false;
         let reopened = false;
