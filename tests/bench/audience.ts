@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import pg from 'pg';
 import { loadConfig } from '../../src/server/config';
@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
 import { importRunner } from '../../src/server/imports/run-import';
 import * as r from '../../src/server/repositories/resources';
-import { countSegment } from '../../src/server/segments';
+import { countSegment, segmentWhere } from '../../src/server/segments';
 import type { ServiceDeps } from '../../src/server/services/context';
 import { searchCondition } from '../../src/server/services/audience-service';
 import { createFileStore } from '../../src/server/storage/file-store';
@@ -151,6 +151,25 @@ export const benchmark: Benchmark = {
       const queries = ['maria', 'user12345', '+1415234', '(415) 299-99', 'zoe t', 'nobody-here'];
       const search = await samples(60, (i) => r.contacts.page(db, ws.id, { limit: 50 }, searchCondition(queries[i % queries.length], 'US')));
 
+      // Which indexes the plans use (evidence for the README).
+      const plans: string[] = [];
+      const explainer = new pg.Client({ connectionString: url });
+      await explainer.connect();
+      try {
+        const show = async (label: string, q: { sql: string; params: unknown[] }) => {
+          const res = await explainer.query(`explain ${q.sql}`, q.params);
+          const text = res.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join(' | ');
+          const used = [...new Set(text.match(/contacts_[a-z_]+/g) ?? [])];
+          plans.push(`${label}: ${used.length ? used.join(', ') : 'no index'} (${text.replace(/\s+/g, ' ').slice(0, 300)})`);
+        };
+        await show('segment count', db.select({ n: sql`count(*)` }).from(t.contacts).where(await segmentWhere(db, ws.id, filters)).toSQL());
+        await show('first page', db.select().from(t.contacts).where(eq(t.contacts.workspaceId, ws.id)).orderBy(desc(t.contacts.createdAt), desc(t.contacts.id)).limit(51).toSQL());
+        for (const q of ['user12345', '+1415234']) {
+          await show(`search ${q}`, db.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, ws.id), searchCondition(q, 'US'))).orderBy(desc(t.contacts.createdAt), desc(t.contacts.id)).limit(51).toSQL());
+        }
+      } finally {
+        await explainer.end();
+      }
       const importS = imported.ms / 1000;
       return {
         metrics: {
@@ -167,6 +186,8 @@ export const benchmark: Benchmark = {
         notes: [
           `Import: created ${done.createdCount}, updated ${done.updatedCount}, rejected ${done.rejectedCount}.`,
           'Timed through the service code (repositories, segment compiler, import job), not over HTTP, so no identity service is needed.',
+          `Load average during the run: ${os.loadavg().map((l) => round(l)).join(', ')} on ${os.cpus().length} CPUs.`,
+          ...plans,
         ],
       };
     } finally {

@@ -10,6 +10,7 @@
  * for progress events.
  */
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ImportHistory } from '../../shared';
 import { rowsOf, type Executor } from '../db/client';
@@ -110,6 +111,16 @@ interface Pending {
 
 class ConcurrentRunError extends Error {}
 
+/**
+ * A UUID whose first 48 bits are the time in ms (the UUIDv7 layout): new contacts land at the right edge of the
+ * primary-key index instead of at random pages, which keeps a million-row import's index writes cheap.
+ */
+export function timeOrderedId(): string {
+  const ts = Date.now().toString(16).padStart(12, '0');
+  const r = randomUUID();
+  return `${ts.slice(0, 8)}-${ts.slice(8, 12)}-7${r.slice(15)}`;
+}
+
 /** CSV text of one report field; formula-looking values are defused for spreadsheets. */
 function csvField(v: string | number): string {
   let s = String(v);
@@ -197,21 +208,25 @@ export function importRunner(d: ServiceDeps) {
     }
     const contacts = [...byPhone.values()];
     return d.db.transaction(async (tx: Executor) => {
+      // The chunk and its progress commit together, so a commit lost in a server crash is simply redone by
+      // the resumed run: no need to wait for each chunk's WAL flush.
+      if (d.db.kind === 'postgres') await tx.execute(sql`set local synchronous_commit = off`);
       let created = 0;
       if (contacts.length) {
         const result = await tx.execute(sql`
           with input as (
             select * from unnest(
+              ${sql.param(contacts.map(() => timeOrderedId()))}::uuid[],
               ${sql.param(contacts.map((c) => c.phone))}::text[],
               ${sql.param(contacts.map((c) => c.name))}::text[],
               ${sql.param(contacts.map((c) => c.email))}::text[],
               ${sql.param(contacts.map((c) => c.country))}::text[],
               ${sql.param(contacts.map((c) => c.city))}::text[],
               ${sql.param(contacts.map((c) => JSON.stringify(c.attributes)))}::jsonb[]
-            ) as u(phone, name, email, country, city, attributes)
+            ) as u(id, phone, name, email, country, city, attributes)
           ), up as (
-            insert into ${t.contacts} (workspace_id, phone_number, name, email, country, city, attributes)
-            select ${row.workspaceId}::uuid, phone, name, email, country, city, attributes from input
+            insert into ${t.contacts} (id, workspace_id, phone_number, name, email, country, city, attributes)
+            select id, ${row.workspaceId}::uuid, phone, name, email, country, city, attributes from input
             on conflict (workspace_id, phone_number) do update set
               name = coalesce(excluded.name, ${t.contacts}.name),
               email = coalesce(excluded.email, ${t.contacts}.email),

@@ -1,5 +1,6 @@
 /** Attributes, contacts and segments. */
-import { type SQL, and, eq, or, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, or, sql } from 'drizzle-orm';
+import { afterCursor, pageLimit, toPage } from '../repositories/pagination';
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import type { z } from 'zod';
 import type { Attribute, Contact, Segment, SegmentPreview } from '../../shared';
@@ -32,6 +33,12 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
  * phone number matches numbers starting with it, written with its country code or in the workspace's
  * national form. Prefix matches run on btree indexes, so a search stays fast at a million contacts.
  */
+/** How many digits a search has when it looks like a phone number (0 otherwise). */
+export function phoneDigits(search: string): number {
+  const digits = search.trim().replace(/[\s().-]/g, '');
+  return /^\+?\d{2,}$/.test(digits) ? digits.replace(/^\+/, '').length : 0;
+}
+
 export function searchCondition(search: string, defaultCountry: string): SQL | undefined {
   const q = search.trim().toLowerCase();
   if (!q) return undefined;
@@ -210,6 +217,20 @@ export function audienceService(d: ServiceDeps) {
       if (query.search?.trim()) {
         const [ws] = await ex().select({ c: t.workspaces.defaultCountry }).from(t.workspaces).where(eq(t.workspaces.id, ctx.workspaceId));
         searchCond = searchCondition(query.search, ws?.c ?? 'US');
+      }
+      if (query.search && phoneDigits(query.search) >= 5) {
+        // Phone numbers follow the order contacts were imported in, so "newest first, skipping non-matches"
+        // can walk most of the table before it finds a page. A sort key no index provides makes the planner
+        // collect the (few) matches through the phone prefix index and sort them instead.
+        const limit = pageLimit(query);
+        const c = t.contacts;
+        const rows = await ex()
+          .select()
+          .from(c)
+          .where(and(eq(c.workspaceId, ctx.workspaceId), segmentCond, searchCond, afterCursor(c.createdAt, c.id, query.cursor)))
+          .orderBy(sql`${c.createdAt} + interval '0 seconds' desc`, desc(c.id))
+          .limit(limit + 1);
+        return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), r.toContact);
       }
       const page = await r.contacts.page(ex(), ctx.workspaceId, query, and(segmentCond, searchCond));
       return { items: page.items.map(r.toContact), nextCursor: page.nextCursor };
