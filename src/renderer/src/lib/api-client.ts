@@ -18,8 +18,12 @@ type Def<N extends RouteName> = Routes[N];
 type InputOf<N extends RouteName, K extends 'params' | 'query' | 'body'> =
   Def<N> extends { [P in K]: infer S extends z.ZodType } ? z.input<S> : undefined;
 
-/** A field is required when its schema is present and does not accept undefined. */
-type Field<K extends string, T> = undefined extends T ? { [P in K]?: T } : { [P in K]: T };
+/** A field is required when its schema is present and needs something (not undefined, not all-optional). */
+type Field<K extends string, T> = undefined extends T
+  ? { [P in K]?: T }
+  : object extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
 
 export type ApiArgs<N extends RouteName> = Field<'params', InputOf<N, 'params'>> &
   Field<'query', InputOf<N, 'query'>> &
