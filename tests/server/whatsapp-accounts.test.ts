@@ -124,6 +124,29 @@ describe('POST /whatsapp', () => {
   });
 });
 
+describe('PATCH /whatsapp/{id}', () => {
+  it('replaces an expired token with one WhatsApp accepts, and refuses one it does not', async () => {
+    const number = ta.sandbox.addAccount();
+    const created = await ta.call('POST', '/whatsapp', { token: admin.token, body: form(number, admin.workspaceId) });
+    const id = created.json().id;
+    ta.sandbox.expireToken(number.token);
+    const flows = await ta.call('GET', `/whatsapp-flow/${id}`, { token: admin.token });
+    expect(flows.statusCode).toBe(409);
+
+    const refused = await ta.call('PATCH', `/whatsapp/${id}`, { token: admin.token, body: { token: 'EAAnot-accepted' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('WhatsApp refused the token: check the system user permanent token');
+
+    const fresh = 'EAAfresh-rotated-token-9876';
+    ta.sandbox.addToken(fresh);
+    const res = await ta.call('PATCH', `/whatsapp/${id}`, { token: admin.token, body: { token: fresh } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().token).toBe('••••••••9876');
+    expect(res.body).not.toContain(fresh);
+    expect((await ta.call('GET', `/whatsapp-flow/${id}`, { token: admin.token })).statusCode).toBe(200);
+  });
+});
+
 describe('without SECRETS_KEY', () => {
   it('refuses to store a token with 503 and a clear message', async () => {
     const bare = await buildTestApp({ secretsKey: undefined });

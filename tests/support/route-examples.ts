@@ -50,6 +50,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   }),
   createSegment: (s) => ({ name: 'Everyone', filters: [], workspaceId: s.workspaceId }),
   previewSegment: () => ({ filters: [{ column: 'plan', value: 'gold', operator: 'IS', conjuction: 'AND' }] }),
+  patchWhatsappAccount: () => ({ token: 'EAAG-rotated-token' }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',
     wabaAccountId: 'waba-2',

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { WhatsappAccount } from '../../shared';
 import type { CreateWhatsappBody } from '../../shared/schemas/requests';
-import { HttpError, badRequest, conflict } from '../errors';
+import { HttpError, badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from '../http/types';
@@ -11,13 +11,35 @@ import { lastFour } from '../crypto/secrets';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError } from '../whatsapp/graph-errors';
 import { productErrorOf } from '../whatsapp/graph-failure';
-import type { GraphClient } from '../whatsapp/graph-client';
+import type { GraphClient, GraphCredentials } from '../whatsapp/graph-client';
 import { type ServiceDeps, isUniqueViolation } from './context';
 
 const alreadyConnected = () => conflict('This WhatsApp number is already connected');
 
 export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: GraphClient) {
   const ex = () => d.db.db;
+
+  /** The token must see the phone number id, and the number behind it must be the one entered. */
+  async function checkCredentials(creds: GraphCredentials, phoneNumber: string): Promise<void> {
+    let info;
+    try {
+      info = await graph.getPhoneNumber(creds);
+    } catch (err) {
+      d.log.warn({ kind: (err as GraphApiError).kind, code: (err as GraphApiError).code }, 'WhatsApp account check failed');
+      if (err instanceof GraphApiError && err.kind === 'invalid_token') {
+        throw badRequest('WhatsApp refused the token: check the system user permanent token');
+      }
+      if (err instanceof GraphApiError && err.kind === 'invalid_request') {
+        throw badRequest('WhatsApp does not know this Phone Number ID for this token');
+      }
+      throw productErrorOf(err);
+    }
+    const shown = info.display_phone_number.replace(/\D/g, '');
+    if (shown && shown !== phoneNumber.replace(/\D/g, '')) {
+      throw badRequest(`This Phone Number ID belongs to ${info.display_phone_number}, not to ${phoneNumber}`);
+    }
+  }
+
   return {
     /**
      * Checks with the Graph API that the token may act for the phone number id (and that it is the number
@@ -29,24 +51,10 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
       const phoneNumber = parsePhoneNumberFromString(raw.startsWith('+') ? raw : `+${raw}`)?.number ?? raw;
       if (await ch.accountByPhoneNumberId(ex(), body.phoneNumberId)) throw alreadyConnected();
 
-      const creds = { token: body.token, phoneNumberId: body.phoneNumberId, wabaAccountId: body.wabaAccountId, appId: body.appId };
-      let info;
-      try {
-        info = await graph.getPhoneNumber(creds);
-      } catch (err) {
-        d.log.warn({ kind: (err as GraphApiError).kind, code: (err as GraphApiError).code }, 'WhatsApp account check failed');
-        if (err instanceof GraphApiError && err.kind === 'invalid_token') {
-          throw badRequest('WhatsApp refused the token: check the system user permanent token');
-        }
-        if (err instanceof GraphApiError && err.kind === 'invalid_request') {
-          throw badRequest('WhatsApp does not know this Phone Number ID for this token');
-        }
-        throw productErrorOf(err);
-      }
-      const shown = info.display_phone_number.replace(/\D/g, '');
-      if (shown && shown !== phoneNumber.replace(/\D/g, '')) {
-        throw badRequest(`This Phone Number ID belongs to ${info.display_phone_number}, not to ${phoneNumber}`);
-      }
+      await checkCredentials(
+        { token: body.token, phoneNumberId: body.phoneNumberId, wabaAccountId: body.wabaAccountId, appId: body.appId },
+        phoneNumber,
+      );
       try {
         const row = await r.whatsappAccounts.insert(ex(), {
           workspaceId: ctx.workspaceId,
@@ -63,6 +71,23 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
         if (isUniqueViolation(err)) throw alreadyConnected();
         throw err;
       }
+    },
+
+    /** A new token for a connected number (addition), checked like a new connection before it replaces the old. */
+    async replaceToken(ctx: WorkspaceContext, id: string, token: string): Promise<WhatsappAccount> {
+      if (!channel.hasSecrets) throw new HttpError(503, 'SECRETS_KEY is not configured');
+      const account = await ch.account(ex(), ctx.workspaceId, id);
+      if (!account) throw notFound('WhatsApp account not found');
+      await checkCredentials(
+        { token, phoneNumberId: account.phoneNumberId, wabaAccountId: account.wabaAccountId, appId: account.appId },
+        account.phoneNumber,
+      );
+      const row = await r.whatsappAccounts.update(ex(), ctx.workspaceId, id, {
+        tokenCiphertext: channel.sealToken(token, account.phoneNumberId),
+        tokenLast4: lastFour(token),
+      });
+      if (!row) throw notFound('WhatsApp account not found');
+      return r.toWhatsappAccount(row);
     },
   };
 }

@@ -40,6 +40,7 @@ import {
   CreateInviteeBody,
   CreateMessageBody,
   CreateTemplateMessageBody,
+  PatchWhatsappBody,
   CreateSegmentBody,
   CreateTemplateBody,
   CreateWhatsappBody,
@@ -418,6 +419,10 @@ export const routes = {
   createWhatsappAccount: route({
     method: 'POST', path: '/whatsapp', tag: 'whatsapp', summary: 'Connect a WhatsApp number (credentials checked with the Graph API)',
     body: CreateWhatsappBody, status: 201, response: WhatsappAccount, access: wsBody('admin'),
+  }),
+  patchWhatsappAccount: route({
+    method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API)',
+    params: p.id, body: PatchWhatsappBody, status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
   }),
   deleteWhatsappAccount: route({
     method: 'DELETE', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Disconnect a WhatsApp number',

@@ -161,6 +161,11 @@ export const CreateWhatsappBody = z.strictObject({
   ...WorkspaceRef,
 });
 
+/** Addition: a new token for a connected number (system user tokens expire or get rotated). */
+export const PatchWhatsappBody = z.strictObject({
+  token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024),
+});
+
 // ---------- list queries ----------
 export const ListQuery = PageQuery;
 export const ConversationListQuery = PageQuery.extend({
