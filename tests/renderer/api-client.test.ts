@@ -81,3 +81,19 @@ describe('toast text of a failed mutation (spec section 8)', () => {
     expect(errorText(new ApiError(400, 'name: Required', { statusCode: 400, message: ['name: Required'], error: 'Bad Request' }))).toBe('400: Bad Request Exception');
   });
 });
+
+describe('api client types', () => {
+  it('requires exactly what the route table requires', () => {
+    // Never called: the compiler checks these lines (npm run typecheck).
+    const typeChecks = () => {
+      // @ts-expect-error listSegments needs params.workspaceId
+      void api('listSegments');
+      // @ts-expect-error createSegment needs a body
+      void api('createSegment', { params: {} });
+      // @ts-expect-error the body is typed from the route's zod schema
+      void api('createSegment', { body: { name: 1, filters: [], workspaceId: 'w1' } });
+      void api('getMe');
+    };
+    expect(typeof typeChecks).toBe('function');
+  });
+});
