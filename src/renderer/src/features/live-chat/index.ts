@@ -30,15 +30,21 @@ interface LoaderArgs {
   search: Record<string, unknown>;
 }
 
-/** /live-chat: the tab's first page and the counts, fetched before the screen renders. */
-export async function liveChatLoader({ queryClient, workspaceId, search }: LoaderArgs) {
-  void queryClient.prefetchQuery(conversationCountsQueryOptions(workspaceId));
-  await queryClient.ensureInfiniteQueryData(conversationsQueryOptions(workspaceId, parseTab(search.tab)));
-}
-
-/** /live-chat/{id}: the conversation (the list of its tab loads alongside, without holding the screen). */
-export async function conversationLoader({ queryClient, workspaceId, params, search }: LoaderArgs) {
+/**
+ * /live-chat: starts loading the tab's first page and the counts. Not awaited on purpose: the screen renders at
+ * once with its own skeleton, so the router never holds the previous screen behind its pending state (which,
+ * once shown, stays for at least pendingMinMs) while the data is on its way.
+ */
+export function liveChatLoader({ queryClient, workspaceId, search }: LoaderArgs): Promise<void> {
   void queryClient.prefetchQuery(conversationCountsQueryOptions(workspaceId));
   void queryClient.prefetchInfiniteQuery(conversationsQueryOptions(workspaceId, parseTab(search.tab)));
-  await queryClient.ensureQueryData(conversationQueryOptions(params.conversationId));
+  return Promise.resolve();
+}
+
+/** /live-chat/{id}: starts loading the conversation (and the list beside it), not awaited, as above. */
+export function conversationLoader({ queryClient, workspaceId, params, search }: LoaderArgs): Promise<void> {
+  void queryClient.prefetchQuery(conversationQueryOptions(params.conversationId));
+  void queryClient.prefetchQuery(conversationCountsQueryOptions(workspaceId));
+  void queryClient.prefetchInfiniteQuery(conversationsQueryOptions(workspaceId, parseTab(search.tab)));
+  return Promise.resolve();
 }

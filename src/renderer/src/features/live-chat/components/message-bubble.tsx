@@ -125,7 +125,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
         aria-label={`${outbound ? 'Sent' : 'Received'} ${m.type} message at ${formatFull(m.createdAt)}`}
         data-type={m.type}
         className={cn(
-          'relative max-w-[min(32rem,85%)] rounded-lg text-[14px] leading-snug text-fg shadow-[0_1px_0.5px_rgba(11,20,26,0.13)]',
+          'relative max-w-[min(32rem,85%)] overflow-hidden rounded-lg text-[14px] leading-snug text-fg shadow-[0_1px_0.5px_rgba(11,20,26,0.13)]',
           outbound ? 'rounded-tr-sm bg-[#d9fdd3] dark:bg-[#005c4b]' : 'rounded-tl-sm bg-chat-bubble',
           m.status === 'failed' && 'ring-1 ring-danger/40',
         )}

@@ -58,9 +58,12 @@ export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimeline
   }, [virtualizer, rows.length]);
   useImperativeHandle(ref, () => ({ scrollToBottom }), [scrollToBottom]);
 
-  // Start at the bottom.
+  // Start at the bottom; older pages are asked for only once the view has settled there (and the user scrolls up).
+  const [settled, setSettled] = useState(false);
   useLayoutEffect(() => {
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    const frame = requestAnimationFrame(() => requestAnimationFrame(() => setSettled(true)));
+    return () => cancelAnimationFrame(frame);
     // Only on mount: the component is keyed by conversation.
   }, []);
 
@@ -109,8 +112,8 @@ export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimeline
   const oldestMessage = items.find((i) => i.kind === 'message');
   const oldestId = oldestMessage?.kind === 'message' ? oldestMessage.message.id : undefined;
   useEffect(() => {
-    if (hasOlder && !loadingOlder && oldestId && firstIndex < 8) onLoadOlder(oldestId);
-  }, [firstIndex, hasOlder, loadingOlder, oldestId, onLoadOlder]);
+    if (settled && hasOlder && !loadingOlder && oldestId && firstIndex < 8) onLoadOlder(oldestId);
+  }, [settled, firstIndex, hasOlder, loadingOlder, oldestId, onLoadOlder]);
 
   return (
     <div className="relative min-h-0 flex-1">
