@@ -23,7 +23,8 @@ const usage = `Parley WhatsApp sandbox
 
 A running sandbox is found at --url, else $SANDBOX_URL, else the one \`npm start\` recorded in
 $PARLEY_DATA_DIR/sandbox.json (default ./.parley), else http://127.0.0.1:${DEFAULT_SANDBOX_PORT}.
-waId is the customer's phone number with country code (digits or +E.164).`;
+waId is the customer's phone number with country code (digits or +E.164). Customers write to the sandbox
+account's number unless --phone-number-id names another number of that sandbox.`;
 
 function sandboxUrl(flag: string | undefined): string {
   if (flag) return flag.replace(/\/$/, '');
@@ -76,6 +77,7 @@ async function main(argv: string[]): Promise<void> {
       webhook: { type: 'string' },
       secret: { type: 'string' },
       name: { type: 'string' },
+      'phone-number-id': { type: 'string' },
       caption: { type: 'string' },
       async: { type: 'boolean' },
       count: { type: 'string' },
@@ -88,7 +90,12 @@ async function main(argv: string[]): Promise<void> {
   const customer = (type: string, extra: Record<string, unknown>) => {
     const waId = rest[0];
     if (!waId) throw new Error(`usage: npm run sandbox -- ${command} <waId> ...`);
-    return control(base, 'POST', `/_sandbox/customers/${encodeURIComponent(waId)}/messages`, { type, name: values.name, ...extra });
+    return control(base, 'POST', `/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
+      type,
+      name: values.name,
+      phoneNumberId: values['phone-number-id'],
+      ...extra,
+    });
   };
   const printSent = (r: unknown) => {
     const { id, webhook } = r as { id: string; webhook: { delivered: boolean; status?: number } };
