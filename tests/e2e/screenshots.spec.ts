@@ -60,6 +60,11 @@ test('every screen', async ({ page }) => {
   await call('POST', '/invitee', { email: 'grace@northwind-e2e.com', role: 'agent', workspaceId: w });
   await call('POST', '/invitee', { email: 'linus@northwind-e2e.com', role: 'admin', workspaceId: w });
 
+  const invites = await call<{ items: { id: string }[] }>('GET', `/workspace/${w}/invitees`);
+  await page.goto(`/invite/${invites.items[0].id}`);
+  await expect(page.getByRole('heading', { name: 'Join Northwind Support' })).toBeVisible();
+  await shot(page, '05-invitation');
+
   await signInUi(page, admin);
   await page.waitForTimeout(800);
   await shot(page, '10-live-chat');

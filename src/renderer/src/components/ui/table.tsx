@@ -21,7 +21,7 @@ export function TH({ className, ...props }: ComponentProps<'th'>) {
   return (
     <th
       scope="col"
-      className={cn('h-8 px-4 text-left text-[11px] font-medium tracking-wide text-fg-subtle uppercase', className)}
+      className={cn('h-8 px-4 text-left text-[11px] font-medium tracking-wide whitespace-nowrap text-fg-subtle uppercase', className)}
       {...props}
     />
   );

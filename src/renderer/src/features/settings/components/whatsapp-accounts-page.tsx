@@ -63,8 +63,8 @@ export function WhatsappAccountsPage() {
             <THead>
               <tr>
                 <TH>Phone number</TH>
-                <TH>WhatsApp Business Account ID</TH>
-                <TH>Phone Number ID</TH>
+                <TH title="WhatsApp Business Account ID">WABA ID</TH>
+                <TH>Phone number ID</TH>
                 <TH>App ID</TH>
                 <TH>Token</TH>
                 <TH>Connected</TH>
