@@ -82,6 +82,32 @@ export function coerceAttributeValue(format: 'text' | 'number' | 'boolean', name
   }
 }
 
+/** A page of contacts, newest first, limited by a segment and/or a search (see searchCondition). */
+export async function contactsPage(
+  ex: Executor,
+  workspaceId: string,
+  query: { search?: string; cursor?: string; limit?: number },
+  segmentCond: SQL | undefined,
+  searchCond: SQL | undefined,
+) {
+  if (query.search && phoneDigits(query.search) >= 5) {
+    // Phone numbers follow the order contacts were imported in, so "newest first, skipping non-matches"
+    // can walk most of the table before it finds a page. A sort key no index provides makes the planner
+    // collect the (few) matches through the phone prefix index and sort them instead.
+    const limit = pageLimit(query);
+    const c = t.contacts;
+    const rows = await ex
+      .select()
+      .from(c)
+      .where(and(eq(c.workspaceId, workspaceId), segmentCond, searchCond, afterCursor(c.createdAt, c.id, query.cursor)))
+      .orderBy(sql`${c.createdAt} + interval '0 seconds' desc`, desc(c.id))
+      .limit(limit + 1);
+    return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), r.toContact);
+  }
+  const page = await r.contacts.page(ex, workspaceId, query, and(segmentCond, searchCond));
+  return { items: page.items.map(r.toContact), nextCursor: page.nextCursor };
+}
+
 export interface AttributeUser {
   type: 'segment' | 'bot' | 'campaign';
   id: string;
@@ -164,7 +190,7 @@ export function audienceService(d: ServiceDeps) {
         const users = await attributeUsers(tx, ctx.workspaceId, row.id, row.name);
         if (users.length) {
           const named = users.map((u) => `${u.type} "${u.name}"`).join(', ');
-          throw conflict(`Attribute ${row.name} is used by ${named}; remove it from them first`, { usedBy: users });
+          throw conflict(`Attribute ${row.name} is used by ${named}; remove it from them first`);
         }
         await r.attributes.remove(tx, ctx.workspaceId, id);
         await tx.execute(sql`
@@ -218,22 +244,7 @@ export function audienceService(d: ServiceDeps) {
         const [ws] = await ex().select({ c: t.workspaces.defaultCountry }).from(t.workspaces).where(eq(t.workspaces.id, ctx.workspaceId));
         searchCond = searchCondition(query.search, ws?.c ?? 'US');
       }
-      if (query.search && phoneDigits(query.search) >= 5) {
-        // Phone numbers follow the order contacts were imported in, so "newest first, skipping non-matches"
-        // can walk most of the table before it finds a page. A sort key no index provides makes the planner
-        // collect the (few) matches through the phone prefix index and sort them instead.
-        const limit = pageLimit(query);
-        const c = t.contacts;
-        const rows = await ex()
-          .select()
-          .from(c)
-          .where(and(eq(c.workspaceId, ctx.workspaceId), segmentCond, searchCond, afterCursor(c.createdAt, c.id, query.cursor)))
-          .orderBy(sql`${c.createdAt} + interval '0 seconds' desc`, desc(c.id))
-          .limit(limit + 1);
-        return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), r.toContact);
-      }
-      const page = await r.contacts.page(ex(), ctx.workspaceId, query, and(segmentCond, searchCond));
-      return { items: page.items.map(r.toContact), nextCursor: page.nextCursor };
+      return contactsPage(ex(), ctx.workspaceId, query, segmentCond, searchCond);
     },
 
     /** What unsaved filters select: the count and the first page (newest first). */
