@@ -142,14 +142,17 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     if (stopping) return Promise.reject(new Error('The job queue is stopped'));
     booting ??= (async () => {
       const b = newBoss();
-      await b.start();
       try {
+        await b.start();
         boss = b;
         for (const name of handlers.keys()) await startWorkers(b, name);
       } catch (err) {
         boss = undefined;
         workers.clear();
         await b.stop({ graceful: false, close: true }).catch(() => undefined);
+        // stop() does nothing for a boss that never started: close the pool it may have opened.
+        const db = b.getDb() as { opened?: boolean; close?: () => Promise<void> };
+        if (db.opened) await db.close?.().catch(() => undefined);
         throw err;
       }
     })();

@@ -125,10 +125,10 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       }
       open.add(end);
       raw.on('close', cleanup);
-      // The client may have gone while we subscribed: 'close' has then fired already.
-      if (request.raw.socket?.destroyed) return cleanup();
-
       reply.hijack();
+      // The client may have gone while we subscribed: 'close' has then fired already.
+      if (request.raw.socket?.destroyed) return end();
+
       raw.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),
         'content-type': 'text/event-stream; charset=utf-8',
