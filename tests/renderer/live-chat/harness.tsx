@@ -3,10 +3,13 @@
  * method and path, and a stand-in EventSource the tests can push workspace events through.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { vi } from 'vitest';
 import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
+
+// Two cores shared with the rest of the team: the first render of a screen can take a while to import.
+configure({ asyncUtilTimeout: 5000 });
 
 export type Handler = (req: { method: string; path: string; query: URLSearchParams; body: unknown }) => { status?: number; body: unknown } | undefined;
 

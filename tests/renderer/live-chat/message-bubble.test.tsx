@@ -2,7 +2,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setIdTokenSource } from '../../../src/renderer/src/lib/id-token';
 import { MessageBubble } from '../../../src/renderer/src/features/live-chat/components/message-bubble';
 import { messagePreview } from '../../../src/renderer/src/features/live-chat/utils/message-content';
 import { message } from './fixtures';
@@ -80,9 +81,21 @@ describe('MessageBubble renders every message type', () => {
     expect(screen.getByText('The hamper')).toBeInTheDocument();
   });
 
-  it('image stored on the server: a path is addressed to the server', () => {
-    render(<MessageBubble message={message({ type: 'image', mediaUrl: '/files/ws/a.png', text: null })} />);
-    expect(screen.getByRole('img', { name: 'Image' }).getAttribute('src')).toMatch(/^http:\/\/127\.0\.0\.1:4000\/files\/ws\/a\.png$/);
+  it('image stored on the server: fetched with the user’s token and shown from a blob', async () => {
+    setIdTokenSource(async () => 'id-token-1');
+    const fetchMock = vi.fn(async () => new Response(new Blob(['png'], { type: 'image/png' })));
+    vi.stubGlobal('fetch', fetchMock);
+    render(<MessageBubble message={message({ type: 'image', mediaUrl: 'http://127.0.0.1:4000/files/ws/a.png', text: null })} />);
+    const img = await screen.findByRole('img', { name: 'Image' });
+    expect(img.getAttribute('src')).toMatch(/^blob:/);
+    expect(fetchMock).toHaveBeenCalledWith('http://127.0.0.1:4000/files/ws/a.png', { headers: { authorization: 'Bearer id-token-1' } });
+    vi.unstubAllGlobals();
+  });
+
+  it('a signed link is used as it is', () => {
+    const url = 'http://127.0.0.1:4000/files/ws/b.png?expires=1&sig=abc';
+    render(<MessageBubble message={message({ type: 'image', mediaUrl: url, text: null })} />);
+    expect(screen.getByRole('img', { name: 'Image' })).toHaveAttribute('src', url);
   });
 
   it('video: a player, or an honest placeholder without a file', () => {

@@ -10,21 +10,14 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { WorkspaceEvent, workspaceEventTypes } from '../../../shared/schemas/events';
 import { apiBaseUrl } from './config';
-import { firebaseAuth } from './firebase';
+import { currentIdToken, setIdTokenSource } from './id-token';
 
 export type { WorkspaceEvent };
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
 type Listener = (event: WorkspaceEvent) => void;
 
-/** The ID token for `?token=` (EventSource cannot send an Authorization header). */
-let tokenSource: () => Promise<string | null> = async () => {
-  const user = firebaseAuth().currentUser;
-  return user ? user.getIdToken() : null;
-};
-/** The desktop app (IPC-provided tokens) and tests replace the token source here. */
-export function setEventStreamTokenSource(source: () => Promise<string | null>): void {
-  tokenSource = source;
-}
+/** Tests replace the ID token source here (see lib/id-token.ts). */
+export const setEventStreamTokenSource = setIdTokenSource;
 
 interface Connection {
   workspaceId: string;
@@ -75,7 +68,7 @@ function dispatch(c: Connection, raw: MessageEvent<string>) {
 async function open(c: Connection) {
   if (c.timer) clearTimeout(c.timer);
   c.timer = null;
-  const token = await tokenSource().catch(() => null);
+  const token = await currentIdToken().catch(() => null);
   if (!connections.has(c.workspaceId) || c.source) return;
   const q = new URLSearchParams();
   if (token) q.set('token', token);

@@ -1,3 +1,4 @@
+import { toast } from 'sonner';
 import { Download, FileSpreadsheet } from 'lucide-react';
 import { useMemo } from 'react';
 import type { ImportHistory } from '../../../../../shared/schemas/entities';
@@ -8,7 +9,7 @@ import { ListSkeleton } from '../../../components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '../../../components/ui/table';
 import { errorText } from '../../../lib/api-client';
 import { useImportHistory } from '../api/import-history';
-import { mediaHref } from '../utils/links';
+import { mediaHref, openFile } from '../utils/links';
 
 const tones: Record<ImportHistory['status'], BadgeTone> = { pending: 'amber', completed: 'green', failed: 'red' };
 const labels: Record<ImportHistory['status'], string> = { pending: 'Importing', completed: 'Completed', failed: 'Failed' };
@@ -60,6 +61,10 @@ export function ImportHistoryList({ workspaceId }: { workspaceId: string }) {
                 {h.errorReportUrl && (
                   <a
                     href={mediaHref(h.errorReportUrl)}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    openFile(h.errorReportUrl!, `${h.fileName.replace(/\.csv$/i, '')}-errors.csv`).catch((err: Error) => toast.error(err.message));
+                  }}
                     target="_blank"
                     rel="noreferrer"
                     className="inline-flex items-center gap-1 text-[12px] font-medium text-accent-text hover:underline"

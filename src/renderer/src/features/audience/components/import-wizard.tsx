@@ -1,3 +1,4 @@
+import { toast } from 'sonner';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Download, FileUp, XCircle } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -9,7 +10,7 @@ import { api } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { useCreateImport } from '../api/create-import';
-import { mediaHref } from '../utils/links';
+import { mediaHref, openFile } from '../utils/links';
 import { type ColumnMapping, SKIP, builtInTargets, guessMapping, mappingErrors, toColumnAttributeMap } from '../utils/column-mapping';
 import { type CsvPreview, readCsvPreview } from '../utils/csv-preview';
 
@@ -46,7 +47,7 @@ export function ColumnMapper({
         <thead className="bg-subtle">
           <tr>
             {preview.columns.map((col) => (
-              <th key={col} scope="col" className="min-w-44 border-b border-border px-3 py-2 text-left align-top">
+              <th key={col} scope="col" className="min-w-52 border-b border-border px-3 py-2 text-left align-top">
                 <div className="mb-1.5 truncate text-[12px] font-semibold text-fg" title={col}>
                   {col}
                 </div>
@@ -55,6 +56,7 @@ export function ColumnMapper({
                   value={toOption(mapping[col] ?? SKIP)}
                   onValueChange={(v) => onChange({ ...mapping, [col]: fromOption(v) })}
                   options={options}
+                  className="font-normal whitespace-nowrap [&>span]:truncate"
                 />
               </th>
             ))}
@@ -284,7 +286,11 @@ export function ImportWizard({
               <p className="flex items-center gap-2 text-[13px]">
                 <AlertTriangle className="size-4 text-warning-text" aria-hidden />
                 Some rows were rejected.
-                <a href={mediaHref(h.errorReportUrl)} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 font-medium text-accent-text underline-offset-4 hover:underline">
+                <a href={mediaHref(h.errorReportUrl)}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    openFile(h.errorReportUrl!, `${h.fileName.replace(/\.csv$/i, '')}-errors.csv`).catch((err: Error) => toast.error(err.message));
+                  }} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 font-medium text-accent-text underline-offset-4 hover:underline">
                   <Download className="size-3.5" aria-hidden /> Download the error report
                 </a>
               </p>

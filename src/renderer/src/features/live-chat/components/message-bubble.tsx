@@ -2,18 +2,12 @@ import { Popover } from 'radix-ui';
 import { Bot, ExternalLink, FileText, LayoutTemplate, List, Reply, Workflow } from 'lucide-react';
 import { memo } from 'react';
 import type { Message } from '../../../../../shared/schemas/entities';
-import { apiBaseUrl } from '../../../lib/config';
+import { toast } from 'sonner';
+import { needsToken, openFile, serverFileUrl, useFileSrc } from '../../../lib/authorized-files';
 import { cn } from '../../../lib/cn';
 import { formatFull, formatTime } from '../utils/format';
 import { type MediaKind, messageContent } from '../utils/message-content';
 import { DeliveryTicks } from './delivery-ticks';
-
-/** Files the server stores are addressed relative to it; links elsewhere are used as they are. */
-export function mediaSrc(url: string | null | undefined): string | null {
-  if (!url) return null;
-  if (url.startsWith('/')) return apiBaseUrl + url;
-  return url;
-}
 
 function fileNameOf(url: string | null, fallback: string): string {
   if (!url) return fallback;
@@ -25,31 +19,44 @@ function fileNameOf(url: string | null, fallback: string): string {
   }
 }
 
+const unavailable = (what: string) => (
+  <div className="flex h-32 w-64 items-center justify-center rounded-md bg-muted text-xs text-fg-subtle">{what} unavailable</div>
+);
+
 function Media({ kind, url, filename, caption }: { kind: MediaKind; url: string | null; filename?: string; caption?: string }) {
-  const src = mediaSrc(url);
+  // Server files need the user's token: fetched and shown through a blob: URL.
+  const { src, failed } = useFileSrc(kind === 'document' ? null : url);
   if (kind === 'image') {
+    if (!url || failed) return unavailable('Image');
     return src ? (
       <a href={src} target="_blank" rel="noreferrer" className="block overflow-hidden rounded-md">
         <img src={src} alt={caption || 'Image'} loading="lazy" className="max-h-72 w-full max-w-xs bg-muted object-cover" />
       </a>
     ) : (
-      <div className="flex h-32 w-64 items-center justify-center rounded-md bg-muted text-xs text-fg-subtle">Image unavailable</div>
+      <div className="h-40 w-64 animate-pulse rounded-md bg-muted" aria-label="Loading image" />
     );
   }
   if (kind === 'video') {
+    if (!url || failed) return unavailable('Video');
     return src ? (
       <video src={src} controls preload="metadata" aria-label={caption || 'Video'} className="max-h-72 w-full max-w-xs rounded-md bg-black" />
     ) : (
-      <div className="flex h-32 w-64 items-center justify-center rounded-md bg-muted text-xs text-fg-subtle">Video unavailable</div>
+      <div className="h-40 w-64 animate-pulse rounded-md bg-muted" aria-label="Loading video" />
     );
   }
   const name = filename || fileNameOf(url, 'Document');
   return (
     <a
-      href={src ?? undefined}
+      href={url ? serverFileUrl(url) : undefined}
       target="_blank"
       rel="noreferrer"
-      aria-disabled={!src}
+      aria-disabled={!url}
+      onClick={(e) => {
+        if (url && needsToken(url)) {
+          e.preventDefault();
+          openFile(url, name).catch((err: Error) => toast.error(err.message));
+        }
+      }}
       className="flex min-w-56 items-center gap-3 rounded-md border border-black/5 bg-black/[0.04] px-3 py-2.5 hover:bg-black/[0.07] dark:border-white/5 dark:bg-white/[0.06] dark:hover:bg-white/10"
     >
       <span className="flex size-9 items-center justify-center rounded bg-danger/90 text-white">
@@ -57,9 +64,9 @@ function Media({ kind, url, filename, caption }: { kind: MediaKind; url: string 
       </span>
       <span className="min-w-0 flex-1">
         <span className="block truncate text-[13px] font-medium">{name}</span>
-        <span className="block text-[11px] text-fg-subtle">{src ? 'Open document' : 'Unavailable'}</span>
+        <span className="block text-[11px] text-fg-subtle">{url ? 'Open document' : 'Unavailable'}</span>
       </span>
-      {src && <ExternalLink className="size-3.5 text-fg-subtle" aria-hidden />}
+      {url && <ExternalLink className="size-3.5 text-fg-subtle" aria-hidden />}
     </a>
   );
 }
