@@ -83,10 +83,20 @@ function backendCpu(url: string) {
       await sample();
       // Backends already running count from now on.
       for (const [pid, v] of last) base.set(pid, v);
-      timer = setInterval(() => void sample().catch(() => undefined), 250);
+      let busy = false;
+      timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        sample()
+          .catch(() => undefined)
+          .finally(() => {
+            busy = false;
+          });
+      }, 250);
     },
     async stop(): Promise<number> {
       clearInterval(timer);
+      await new Promise((r) => setTimeout(r, 300));
       await sample();
       await client.end();
       let total = 0;
