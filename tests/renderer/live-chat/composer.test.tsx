@@ -84,8 +84,10 @@ describe('Composer', () => {
 
     const send = screen.getByRole('button', { name: 'Send template' });
     expect(send).toBeDisabled();
+    await userEvent.type(screen.getByPlaceholderText('Header value for {{1}}'), '#1042');
     await userEvent.type(screen.getByPlaceholderText('Value for {{1}}'), 'Grace');
     await userEvent.type(screen.getByPlaceholderText('Value for {{2}}'), 'on its way');
+    expect(screen.getByLabelText('Preview')).toHaveTextContent('Order #1042');
     expect(screen.getByLabelText('Preview')).toHaveTextContent('Hi Grace, your order is on its way.');
     expect(send).toBeEnabled();
     server.on('POST', /^\/message\/template$/, () => ({ status: 201, body: message({ type: 'template', creator: 'agent', status: 'pending' }) }));
@@ -94,7 +96,7 @@ describe('Composer', () => {
     expect(server.calls.find((c) => c.path === '/message/template')?.body).toEqual({
       conversationId: ids.conversation,
       templateId: template().id,
-      parameters: { body: ['Grace', 'on its way'] },
+      parameters: { body: ['Grace', 'on its way'], headerText: '#1042' },
     });
   });
 

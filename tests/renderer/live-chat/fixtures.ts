@@ -92,7 +92,7 @@ export function template(over: Partial<WhatsappTemplate> = {}): WhatsappTemplate
     mediaUrl: null,
     category: 'UTILITY',
     components: [
-      { type: 'HEADER', format: 'TEXT', text: 'Your order' },
+      { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' },
       { type: 'BODY', text: 'Hi {{1}}, your order is {{2}}.' },
     ],
     workspaceId: ids.workspace,

@@ -9,13 +9,15 @@ export interface SendTemplateInput {
   templateId: string;
   /** Values of the body's variables, in order of appearance. */
   body: string[];
+  /** The value of a text header's variable. */
+  headerText?: string;
 }
 
 export function useSendTemplateMessage(conversationId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ templateId, body }: SendTemplateInput) =>
-      api('sendTemplateMessage', { body: { conversationId, templateId, parameters: { body } } }),
+    mutationFn: ({ templateId, body, headerText }: SendTemplateInput) =>
+      api('sendTemplateMessage', { body: { conversationId, templateId, parameters: { body, ...(headerText ? { headerText } : {}) } } }),
     onSuccess: (message) => {
       qc.setQueryData<ConversationDetail>(liveChatKeys.conversation(conversationId), (old) =>
         old ? { ...old, Message: mergeMessages(old.Message, [message]) } : old,

@@ -18,8 +18,10 @@ export function TemplateSender({ conversationId, workspaceId, onSent }: { conver
   const send = useSendTemplateMessage(conversationId);
   const template: WhatsappTemplate | undefined = templates.data?.find((t) => t.id === templateId);
   const parts = useMemo(() => (template ? templateParts(template) : null), [template]);
-  const bodyKeys = parts?.bodyVariables.map((v) => `body:${v}`) ?? [];
-  const missing = bodyKeys.filter((k) => !values[k]?.trim());
+  // WhatsApp allows one variable in a text header.
+  const headerVar = parts?.headerVariables[0];
+  const keys = [...(headerVar ? [`header:${headerVar}`] : []), ...(parts?.bodyVariables.map((v) => `body:${v}`) ?? [])];
+  const missing = keys.filter((k) => !values[k]?.trim());
 
   const scoped = (prefix: string) =>
     Object.fromEntries(Object.entries(values).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
@@ -50,7 +52,11 @@ export function TemplateSender({ conversationId, workspaceId, onSent }: { conver
         e.preventDefault();
         if (!template || missing.length) return;
         try {
-          await send.mutateAsync({ templateId: template.id, body: parts!.bodyVariables.map((v) => values[`body:${v}`].trim()) });
+          await send.mutateAsync({
+            templateId: template.id,
+            body: parts!.bodyVariables.map((v) => values[`body:${v}`].trim()),
+            headerText: headerVar ? values[`header:${headerVar}`].trim() : undefined,
+          });
           setValues({});
           onSent?.();
         } catch {
@@ -75,24 +81,29 @@ export function TemplateSender({ conversationId, workspaceId, onSent }: { conver
       {template && parts && (
         <div className="grid gap-3 md:grid-cols-[1fr_minmax(0,18rem)]">
           <div className="flex flex-col gap-2">
-            {parts.bodyVariables.map((v) => (
-              <label key={v} className="flex items-center gap-2 text-[13px]">
-                <span className="w-24 shrink-0 text-fg-muted">{`{{${v}}}`}</span>
-                <Input
-                  value={values[`body:${v}`] ?? ''}
-                  onChange={(e) => setValues((s) => ({ ...s, [`body:${v}`]: e.target.value }))}
-                  placeholder={`Value for {{${v}}}`}
-                  required
-                />
-              </label>
-            ))}
-            {parts.bodyVariables.length === 0 && (
+            {keys.map((k) => {
+              const [where, v] = k.split(':');
+              return (
+                <label key={k} className="flex items-center gap-2 text-[13px]">
+                  <span className="w-28 shrink-0 text-fg-muted">
+                    {where === 'header' ? 'Header' : 'Body'} {`{{${v}}}`}
+                  </span>
+                  <Input
+                    value={values[k] ?? ''}
+                    onChange={(e) => setValues((s) => ({ ...s, [k]: e.target.value }))}
+                    placeholder={where === 'header' ? `Header value for {{${v}}}` : `Value for {{${v}}}`}
+                    required
+                  />
+                </label>
+              );
+            })}
+            {keys.length === 0 && (
               <p className="text-[13px] text-fg-muted">This template has no variables.</p>
             )}
           </div>
           <div className="rounded-lg bg-chat-bg p-3" aria-label="Preview">
             <div className="rounded-lg rounded-tr-sm bg-[#d9fdd3] px-2.5 py-1.5 text-[13px] text-fg shadow-sm dark:bg-[#005c4b]">
-              {parts.header && <p className="font-semibold">{parts.header}</p>}
+              {parts.header && <p className="font-semibold">{fillTemplateText(parts.header, scoped('header:'))}</p>}
               {parts.headerFormat && parts.headerFormat !== 'TEXT' && (
                 <p className="text-[12px] text-fg-subtle">[{parts.headerFormat.toLowerCase()} header]</p>
               )}
