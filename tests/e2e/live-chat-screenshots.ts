@@ -120,7 +120,8 @@ try {
       await page.goto(`${webUrl}/live-chat/${seeded.staleConversationId}?tab=open`);
       await page.getByRole('combobox', { name: 'Template' }).click();
       await page.getByRole('option', { name: /order_update/ }).click();
-      await page.getByPlaceholder('Value for {{1}}').fill('Alan');
+      await page.getByPlaceholder('Header value for {{1}}').fill('#1042');
+      await page.getByPlaceholder('Value for {{1}}', { exact: true }).fill('Alan');
       await page.getByPlaceholder('Value for {{2}}').fill('on its way');
       await shot(page, 'live-chat-template.png');
 

@@ -79,13 +79,13 @@ export function TemplateSender({ conversationId, workspaceId, onSent }: { conver
         />
       </div>
       {template && parts && (
-        <div className="grid gap-3 md:grid-cols-[1fr_minmax(0,18rem)]">
+        <div className="grid gap-3 lg:grid-cols-[minmax(12rem,1fr)_minmax(0,16rem)]">
           <div className="flex flex-col gap-2">
             {keys.map((k) => {
               const [where, v] = k.split(':');
               return (
                 <label key={k} className="flex items-center gap-2 text-[13px]">
-                  <span className="w-28 shrink-0 text-fg-muted">
+                  <span className="w-24 shrink-0 text-fg-muted">
                     {where === 'header' ? 'Header' : 'Body'} {`{{${v}}}`}
                   </span>
                   <Input
