@@ -122,5 +122,7 @@ describe('shutdown', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  });
+    // A child process that creates an on-disk PGlite and runs the migrations needs well over the default 30 s
+    // on a loaded 2-core machine.
+  }, 90_000);
 });
