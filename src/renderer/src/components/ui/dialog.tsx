@@ -1,5 +1,5 @@
 import { AlertDialog, Dialog as D } from 'radix-ui';
-import { X } from 'lucide-react';
+import { Trash2, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
@@ -52,14 +52,18 @@ export function DialogContent({
 }
 
 /** "Are you sure?" before something destructive. `onConfirm` may be async; the dialog closes when it resolves. */
+/** A confirmation before a destructive action; `deleteLabel` gives the list rows' standard trash button. */
 export function ConfirmDialog({
   trigger,
+  deleteLabel,
   title,
   description,
   confirmLabel = 'Delete',
   onConfirm,
 }: {
-  trigger: ReactNode;
+  trigger?: ReactNode;
+  /** Accessible name of the default trigger, a small trash button (used when `trigger` is not given). */
+  deleteLabel?: string;
   title: string;
   description: ReactNode;
   confirmLabel?: string;
@@ -69,7 +73,13 @@ export function ConfirmDialog({
   const [busy, setBusy] = useState(false);
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
+      <AlertDialog.Trigger asChild>
+        {trigger ?? (
+          <Button variant="ghost" size="icon-sm" aria-label={deleteLabel}>
+            <Trash2 />
+          </Button>
+        )}
+      </AlertDialog.Trigger>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={overlay} />
         <AlertDialog.Content className={cn(panel, 'max-w-sm p-5')}>

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Bot, Plus, Trash2 } from 'lucide-react';
+import { Bot, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -89,11 +89,7 @@ export function BotsPage() {
                           title={`Delete ${b.title}?`}
                           description="Conversations it handles are left to your team."
                           onConfirm={() => remove.mutateAsync(b.id)}
-                          trigger={
-                            <Button variant="ghost" size="icon-sm" aria-label={`Delete ${b.title}`}>
-                              <Trash2 />
-                            </Button>
-                          }
+                          deleteLabel={`Delete ${b.title}`}
                         />
                       </TD>
                     )}

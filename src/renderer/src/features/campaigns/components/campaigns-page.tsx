@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Megaphone, Plus, Trash2 } from 'lucide-react';
+import { Megaphone, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -93,11 +93,7 @@ export function CampaignsPage() {
                             title={`Delete ${c.name}?`}
                             description="Its send history is deleted with it."
                             onConfirm={() => remove.mutateAsync(c.id)}
-                            trigger={
-                              <Button variant="ghost" size="icon-sm" aria-label={`Delete ${c.name}`}>
-                                <Trash2 />
-                              </Button>
-                            }
+                            deleteLabel={`Delete ${c.name}`}
                           />
                         </TD>
                       )}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Blocks, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Blocks, Pencil, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -91,11 +91,7 @@ export function AttributesPage() {
                           title={`Delete ${a.name}?`}
                           description="Contacts lose the values they hold for this attribute."
                           onConfirm={() => remove.mutateAsync(a.id)}
-                          trigger={
-                            <Button variant="ghost" size="icon-sm" aria-label={`Delete ${a.name}`}>
-                              <Trash2 />
-                            </Button>
-                          }
+                          deleteLabel={`Delete ${a.name}`}
                         />
                       </div>
                     </TD>

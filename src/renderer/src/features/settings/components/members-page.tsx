@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Copy, MailPlus, Trash2, Users } from 'lucide-react';
+import { Copy, MailPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -140,11 +140,7 @@ export function MembersPage() {
                             description={`${i.email} will no longer be able to join with the link they received.`}
                             confirmLabel="Revoke"
                             onConfirm={() => revoke.mutateAsync(i.id)}
-                            trigger={
-                              <Button variant="ghost" size="icon-sm" aria-label={`Revoke invitation for ${i.email}`}>
-                                <Trash2 />
-                              </Button>
-                            }
+                            deleteLabel={`Revoke invitation for ${i.email}`}
                           />
                         </div>
                       </TD>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Filter, Plus, Trash2, X } from 'lucide-react';
+import { Filter, Plus, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
@@ -108,11 +108,7 @@ export function SegmentsPage() {
                       title={`Delete ${s.name}?`}
                       description="Campaigns that target this segment will need another one."
                       onConfirm={() => remove.mutateAsync(s.id)}
-                      trigger={
-                        <Button variant="ghost" size="icon-sm" aria-label={`Delete ${s.name}`}>
-                          <Trash2 />
-                        </Button>
-                      }
+                      deleteLabel={`Delete ${s.name}`}
                     />
                   </TD>
                 </TR>

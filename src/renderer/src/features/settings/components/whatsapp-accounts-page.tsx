@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MessageCircle, Plus, Trash2 } from 'lucide-react';
+import { MessageCircle, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -94,11 +94,7 @@ export function WhatsappAccountsPage() {
                         description={`${a.phoneNumber} stops receiving and sending messages in Parley. Conversations stay.`}
                         confirmLabel="Disconnect"
                         onConfirm={() => remove.mutateAsync(a.id)}
-                        trigger={
-                          <Button variant="ghost" size="icon-sm" aria-label={`Disconnect ${a.phoneNumber}`}>
-                            <Trash2 />
-                          </Button>
-                        }
+                        deleteLabel={`Disconnect ${a.phoneNumber}`}
                       />
                     </TD>
                   )}

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { FileText, Plus, Search, Trash2 } from 'lucide-react';
+import { FileText, Plus, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
@@ -142,11 +142,7 @@ export function TemplatesPage() {
                             title={`Delete ${t.name}?`}
                             description="The template is deleted here and at WhatsApp; campaigns using it stop sending."
                             onConfirm={() => remove.mutateAsync(t.id)}
-                            trigger={
-                              <Button variant="ghost" size="icon-sm" aria-label={`Delete ${t.name}`}>
-                                <Trash2 />
-                              </Button>
-                            }
+                            deleteLabel={`Delete ${t.name}`}
                           />
                         </TD>
                       )}
