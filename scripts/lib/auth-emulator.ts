@@ -49,8 +49,7 @@ const OUTPUT_LINES_IN_ERRORS = 40;
 /** Printed by firebase-tools once every requested emulator listens. */
 const READY_BANNER = 'All emulators ready';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const repoFirebaseJson = path.join(repoRoot, 'firebase.json');
+const repoFirebaseJson = fileURLToPath(new URL('./firebase.json', import.meta.url));
 
 export interface StartAuthEmulatorOptions {
   /** Port of the Auth emulator (default 9099, the port in firebase.json). */

@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: a picture of every screen, light and (some) dark, into docs/screenshots/. Not part of
- * `npm run test:e2e` (playwright.config.ts ignores this file unless PARLEY_SCREENSHOTS=1).
+ * `npm run test:e2e` (tests/e2e/playwright.config.ts ignores this file unless PARLEY_SCREENSHOTS=1).
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';

@@ -5,11 +5,12 @@ import { defineConfig } from '@playwright/test';
  * emulator, the sandbox, the server on PGlite and Vite). Debian's chromium is used; no browser is downloaded.
  */
 export default defineConfig({
-  testDir: 'tests/e2e',
+  // Paths are relative to this file (kept here so the repository's top level stays as the mission names it).
+  testDir: '.',
   testMatch: '**/*.spec.ts',
   // docs/screenshots are refreshed on request (`npm run screenshots`), not on every test run.
   testIgnore: process.env.PARLEY_SCREENSHOTS === '1' ? [] : ['**/screenshots.spec.ts'],
-  globalSetup: './tests/e2e/support/global-setup.ts',
+  globalSetup: './support/global-setup.ts',
   fullyParallel: false,
   // 2 shared cores: one worker keeps the stack responsive; flows are independent (each signs up its own users).
   workers: 1,
@@ -17,7 +18,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
-  outputDir: 'test-results',
+  outputDir: '../../test-results',
   use: {
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
