@@ -14,7 +14,6 @@ async function customerWrites(phoneNumberId: string, waId: string, text: string,
 }
 
 test('a customer writes, the agent sees it live, replies, assigns and closes', async ({ page }) => {
-  test.skip(!stack.sandboxOrigin, 'the stack runs without the sandbox');
   const admin = await createAdmin({ name: 'Ada Admin' });
   const { number } = await connectNumber(admin);
   const waId = `1415555${String(Date.now()).slice(-4)}`;

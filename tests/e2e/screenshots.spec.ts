@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { adminApi, connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
+import { adminApi, connectNumber, createAdmin, expect, signInUi, test } from './support/fixtures';
 
 const dir = path.resolve('docs/screenshots');
 async function shot(page: Page, name: string, opts: { top?: boolean } = {}) {
@@ -32,7 +32,7 @@ test('every screen', async ({ page }) => {
   const admin = await createAdmin({ name: 'Ada Lovelace', organizationName: 'Northwind Support' });
   const call = await adminApi(admin);
   const w = admin.workspaceId;
-  if (stack.sandboxOrigin) await connectNumber(admin);
+  await connectNumber(admin);
   for (const a of [
     { name: 'plan', description: 'Subscription plan', format: 'text' },
     { name: 'orders', description: 'Orders placed', format: 'number' },
@@ -69,24 +69,22 @@ test('every screen', async ({ page }) => {
   await page.waitForTimeout(800);
   await shot(page, '10-live-chat');
 
-  if (stack.sandboxOrigin) {
-    await page.goto('/templates/create');
-    await page.getByLabel('Name').fill('order_shipped');
-    await page.getByLabel('Message').fill('Hi {{1}}, good news: your order {{2}} has shipped and arrives on {{3}}.');
-    await page.getByLabel('Example for {{1}}').fill('Maria');
-    await page.getByLabel('Example for {{2}}').fill('#4821');
-    await page.getByLabel('Example for {{3}}').fill('Friday');
-    await page.getByLabel('Footer').fill('Northwind Support');
-    await page.getByRole('button', { name: 'Visit website' }).click();
-    await page.getByLabel('Button 1 text').fill('Track order');
-    await page.getByLabel('Button 1 URL').fill('https://northwind.example/track');
-    await page.getByRole('button', { name: 'Quick reply' }).click();
-    await page.getByLabel('Button 2 text').fill('Talk to us');
-    await shot(page, '20-template-create', { top: true });
-    await page.getByRole('button', { name: 'Submit for review' }).click();
-    await expect(page).toHaveURL(/\/templates$/);
-    await page.waitForTimeout(500);
-  }
+  await page.goto('/templates/create');
+  await page.getByLabel('Name').fill('order_shipped');
+  await page.getByLabel('Message').fill('Hi {{1}}, good news: your order {{2}} has shipped and arrives on {{3}}.');
+  await page.getByLabel('Example for {{1}}').fill('Maria');
+  await page.getByLabel('Example for {{2}}').fill('#4821');
+  await page.getByLabel('Example for {{3}}').fill('Friday');
+  await page.getByLabel('Footer').fill('Northwind Support');
+  await page.getByRole('button', { name: 'Visit website' }).click();
+  await page.getByLabel('Button 1 text').fill('Track order');
+  await page.getByLabel('Button 1 URL').fill('https://northwind.example/track');
+  await page.getByRole('button', { name: 'Quick reply' }).click();
+  await page.getByLabel('Button 2 text').fill('Talk to us');
+  await shot(page, '20-template-create', { top: true });
+  await page.getByRole('button', { name: 'Submit for review' }).click();
+  await expect(page).toHaveURL(/\/templates$/);
+  await page.waitForTimeout(500);
   await page.goto('/templates');
   await page.waitForTimeout(500);
   await shot(page, '21-templates');
@@ -151,10 +149,8 @@ test('every screen', async ({ page }) => {
   await shot(page, '60-templates-dark');
   await page.goto('/settings/members');
   await shot(page, '61-members-dark');
-  if (stack.sandboxOrigin) {
-    await page.goto('/templates/create');
-    await page.getByLabel('Message').fill('Your verification code is {{1}}. It expires in 10 minutes.');
-    await page.getByLabel('Example for {{1}}').fill('482 913');
-    await shot(page, '62-template-create-dark', { top: true });
-  }
+  await page.goto('/templates/create');
+  await page.getByLabel('Message').fill('Your verification code is {{1}}. It expires in 10 minutes.');
+  await page.getByLabel('Example for {{1}}').fill('482 913');
+  await shot(page, '62-template-create-dark', { top: true });
 });

@@ -1,7 +1,6 @@
 import { adminApi, connectNumber, createAdmin, expect, newSandboxNumber, signInUi, stack, test, uniqueEmail, verifyAddress } from './support/fixtures';
 
 test('connect the sandbox WhatsApp number, with the spec messages on the form', async ({ page }) => {
-  test.skip(!stack.sandboxAccount, 'the stack runs without the sandbox');
   const acct = await newSandboxNumber();
   const admin = await createAdmin();
   await signInUi(page, admin, '/settings/whatsapp');
@@ -38,7 +37,6 @@ test('connect the sandbox WhatsApp number, with the spec messages on the form', 
 });
 
 test('create a template with variables and see it in the list', async ({ page }) => {
-  test.skip(!stack.sandboxAccount, 'the stack runs without the sandbox');
   const admin = await createAdmin();
   await connectNumber(admin);
 

@@ -28,13 +28,11 @@ export const stack = {
   get emulatorHost() {
     return need('PARLEY_E2E_AUTH_EMULATOR');
   },
-  /** null when the sandbox is not part of the stack. */
-  get sandboxOrigin(): string | null {
-    return process.env.PARLEY_E2E_SANDBOX_ORIGIN || null;
+  get sandboxOrigin(): string {
+    return need('PARLEY_E2E_SANDBOX_ORIGIN');
   },
-  get sandboxAccount(): { phoneNumber: string; phoneNumberId: string; wabaAccountId: string; appId: string; token: string } | null {
-    const raw = process.env.PARLEY_E2E_SANDBOX_ACCOUNT;
-    return raw ? JSON.parse(raw) : null;
+  get sandboxAccount(): { phoneNumber: string; phoneNumberId: string; wabaAccountId: string; appId: string; token: string } {
+    return JSON.parse(need('PARLEY_E2E_SANDBOX_ACCOUNT'));
   },
 };
 

@@ -43,8 +43,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.PARLEY_E2E_WEB_URL = info.webUrl;
   process.env.PARLEY_E2E_API_URL = info.apiUrl;
   process.env.PARLEY_E2E_AUTH_EMULATOR = info.emulatorHost;
-  process.env.PARLEY_E2E_SANDBOX_ORIGIN = info.sandboxOrigin ?? '';
-  process.env.PARLEY_E2E_SANDBOX_ACCOUNT = info.sandboxAccount ? JSON.stringify(info.sandboxAccount) : '';
+  process.env.PARLEY_E2E_SANDBOX_ORIGIN = info.sandboxOrigin;
+  process.env.PARLEY_E2E_SANDBOX_ACCOUNT = JSON.stringify(info.sandboxAccount);
   process.env.PARLEY_E2E_CONTROL_URL = info.controlUrl;
 
   return async () => {

@@ -1,12 +1,13 @@
 /**
  * The real local stack for end-to-end tests, in web mode: the Firebase Auth emulator (reused on 9099 when it
- * answers), the WhatsApp sandbox (when src/sandbox exists), the server on PGlite in a temporary PARLEY_DATA_DIR on
+ * answers), the WhatsApp sandbox, the server on PGlite in a temporary PARLEY_DATA_DIR on
  * a free port, and Vite serving src/renderer (as scripts/start.ts does for web mode).
  *
  * Run in its own process by global-setup.ts (stack-cli.ts), so the server's work never competes with the test
  * runner's event loop and a crash of one does not take down the other.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { startSandbox, type SandboxAccount } from '../../../src/sandbox/index';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,9 +21,9 @@ export interface StackInfo {
   webUrl: string;
   apiUrl: string;
   emulatorHost: string;
-  /** http://127.0.0.1:PORT of the sandbox (control endpoints under /_sandbox), or null without a sandbox. */
-  sandboxOrigin: string | null;
-  sandboxAccount: { phoneNumber: string; phoneNumberId: string; wabaAccountId: string; appId: string; token: string } | null;
+  /** http://127.0.0.1:PORT of the sandbox (control endpoints under /_sandbox). */
+  sandboxOrigin: string;
+  sandboxAccount: SandboxAccount;
   /** http://127.0.0.1:PORT of the stack's own control server: POST /sandbox/accounts -> a new sandbox number. */
   controlUrl: string;
   dataDir: string;
@@ -59,23 +60,9 @@ export async function startStack(log: (line: string) => void = () => undefined):
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const webUrl = `http://127.0.0.1:${webPort}`;
 
-    // The sandbox is H1's; the stack runs without it until it exists.
-    let sandbox: {
-      baseUrl: string;
-      origin: string;
-      account: StackInfo['sandboxAccount'];
-      setWebhookUrl(u: string): void;
-      addAccount(): NonNullable<StackInfo['sandboxAccount']>;
-      close(): Promise<void>;
-    } | null = null;
-    if (existsSync(path.join(root, 'src/sandbox/index.ts'))) {
-      const mod = (await import('../../../src/sandbox/index')) as unknown as {
-        startSandbox(o: { port?: number; appSecret: string; templateReviewDelayMs?: number; log?: (l: string) => void }): Promise<NonNullable<typeof sandbox>>;
-      };
-      sandbox = await mod.startSandbox({ port: 0, appSecret, templateReviewDelayMs: 1500 });
-      stoppers.push(() => sandbox!.close());
-      log(`sandbox ${sandbox.baseUrl}`);
-    }
+    const sandbox = await startSandbox({ port: 0, appSecret, templateReviewDelayMs: 1500 });
+    stoppers.push(() => sandbox.close());
+    log(`sandbox ${sandbox.baseUrl}`);
 
     const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-'));
     stoppers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
@@ -96,7 +83,7 @@ export async function startStack(log: (line: string) => void = () => undefined):
       RATE_LIMIT_SIGNUP: '1000',
       RATE_LIMIT_INVITE: '1000',
       RATE_LIMIT_TOKEN_FAILURES: '1000',
-      ...(sandbox ? { GRAPH_API_URL: sandbox.baseUrl } : {}),
+      GRAPH_API_URL: sandbox.baseUrl,
     };
     delete env.DATABASE_URL;
     process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
@@ -108,7 +95,7 @@ export async function startStack(log: (line: string) => void = () => undefined):
     await app.listen({ port: apiPort, host: '127.0.0.1' });
     stoppers.push(() => app.close());
     log(`server ${apiUrl} (PGlite in ${dataDir})`);
-    sandbox?.setWebhookUrl(`${apiUrl}/webhooks/whatsapp`);
+    sandbox.setWebhookUrl(`${apiUrl}/webhooks/whatsapp`);
 
     const { createServer } = await import('vite');
     const react = (await import('@vitejs/plugin-react')).default;
@@ -131,7 +118,7 @@ export async function startStack(log: (line: string) => void = () => undefined):
 
     // A WhatsApp number can be connected to one workspace only, so each spec that connects one asks for its own.
     const control = createHttpServer((req, res) => {
-      if (req.method === 'POST' && req.url === '/sandbox/accounts' && sandbox) {
+      if (req.method === 'POST' && req.url === '/sandbox/accounts') {
         res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(sandbox.addAccount()));
         return;
       }
@@ -147,8 +134,8 @@ export async function startStack(log: (line: string) => void = () => undefined):
       webUrl,
       apiUrl,
       emulatorHost: emulator.host,
-      sandboxOrigin: sandbox?.origin ?? null,
-      sandboxAccount: sandbox?.account ?? null,
+      sandboxOrigin: sandbox.origin,
+      sandboxAccount: sandbox.account,
       dataDir,
       stop,
     };
