@@ -73,3 +73,70 @@ export function rowToContact(fields: string[], plan: ColumnPlan, defaultCountry:
   }
   return { ok: true, contact };
 }
+
+/** A record as read from the file: its spreadsheet row number and what it became. */
+export interface RowResult {
+  line: number;
+  outcome: RowOutcome;
+}
+
+/**
+ * One chunk ready for the database: its contacts as columns (deduplicated by phone, later values win, attributes
+ * merged) and its rejected rows. Built off the main thread by the reader worker, so the columns are already
+ * PostgreSQL array literals (pg's own serialiser) and the thread that talks to the database only sends them.
+ */
+export interface PreparedChunk {
+  /** Records of the file this chunk covers (contacts, duplicates and rejections). */
+  rows: number;
+  contacts: number;
+  /** Rows that repeated a phone number seen earlier in the chunk (counted as updates). */
+  duplicates: number;
+  columns: { id: string; phone: string; name: string; email: string; country: string; city: string; attributes: string };
+  rejected: { count: number; line: string; value: string; reason: string };
+}
+
+export function prepareChunk(results: RowResult[], newId: () => string, toArrayLiteral: (values: unknown[]) => string): PreparedChunk {
+  const byPhone = new Map<string, ContactInput>();
+  let duplicates = 0;
+  const rejected: { line: number; value: string; reason: string }[] = [];
+  for (const r of results) {
+    if (!r.outcome.ok) {
+      rejected.push({ line: r.line, value: r.outcome.value.slice(0, 500), reason: r.outcome.reason });
+      continue;
+    }
+    const c = r.outcome.contact;
+    const prev = byPhone.get(c.phone);
+    if (prev) {
+      duplicates++;
+      byPhone.set(c.phone, {
+        phone: c.phone,
+        name: c.name ?? prev.name,
+        email: c.email ?? prev.email,
+        country: c.country ?? prev.country,
+        city: c.city ?? prev.city,
+        attributes: { ...prev.attributes, ...c.attributes },
+      });
+    } else byPhone.set(c.phone, c);
+  }
+  const contacts = [...byPhone.values()];
+  return {
+    rows: results.length,
+    contacts: contacts.length,
+    duplicates,
+    columns: {
+      id: toArrayLiteral(contacts.map(() => newId())),
+      phone: toArrayLiteral(contacts.map((c) => c.phone)),
+      name: toArrayLiteral(contacts.map((c) => c.name)),
+      email: toArrayLiteral(contacts.map((c) => c.email)),
+      country: toArrayLiteral(contacts.map((c) => c.country)),
+      city: toArrayLiteral(contacts.map((c) => c.city)),
+      attributes: toArrayLiteral(contacts.map((c) => JSON.stringify(c.attributes))),
+    },
+    rejected: {
+      count: rejected.length,
+      line: toArrayLiteral(rejected.map((r) => r.line)),
+      value: toArrayLiteral(rejected.map((r) => r.value)),
+      reason: toArrayLiteral(rejected.map((r) => r.reason)),
+    },
+  };
+}

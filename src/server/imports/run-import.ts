@@ -1,16 +1,15 @@
 /**
- * The contact import job. It streams the uploaded CSV, normalises each row, and writes it in chunks: one
- * transaction per chunk does the set-based upsert (INSERT ... SELECT FROM unnest(...) ON CONFLICT (workspace,
- * phone) DO UPDATE), stores the chunk's rejected rows, and advances the import's `processed_rows` and counts.
- * A run that dies mid-way (crash, deploy) is retried by the job queue and skips the rows already committed,
- * so nothing is written twice and the counts stay exact.
+ * The contact import job. A reader thread (chunk-reader.ts) streams the uploaded CSV, normalises each row and
+ * prepares chunks; this thread writes them: one transaction per chunk does the set-based upsert (INSERT ...
+ * SELECT FROM unnest(...) ON CONFLICT (workspace, phone) DO UPDATE), stores the chunk's rejected rows, and
+ * advances the import's `processed_rows` and counts. A run that dies mid-way (crash, deploy) is retried by the
+ * job queue and skips the rows already committed, so nothing is written twice and the counts stay exact.
  *
- * Before writing anything, a first pass reads the whole file as CSV only: a file that is not valid CSV
- * fails with the line at fault and no row written (no half-written import); it also gives the row total
- * for progress events.
+ * Before writing anything, this thread reads the whole file once as CSV only, while the reader already
+ * normalises the first chunks: a file that is not valid CSV fails with the line at fault and no row written
+ * (no half-written import); that pass also gives the row total for progress events.
  */
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ImportHistory } from '../../shared';
 import { rowsOf, type Executor } from '../db/client';
@@ -20,8 +19,11 @@ import type { ServiceDeps } from '../services/context';
 import type { FileStore } from '../storage/file-store';
 import { parseKey } from '../storage/file-store';
 import { attributeIndex } from '../segments';
+import { openChunkReader } from './chunk-reader';
 import { csvBatches, describeCsvError, ImportFileError, inspectCsv, type CsvInfo } from './csv-file';
-import { type ColumnPlan, type ContactInput, contactFields, rowToContact } from './rows';
+import { type ColumnPlan, contactFields, type PreparedChunk } from './rows';
+
+export { timeOrderedId } from './time-ordered-id';
 
 export const importJobName = 'contacts.import';
 export interface ImportJobData {
@@ -30,7 +32,7 @@ export interface ImportJobData {
 }
 
 export interface ImportRunOptions {
-  /** Rows per transaction. */
+  /** Rows per transaction (at most: a chunk with long rows is cut at about 4 MB). */
   chunkSize?: number;
   /** Tests: throw after this many chunks have been committed, as a crash would. */
   failAfterChunks?: number;
@@ -104,22 +106,7 @@ export function planColumns(
   return plan;
 }
 
-interface Pending {
-  line: number;
-  outcome: ReturnType<typeof rowToContact>;
-}
-
 class ConcurrentRunError extends Error {}
-
-/**
- * A UUID whose first 48 bits are the time in ms (the UUIDv7 layout): new contacts land at the right edge of the
- * primary-key index instead of at random pages, which keeps a million-row import's index writes cheap.
- */
-export function timeOrderedId(): string {
-  const ts = Date.now().toString(16).padStart(12, '0');
-  const r = randomUUID();
-  return `${ts.slice(0, 8)}-${ts.slice(8, 12)}-7${r.slice(15)}`;
-}
 
 /** CSV text of one report field; formula-looking values are defused for spreadsheets. */
 function csvField(v: string | number): string {
@@ -182,47 +169,19 @@ export function importRunner(d: ServiceDeps) {
   }
 
   /** One chunk in one transaction: upsert, rejections, progress (guarded against a second runner). */
-  async function writeChunk(row: HistoryRow, chunk: Pending[], processedBefore: number, total: number, announce: boolean) {
-    const byPhone = new Map<string, ContactInput>();
-    let duplicates = 0;
-    const rejected: { line: number; value: string; reason: string }[] = [];
-    for (const p of chunk) {
-      if (!p.outcome.ok) {
-        rejected.push({ line: p.line, value: p.outcome.value, reason: p.outcome.reason });
-        continue;
-      }
-      const c = p.outcome.contact;
-      const prev = byPhone.get(c.phone);
-      if (prev) {
-        // The same number twice in the file: one contact, later values win, attributes merged.
-        duplicates++;
-        byPhone.set(c.phone, {
-          phone: c.phone,
-          name: c.name ?? prev.name,
-          email: c.email ?? prev.email,
-          country: c.country ?? prev.country,
-          city: c.city ?? prev.city,
-          attributes: { ...prev.attributes, ...c.attributes },
-        });
-      } else byPhone.set(c.phone, c);
-    }
-    const contacts = [...byPhone.values()];
+  async function writeChunk(row: HistoryRow, chunk: PreparedChunk, processedBefore: number, total: number, announce: boolean) {
+    const { columns: c, rejected } = chunk;
     return d.db.transaction(async (tx: Executor) => {
       // The chunk and its progress commit together, so a commit lost in a server crash is simply redone by
       // the resumed run: no need to wait for each chunk's WAL flush.
       if (d.db.kind === 'postgres') await tx.execute(sql`set local synchronous_commit = off`);
       let created = 0;
-      if (contacts.length) {
+      if (chunk.contacts) {
         const result = await tx.execute(sql`
           with input as (
             select * from unnest(
-              ${sql.param(contacts.map(() => timeOrderedId()))}::uuid[],
-              ${sql.param(contacts.map((c) => c.phone))}::text[],
-              ${sql.param(contacts.map((c) => c.name))}::text[],
-              ${sql.param(contacts.map((c) => c.email))}::text[],
-              ${sql.param(contacts.map((c) => c.country))}::text[],
-              ${sql.param(contacts.map((c) => c.city))}::text[],
-              ${sql.param(contacts.map((c) => JSON.stringify(c.attributes)))}::jsonb[]
+              ${c.id}::uuid[], ${c.phone}::text[], ${c.name}::text[], ${c.email}::text[],
+              ${c.country}::text[], ${c.city}::text[], ${c.attributes}::jsonb[]
             ) as u(id, phone, name, email, country, city, attributes)
           ), up as (
             insert into ${t.contacts} (id, workspace_id, phone_number, name, email, country, city, attributes)
@@ -239,23 +198,21 @@ export function importRunner(d: ServiceDeps) {
           select count(*) filter (where inserted)::int as created from up`);
         created = rowsOf<{ created: number }>(result)[0].created;
       }
-      const updated = contacts.length - created + duplicates;
-      if (rejected.length) {
+      const updated = chunk.contacts - created + chunk.duplicates;
+      if (rejected.count) {
         await tx.execute(sql`
           insert into ${t.importRejections} (workspace_id, import_id, row_number, value, reason)
           select ${row.workspaceId}::uuid, ${row.id}::uuid, * from unnest(
-            ${sql.param(rejected.map((r) => r.line))}::int[],
-            ${sql.param(rejected.map((r) => r.value.slice(0, 500)))}::text[],
-            ${sql.param(rejected.map((r) => r.reason))}::text[]
+            ${rejected.line}::int[], ${rejected.value}::text[], ${rejected.reason}::text[]
           ) on conflict do nothing`);
       }
       const [progressed] = await tx
         .update(t.importHistories)
         .set({
-          processedRows: processedBefore + chunk.length,
+          processedRows: processedBefore + chunk.rows,
           createdCount: sql`${t.importHistories.createdCount} + ${created}`,
           updatedCount: sql`${t.importHistories.updatedCount} + ${updated}`,
-          rejectedCount: sql`${t.importHistories.rejectedCount} + ${rejected.length}`,
+          rejectedCount: sql`${t.importHistories.rejectedCount} + ${rejected.count}`,
         })
         .where(
           and(
@@ -297,63 +254,50 @@ export function importRunner(d: ServiceDeps) {
     const path = d.files.pathOf(key);
     let info: CsvInfo;
     let plan: ColumnPlan;
-    let total: number;
     try {
       info = await inspectCsv(path);
       plan = planColumns(info.header, row.columnAttributeMap as MapEntry[], await attributeIndex(db(), row.workspaceId));
-      total = await prePass(path, info);
     } catch (err) {
       if (err instanceof ImportFileError) return fail(err.message);
-      const csv = describeCsvError(err);
-      if (csv) return fail(csv);
       throw err;
     }
-    if (total === 0) return fail('The file has a header row but no contacts');
-
     const [ws] = await db().select({ c: t.workspaces.defaultCountry }).from(t.workspaces).where(eq(t.workspaces.id, row.workspaceId));
     const country = row.defaultCountry ?? ws?.c ?? 'US';
 
-    let processed = row.processedRows;
-    let seen = 0;
-    let chunk: Pending[] = [];
-    let inFlight = null as Promise<void> | null;
-    let chunks = 0;
-    let lastAnnounce = 0;
-    const flush = async (last: boolean) => {
-      if (inFlight) await inFlight;
-      if (chunk.length === 0) return;
-      const items = chunk;
-      chunk = [];
-      const before = processed;
-      processed += items.length;
-      const announce = last || Date.now() - lastAnnounce > 1000;
-      if (announce) lastAnnounce = Date.now();
-      // Written while the next chunk is parsed: the database works while this process reads.
-      inFlight = writeChunk(row, items, before, total, announce).then(() => {
+    // The reader starts normalising at once; the whole-file CSV check below runs meanwhile on this thread, and
+    // the reader's window is wide enough to keep it busy until the check ends.
+    const reader = openChunkReader({ path, info, plan, country, skip: row.processedRows, chunkSize, window: 32 });
+    let total = 0;
+    try {
+      try {
+        total = await prePass(path, info);
+      } catch (err) {
+        const csv = describeCsvError(err);
+        if (csv) return await fail(csv);
+        throw err;
+      }
+      if (total === 0) return await fail('The file has a header row but no contacts');
+
+      let processed = row.processedRows;
+      let chunks = 0;
+      let lastAnnounce = 0;
+      for await (const chunk of reader) {
+        const last = processed + chunk.rows >= total;
+        const announce = last || Date.now() - lastAnnounce > 1000;
+        if (announce) lastAnnounce = Date.now();
+        await writeChunk(row, chunk, processed, total, announce);
+        processed += chunk.rows;
         chunks++;
         if (opts.failAfterChunks !== undefined && chunks >= opts.failAfterChunks) {
           throw new Error(`Injected failure after ${chunks} chunks`);
         }
-      });
-      inFlight.catch(() => undefined);
-    };
-    try {
-      for await (const batch of csvBatches(path, info)) {
-        for (const rec of batch) {
-          seen++;
-          if (seen <= row.processedRows) continue;
-          chunk.push({ line: rec.row, outcome: rowToContact(rec.fields, plan, country) });
-          if (chunk.length >= chunkSize) await flush(false);
-        }
       }
-      await flush(true);
-      if (inFlight) await inFlight;
     } catch (err) {
-      if (inFlight) await (inFlight as Promise<void>).catch(() => undefined);
       if (err instanceof ConcurrentRunError) return;
-      const csv = describeCsvError(err);
-      if (csv) return fail(csv, total);
+      if (err instanceof ImportFileError) return fail(err.message, total);
       throw err;
+    } finally {
+      await reader.close();
     }
 
     const current = (await load(importId))!;
