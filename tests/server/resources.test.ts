@@ -324,7 +324,7 @@ describe('workspace reads', () => {
     expect(members.items.map((m: { id: string }) => m.id).sort()).toEqual([admin.member.id, agent.member.id].sort());
   });
 
-  it('never answers a WhatsApp token whole, and deletes an account unlinking its bots', async () => {
+  it('never answers a WhatsApp token whole, and deletes an account unlinking its bots and removing its templates', async () => {
     const list = (await ta.call('GET', `/workspace/${admin.workspaceId}/whatsapp`, { token: agent.token })).json();
     const [seeded] = await ta.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.id, s.ids.whatsappAccount));
     expect(list.items[0].token).toBe(`••••••••${seeded.tokenLast4}`);
@@ -336,8 +336,17 @@ describe('workspace reads', () => {
       .values({ workspaceId: admin.workspaceId, phoneNumber: '+14155550111', wabaAccountId: 'w', appId: 'a', phoneNumberId: `pn-${randomUUID()}`, tokenCiphertext: 'c', tokenLast4: 'wxyz', memberId: admin.member.id })
       .returning();
     await ta.call('PATCH', `/bot/${bot.id}/connectWaba`, { token: admin.token, body: { wabaAccountId: extra.id } });
+    await ta.db.insert(t.whatsappTemplates).values({
+      workspaceId: admin.workspaceId, whatsappAccountId: extra.id, name: 'extra_only', status: 'APPROVED', language: 'en_US',
+      category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi' }], memberId: admin.member.id,
+    });
+    const templateNames = async () =>
+      (await ta.call('GET', `/workspace/${admin.workspaceId}/whatsapp-templates`, { token: agent.token })).json().items.map((x: { name: string }) => x.name);
+    expect(await templateNames()).toContain('extra_only');
     expect((await ta.call('DELETE', `/whatsapp/${extra.id}`, { token: admin.token })).statusCode).toBe(200);
     expect((await ta.call('GET', `/bot/${bot.id}`, { token: admin.token })).json().whatsappAccountId).toBeNull();
+    // The other account's templates stay.
+    expect(await templateNames()).toEqual(['order_update']);
   });
 
   it('lists templates and import history of the workspace', async () => {

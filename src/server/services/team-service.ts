@@ -63,7 +63,11 @@ export function teamService(d: ServiceDeps) {
       return { success: true as const };
     },
 
-    /** Removes the account; bots lose their link to it, conversations keep their history. */
+    /**
+     * Removes the account; bots lose their link to it, conversations keep their history. Its templates go too:
+     * they live on that WhatsApp Business Account and can no longer be sent or synced (connecting the number
+     * again and syncing brings them back).
+     */
     async deleteWhatsappAccount(ctx: WorkspaceContext, id: string) {
       await d.db.transaction(async (tx) => {
         if (!(await r.whatsappAccounts.remove(tx, ctx.workspaceId, id))) throw notFound('WhatsApp account not found');
@@ -71,6 +75,9 @@ export function teamService(d: ServiceDeps) {
           .update(t.bots)
           .set({ whatsappAccountId: null, isActive: false })
           .where(and(eq(t.bots.workspaceId, ctx.workspaceId), eq(t.bots.whatsappAccountId, id)));
+        await tx
+          .delete(t.whatsappTemplates)
+          .where(and(eq(t.whatsappTemplates.workspaceId, ctx.workspaceId), eq(t.whatsappTemplates.whatsappAccountId, id)));
       });
       return { success: true as const };
     },
