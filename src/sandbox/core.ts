@@ -88,6 +88,8 @@ export interface ReceivedMessage {
   /** The `messages[]` item as delivered in the webhook. */
   message: Obj;
   at: Date;
+  /** When the business marked it read (directly, or a later message of the same customer). */
+  readAt?: Date;
 }
 
 export interface SandboxMedia {
@@ -391,6 +393,11 @@ export class SandboxCore {
     if (typeof body.message_id !== 'string') throw missing('The parameter message_id is required.');
     const found = this.received.find((m) => m.id === body.message_id && m.phoneNumberId === account.phoneNumberId);
     if (!found) throw invalid(`Param message_id is not a message received by this number: ${body.message_id}`);
+    // As on WhatsApp, reading a message reads the customer's earlier ones too.
+    const now = new Date(this.now());
+    for (const m of this.received) {
+      if (m.phoneNumberId === found.phoneNumberId && m.waId === found.waId && m.at <= found.at && !m.readAt) m.readAt = now;
+    }
     return { success: true };
   }
 

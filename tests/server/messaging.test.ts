@@ -2,7 +2,7 @@
  * Live messaging through the sandbox: replies inside the 24-hour window reach WhatsApp and collect their
  * statuses by webhook; outside it only templates go; WhatsApp's refusals become clear product errors.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
@@ -76,6 +76,32 @@ describe('POST /message', () => {
     expect(list.json().items[0]).toMatchObject({ id: conversation.id, lastMessage: { id: message.id, creator: 'agent' } });
     const events = await ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, admin.workspaceId));
     expect(events.filter((e) => e.type === 'message.status').length).toBeGreaterThan(0);
+  });
+
+  it('marks the customer’s messages read at WhatsApp when an agent answers', async () => {
+    const { waId, conversation } = await customerWrites('First question');
+    await ta.sandbox.customers.say(waId, 'And a second one', { phoneNumberId: number.phoneNumberId });
+    await ta.app.parley.jobs.drain();
+    const fromCustomer = () => ta.sandbox.received.filter((m) => m.waId === waId);
+    expect(fromCustomer()).toHaveLength(2);
+    expect(fromCustomer().every((m) => m.readAt === undefined)).toBe(true);
+
+    const res = await ta.call('POST', '/message', { token: agent.token, body: { text: 'Answering both', conversationId: conversation.id } });
+    expect(res.statusCode).toBe(201);
+    await ta.app.parley.jobs.drain();
+    expect(fromCustomer().every((m) => m.readAt instanceof Date)).toBe(true);
+  });
+
+  it('drops a read receipt WhatsApp refuses for good instead of retrying it', async () => {
+    const { conversation } = await customerWrites('Hello');
+    // A message id this number never received: the sandbox refuses it as Meta does (invalid parameter).
+    await ta.db.update(t.messages).set({ waMessageId: 'wamid.not-received-here' }).where(eq(t.messages.conversationId, conversation.id));
+    await ta.app.parley.jobs.send('whatsapp.mark-read', { workspaceId: admin.workspaceId, conversationId: conversation.id });
+    await ta.app.parley.jobs.drain({ timeoutMs: 20_000 });
+    const [{ n }] = await ta.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pgboss.job where name = 'whatsapp.mark-read' and state <> 'completed'`,
+    ).then((r) => (r as unknown as { rows: { n: number }[] }).rows);
+    expect(n).toBe(0);
   });
 
   it('refuses free text outside the 24-hour window before calling WhatsApp, saying a template is needed', async () => {

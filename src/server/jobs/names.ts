@@ -20,6 +20,8 @@ export interface JobDefinition {
 export const jobDefinitions: Record<string, JobDefinition> = {
   /** One verified WhatsApp webhook delivery (src/server/whatsapp/ingest.ts); idempotent by wamid. */
   'whatsapp.webhook': { retryLimit: 8, concurrency: 2 },
+  /** Read receipt for a conversation an agent answered (src/server/whatsapp/channel.ts); repeating it is harmless. */
+  'whatsapp.mark-read': { retryLimit: 3, retryDelaySeconds: 5, concurrency: 2 },
   /** One contact import (src/server/imports); resumes after the rows already committed. */
   'contacts.import': { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 3600, concurrency: 1 },
 };

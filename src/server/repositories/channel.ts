@@ -177,6 +177,18 @@ export async function messageByWamid(ex: Executor, workspaceId: string, wamid: s
   return row ?? null;
 }
 
+/** The customer's newest message in a conversation that WhatsApp gave an id (what a read receipt names). */
+export async function latestInbound(ex: Executor, workspaceId: string, conversationId: string): Promise<MessageRow | null> {
+  const m = t.messages;
+  const [row] = await ex
+    .select()
+    .from(m)
+    .where(and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), eq(m.creator, 'user'), sql`${m.waMessageId} is not null`))
+    .orderBy(desc(m.createdAt), desc(m.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Inserts a message; a wamid seen before in the workspace inserts nothing and answers null. */
 export async function insertMessage(ex: Executor, values: typeof t.messages.$inferInsert): Promise<MessageRow | null> {
   const [row] = await ex

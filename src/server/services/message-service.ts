@@ -5,6 +5,7 @@
  *   message); outside it the call is refused with 409 before anything reaches Meta. Templates go any time.
  * - The message is stored only once WhatsApp accepted it (status `sent`, with its wamid); later statuses come by
  *   webhook. A refused send stores nothing and answers the reason (see whatsapp/graph-failure.ts).
+ * - An agent's reply marks the customer's messages read at WhatsApp (a durable job: whatsapp/channel.ts).
  */
 import type { z } from 'zod';
 import type { Message, TemplateComponent } from '../../shared';
@@ -72,6 +73,8 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
       const sent = await viaGraph(d.log, 'send text', () =>
         graph.sendMessage(creds, contact.phoneNumber, graphMessages.text(body.text, { previewUrl: /https?:\/\//.test(body.text) })),
       );
+      // Answering is reading: the customer's messages get their blue ticks.
+      await channel.queueReadReceipt(ctx.workspaceId, c.id);
       return store(ctx, c.id, {
         type: 'text',
         text: body.text,

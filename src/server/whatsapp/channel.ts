@@ -1,13 +1,21 @@
 /**
  * The WhatsApp channel's shared parts: the secret box for tokens, an account's Graph credentials, inbound
- * media downloads, and the webhook queue (a durable job when the job queue is available).
+ * media downloads, the webhook queue (a durable job), and read receipts (a durable job too).
  */
 import { HttpError } from '../errors';
 import { SecretsError, createSecretBox, type SecretBox } from '../crypto/secrets';
+import * as ch from '../repositories/channel';
 import type { AccountRow } from '../repositories/channel';
 import type { ChannelDeps, MediaDownloader } from './channel-deps';
 import { WEBHOOK_JOB, webhookProcessor } from './ingest';
 import type { GraphClient, GraphCredentials } from './graph-client';
+import { GraphApiError } from './graph-errors';
+
+export const MARK_READ_JOB = 'whatsapp.mark-read';
+export interface MarkReadJob {
+  workspaceId: string;
+  conversationId: string;
+}
 
 export const secretsMissing = () => new HttpError(503, 'SECRETS_KEY is not configured');
 
@@ -51,6 +59,30 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     processWebhook(data.payload, data.receivedAt, job.retryCount),
   );
 
+  /**
+   * Marks the customer's newest message of the conversation read at WhatsApp (blue ticks on their phone; earlier
+   * messages count as read with it). Meta refusing it for good (message too old, number gone) is logged and
+   * dropped: a missing receipt must not retry forever.
+   */
+  d.jobs.register<MarkReadJob>(MARK_READ_JOB, async ({ workspaceId, conversationId }) => {
+    const conversation = await ch.conversation(d.db.db, workspaceId, conversationId);
+    if (!conversation?.whatsappAccountId) return;
+    const [message, account] = await Promise.all([
+      ch.latestInbound(d.db.db, workspaceId, conversationId),
+      ch.account(d.db.db, workspaceId, conversation.whatsappAccountId),
+    ]);
+    if (!message?.waMessageId || !account) return;
+    try {
+      await graph.markRead(credsOf(account), message.waMessageId);
+    } catch (err) {
+      if (err instanceof GraphApiError && !err.retryable) {
+        d.log.warn({ conversationId, code: err.code, kind: err.kind }, 'WhatsApp refused a read receipt; not retried');
+        return;
+      }
+      throw err;
+    }
+  });
+
   return {
     hasSecrets: box !== null,
     sealToken,
@@ -60,6 +92,14 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     /** Queues a verified delivery as a durable job (answered 200 only once it is queued). */
     async enqueueWebhook(payload: unknown): Promise<void> {
       await d.jobs.send(WEBHOOK_JOB, { payload, receivedAt: Date.now() });
+    },
+    /** Queues the read receipt for a conversation an agent has just answered; never fails the caller. */
+    async queueReadReceipt(workspaceId: string, conversationId: string): Promise<void> {
+      try {
+        await d.jobs.send(MARK_READ_JOB, { workspaceId, conversationId } satisfies MarkReadJob);
+      } catch (err) {
+        d.log.warn({ err, conversationId }, 'could not queue a read receipt');
+      }
     },
   };
 }
