@@ -23,8 +23,6 @@ import { openChunkReader } from './chunk-reader';
 import { csvBatches, describeCsvError, ImportFileError, inspectCsv, type CsvInfo } from './csv-file';
 import { type ColumnPlan, contactFields, type PreparedChunk } from './rows';
 
-export { timeOrderedId } from './time-ordered-id';
-
 export const importJobName = 'contacts.import';
 export interface ImportJobData {
   importId: string;
