@@ -113,6 +113,17 @@ async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }
   return { ms: performance.now() - start, value };
 }
 
+/** Milliseconds of a server-side COPY ... FROM '<file>'; psql's \copy when the server cannot read the file. */
+async function timedCopy(client: pg.Client, url: string, statement: string): Promise<number> {
+  try {
+    return (await timeIt(() => client.query(statement))).ms;
+  } catch {
+    const start = performance.now();
+    execFileSync('psql', [url, '-c', `\\${statement}`]);
+    return performance.now() - start;
+  }
+}
+
 async function samples(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < 3; i++) await fn(i); // warm-up
   const out: number[] = [];
@@ -144,21 +155,13 @@ export const benchmark: Benchmark = {
       fs.chmodSync(csv.file, 0o644);
       ctx.log(`${round(csv.bytes / 2 ** 20)} MB`);
 
-      // Baseline: COPY of the same file into a bare table (server-side COPY; psql \copy if the server cannot read it).
+      // Baseline: COPY of the same file into a bare table.
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       await client.query('create table bench_copy (phone text, name text, email text, plan text, age text)');
       const copyCpu = backendCpu(url);
       await copyCpu.start();
-      const copyMs = await (async () => {
-        try {
-          return (await timeIt(() => client.query(`copy bench_copy from '${csv.file}' with (format csv, header true)`))).ms;
-        } catch {
-          const start = performance.now();
-          execFileSync('psql', [url, '-c', `\\copy bench_copy from '${csv.file}' with (format csv, header true)`]);
-          return performance.now() - start;
-        }
-      })();
+      const copyMs = await timedCopy(client, url, `copy bench_copy from '${csv.file}' with (format csv, header true)`);
       const copyCpuS = await copyCpu.stop();
       await client.query('drop table bench_copy');
       ctx.log(`COPY baseline ${round(copyMs)} ms`);
@@ -180,16 +183,11 @@ export const benchmark: Benchmark = {
       await client.query(`create index on bench_copy_indexed using gin (bench_attributes(plan, age) jsonb_path_ops)`);
       await client.query(`create index on bench_copy_indexed (workspace_id, lower(name) text_pattern_ops)`);
       await client.query(`create index on bench_copy_indexed (workspace_id, lower(email) text_pattern_ops)`);
-      const copyIndexedMs = await (async () => {
-        const q = `copy bench_copy_indexed (phone_number, name, email, plan, age) from '${csv.file}' with (format csv, header true)`;
-        try {
-          return (await timeIt(() => client.query(q))).ms;
-        } catch {
-          const start = performance.now();
-          execFileSync('psql', [url, '-c', `\\${q}`]);
-          return performance.now() - start;
-        }
-      })();
+      const copyIndexedMs = await timedCopy(
+        client,
+        url,
+        `copy bench_copy_indexed (phone_number, name, email, plan, age) from '${csv.file}' with (format csv, header true)`,
+      );
       await client.query('drop table bench_copy_indexed');
       await client.query('drop function bench_attributes');
       await client.query('drop sequence bench_copy_seq');
