@@ -14,3 +14,4 @@ export * from './switch';
 export * from './table';
 export * from './tabs';
 export * from './password-input';
+export * from './query-list';

@@ -13,7 +13,7 @@ import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dia
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { ListSkeleton } from '../../../components/ui/skeleton';
+import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
@@ -47,57 +47,59 @@ export function BotsPage() {
       />
       <div className="p-6">
         <Card>
-          {bots.isPending ? (
-            <ListSkeleton rows={3} label="Loading bots" />
-          ) : bots.isError ? (
-            <EmptyState title="Could not load the bots" description={bots.error.message} />
-          ) : bots.data.length === 0 ? (
-            <EmptyState
-              icon={Bot}
-              title="No bots yet"
-              description="A bot greets customers, collects details and routes the conversation to the right person."
-              action={isAdmin && <Button onClick={() => setCreating(true)}>New bot</Button>}
-            />
-          ) : (
-            <Table aria-label="Bots">
-              <THead>
-                <tr>
-                  <TH>Bot</TH>
-                  <TH>Status</TH>
-                  <TH>Number</TH>
-                  <TH>Last deployed</TH>
-                  <TH>Created</TH>
-                  {isAdmin && <TH className="w-12" />}
-                </tr>
-              </THead>
-              <TBody>
-                {bots.data.map((b) => (
-                  <TR key={b.id}>
-                    <TD>
-                      <Link to="/automation/$botId" params={{ botId: b.id }} className="font-medium hover:underline">
-                        {b.title}
-                      </Link>
-                      <p className="text-xs text-fg-muted">{b.rfInstance.nodes.length} steps</p>
-                    </TD>
-                    <TD>{b.isActive ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</TD>
-                    <TD className="text-fg-muted">{phoneOf(b.whatsappAccountId)}</TD>
-                    <TD className="text-fg-muted">{formatDateTime(b.lastDeployedAt)}</TD>
-                    <TD className="text-fg-muted">{formatDate(b.createdAt)}</TD>
-                    {isAdmin && (
+          <QueryList
+            query={bots}
+            noun="bots"
+            empty={
+              <EmptyState
+                icon={Bot}
+                title="No bots yet"
+                description="A bot greets customers, collects details and routes the conversation to the right person."
+                action={isAdmin && <Button onClick={() => setCreating(true)}>New bot</Button>}
+              />
+            }
+          >
+            {(data) => (
+              <Table aria-label="Bots">
+                <THead>
+                  <tr>
+                    <TH>Bot</TH>
+                    <TH>Status</TH>
+                    <TH>Number</TH>
+                    <TH>Last deployed</TH>
+                    <TH>Created</TH>
+                    {isAdmin && <TH className="w-12" />}
+                  </tr>
+                </THead>
+                <TBody>
+                  {data.map((b) => (
+                    <TR key={b.id}>
                       <TD>
-                        <ConfirmDialog
-                          title={`Delete ${b.title}?`}
-                          description="Conversations it handles are left to your team."
-                          onConfirm={() => remove.mutateAsync(b.id)}
-                          deleteLabel={`Delete ${b.title}`}
-                        />
+                        <Link to="/automation/$botId" params={{ botId: b.id }} className="font-medium hover:underline">
+                          {b.title}
+                        </Link>
+                        <p className="text-xs text-fg-muted">{b.rfInstance.nodes.length} steps</p>
                       </TD>
-                    )}
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
-          )}
+                      <TD>{b.isActive ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</TD>
+                      <TD className="text-fg-muted">{phoneOf(b.whatsappAccountId)}</TD>
+                      <TD className="text-fg-muted">{formatDateTime(b.lastDeployedAt)}</TD>
+                      <TD className="text-fg-muted">{formatDate(b.createdAt)}</TD>
+                      {isAdmin && (
+                        <TD>
+                          <ConfirmDialog
+                            title={`Delete ${b.title}?`}
+                            description="Conversations it handles are left to your team."
+                            onConfirm={() => remove.mutateAsync(b.id)}
+                            deleteLabel={`Delete ${b.title}`}
+                          />
+                        </TD>
+                      )}
+                    </TR>
+                  ))}
+                </TBody>
+              </Table>
+            )}
+          </QueryList>
         </Card>
       </div>
       {creating && <CreateBotDialog workspaceId={workspaceId} onClose={() => setCreating(false)} />}

@@ -14,7 +14,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { ListSkeleton } from '../../../components/ui/skeleton';
+import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
@@ -46,63 +46,65 @@ export function CampaignsPage() {
       />
       <div className="p-6">
         <Card>
-          {campaigns.isPending ? (
-            <ListSkeleton rows={3} label="Loading campaigns" />
-          ) : campaigns.isError ? (
-            <EmptyState title="Could not load the campaigns" description={campaigns.error.message} />
-          ) : campaigns.data.length === 0 ? (
-            <EmptyState
-              icon={Megaphone}
-              title="No campaigns yet"
-              description="A campaign sends a template to a segment of your audience."
-              action={isAdmin && <Button onClick={() => setCreating(true)}>New campaign</Button>}
-            />
-          ) : (
-            <Table aria-label="Campaigns">
-              <THead>
-                <tr>
-                  <TH>Campaign</TH>
-                  <TH>Type</TH>
-                  <TH>Status</TH>
-                  <TH className="text-right">Sent</TH>
-                  <TH className="text-right">Failed</TH>
-                  <TH>Created</TH>
-                  {isAdmin && <TH className="w-12" />}
-                </tr>
-              </THead>
-              <TBody>
-                {campaigns.data.map((c) => {
-                  const failed = c.CampaignLogs.filter((l) => l.messageStatus === 'failed').length;
-                  return (
-                    <TR key={c.id}>
-                      <TD>
-                        <Link to="/campaigns/$campaignId" params={{ campaignId: c.id }} className="font-medium hover:underline">
-                          {c.name}
-                        </Link>
-                      </TD>
-                      <TD className="text-fg-muted">{c.type === 'oneTime' ? 'One-time' : 'Recurring'}</TD>
-                      <TD>
-                        <CampaignStatusBadge status={c.status} />
-                      </TD>
-                      <TD className="text-right tabular-nums">{c.CampaignLogs.length - failed}</TD>
-                      <TD className="text-right tabular-nums text-fg-muted">{failed}</TD>
-                      <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
-                      {isAdmin && (
+          <QueryList
+            query={campaigns}
+            noun="campaigns"
+            empty={
+              <EmptyState
+                icon={Megaphone}
+                title="No campaigns yet"
+                description="A campaign sends a template to a segment of your audience."
+                action={isAdmin && <Button onClick={() => setCreating(true)}>New campaign</Button>}
+              />
+            }
+          >
+            {(data) => (
+              <Table aria-label="Campaigns">
+                <THead>
+                  <tr>
+                    <TH>Campaign</TH>
+                    <TH>Type</TH>
+                    <TH>Status</TH>
+                    <TH className="text-right">Sent</TH>
+                    <TH className="text-right">Failed</TH>
+                    <TH>Created</TH>
+                    {isAdmin && <TH className="w-12" />}
+                  </tr>
+                </THead>
+                <TBody>
+                  {data.map((c) => {
+                    const failed = c.CampaignLogs.filter((l) => l.messageStatus === 'failed').length;
+                    return (
+                      <TR key={c.id}>
                         <TD>
-                          <ConfirmDialog
-                            title={`Delete ${c.name}?`}
-                            description="Its send history is deleted with it."
-                            onConfirm={() => remove.mutateAsync(c.id)}
-                            deleteLabel={`Delete ${c.name}`}
-                          />
+                          <Link to="/campaigns/$campaignId" params={{ campaignId: c.id }} className="font-medium hover:underline">
+                            {c.name}
+                          </Link>
                         </TD>
-                      )}
-                    </TR>
-                  );
-                })}
-              </TBody>
-            </Table>
-          )}
+                        <TD className="text-fg-muted">{c.type === 'oneTime' ? 'One-time' : 'Recurring'}</TD>
+                        <TD>
+                          <CampaignStatusBadge status={c.status} />
+                        </TD>
+                        <TD className="text-right tabular-nums">{c.CampaignLogs.length - failed}</TD>
+                        <TD className="text-right tabular-nums text-fg-muted">{failed}</TD>
+                        <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
+                        {isAdmin && (
+                          <TD>
+                            <ConfirmDialog
+                              title={`Delete ${c.name}?`}
+                              description="Its send history is deleted with it."
+                              onConfirm={() => remove.mutateAsync(c.id)}
+                              deleteLabel={`Delete ${c.name}`}
+                            />
+                          </TD>
+                        )}
+                      </TR>
+                    );
+                  })}
+                </TBody>
+              </Table>
+            )}
+          </QueryList>
         </Card>
       </div>
       {creating && <CreateCampaignDialog workspaceId={workspaceId} onClose={() => setCreating(false)} />}

@@ -14,7 +14,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { ListSkeleton } from '../../../components/ui/skeleton';
+import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { isApiError } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
@@ -48,59 +48,61 @@ export function AttributesPage() {
       }
     >
       <Card>
-        {attributes.isPending ? (
-          <ListSkeleton rows={3} label="Loading attributes" />
-        ) : attributes.isError ? (
-          <EmptyState title="Could not load the attributes" description={attributes.error.message} />
-        ) : attributes.data.length === 0 ? (
-          <EmptyState
-            icon={Blocks}
-            title="No attributes yet"
-            description="Create one to store what you know about your contacts."
-            action={isAdmin && <Button onClick={() => setEditing('new')}>New attribute</Button>}
-          />
-        ) : (
-          <Table aria-label="Attributes">
-            <THead>
-              <tr>
-                <TH>Name</TH>
-                <TH>Description</TH>
-                <TH>Format</TH>
-                <TH>Applies to</TH>
-                <TH>Created</TH>
-                {isAdmin && <TH className="w-20" />}
-              </tr>
-            </THead>
-            <TBody>
-              {attributes.data.map((a) => (
-                <TR key={a.id}>
-                  <TD className="font-medium">{a.name}</TD>
-                  <TD className="max-w-xs truncate text-fg-muted">{a.description || '—'}</TD>
-                  <TD>
-                    <Badge tone={formatTone[a.format]}>{a.format}</Badge>
-                  </TD>
-                  <TD className="text-fg-muted capitalize">{a.type}</TD>
-                  <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
-                  {isAdmin && (
+        <QueryList
+          query={attributes}
+          noun="attributes"
+          empty={
+            <EmptyState
+              icon={Blocks}
+              title="No attributes yet"
+              description="Create one to store what you know about your contacts."
+              action={isAdmin && <Button onClick={() => setEditing('new')}>New attribute</Button>}
+            />
+          }
+        >
+          {(data) => (
+            <Table aria-label="Attributes">
+              <THead>
+                <tr>
+                  <TH>Name</TH>
+                  <TH>Description</TH>
+                  <TH>Format</TH>
+                  <TH>Applies to</TH>
+                  <TH>Created</TH>
+                  {isAdmin && <TH className="w-20" />}
+                </tr>
+              </THead>
+              <TBody>
+                {data.map((a) => (
+                  <TR key={a.id}>
+                    <TD className="font-medium">{a.name}</TD>
+                    <TD className="max-w-xs truncate text-fg-muted">{a.description || '—'}</TD>
                     <TD>
-                      <div className="flex justify-end gap-0.5">
-                        <Button variant="ghost" size="icon-sm" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
-                          <Pencil />
-                        </Button>
-                        <ConfirmDialog
-                          title={`Delete ${a.name}?`}
-                          description="Contacts lose the values they hold for this attribute."
-                          onConfirm={() => remove.mutateAsync(a.id)}
-                          deleteLabel={`Delete ${a.name}`}
-                        />
-                      </div>
+                      <Badge tone={formatTone[a.format]}>{a.format}</Badge>
                     </TD>
-                  )}
-                </TR>
-              ))}
-            </TBody>
-          </Table>
-        )}
+                    <TD className="text-fg-muted capitalize">{a.type}</TD>
+                    <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
+                    {isAdmin && (
+                      <TD>
+                        <div className="flex justify-end gap-0.5">
+                          <Button variant="ghost" size="icon-sm" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
+                            <Pencil />
+                          </Button>
+                          <ConfirmDialog
+                            title={`Delete ${a.name}?`}
+                            description="Contacts lose the values they hold for this attribute."
+                            onConfirm={() => remove.mutateAsync(a.id)}
+                            deleteLabel={`Delete ${a.name}`}
+                          />
+                        </div>
+                      </TD>
+                    )}
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </QueryList>
       </Card>
       {isAdmin && editing && (
         <AttributeDialog

@@ -15,7 +15,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { ListSkeleton } from '../../../components/ui/skeleton';
+import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate } from '../../../lib/format';
 import { useIsAdmin, useMember, useWorkspaceId } from '../../../lib/queries/session';
@@ -48,107 +48,109 @@ export function MembersPage() {
       }
     >
       <Card>
-        {members.isPending ? (
-          <ListSkeleton rows={3} label="Loading members" />
-        ) : members.isError ? (
-          <EmptyState title="Could not load the members" description={members.error.message} />
-        ) : (
-          <Table aria-label="Members">
-            <THead>
-              <tr>
-                <TH>Member</TH>
-                <TH>Role</TH>
-                <TH>Joined</TH>
-                <TH>Last sign-in</TH>
-              </tr>
-            </THead>
-            <TBody>
-              {members.data.map((m) => (
-                <TR key={m.id}>
-                  <TD>
-                    <div className="flex items-center gap-3">
-                      <Avatar name={m.displayName || m.email} src={m.photoURL} className="size-8" />
-                      <div className="min-w-0">
-                        <p className="truncate font-medium">
-                          {m.displayName || m.email}
-                          {m.id === me.id && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
-                        </p>
-                        {m.displayName && <p className="truncate text-xs text-fg-muted">{m.email}</p>}
+        <QueryList query={members} noun="members">
+          {(data) => (
+            <Table aria-label="Members">
+              <THead>
+                <tr>
+                  <TH>Member</TH>
+                  <TH>Role</TH>
+                  <TH>Joined</TH>
+                  <TH>Last sign-in</TH>
+                </tr>
+              </THead>
+              <TBody>
+                {data.map((m) => (
+                  <TR key={m.id}>
+                    <TD>
+                      <div className="flex items-center gap-3">
+                        <Avatar name={m.displayName || m.email} src={m.photoURL} className="size-8" />
+                        <div className="min-w-0">
+                          <p className="truncate font-medium">
+                            {m.displayName || m.email}
+                            {m.id === me.id && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
+                          </p>
+                          {m.displayName && <p className="truncate text-xs text-fg-muted">{m.email}</p>}
+                        </div>
                       </div>
-                    </div>
-                  </TD>
-                  <TD>
-                    <Badge tone={m.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
-                      {m.role}
-                    </Badge>
-                  </TD>
-                  <TD className="text-fg-muted">{formatDate(m.createdAt)}</TD>
-                  <TD className="text-fg-muted">{formatDate(m.metadata.lastSignInTime)}</TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
-        )}
+                    </TD>
+                    <TD>
+                      <Badge tone={m.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
+                        {m.role}
+                      </Badge>
+                    </TD>
+                    <TD className="text-fg-muted">{formatDate(m.createdAt)}</TD>
+                    <TD className="text-fg-muted">{formatDate(m.metadata.lastSignInTime)}</TD>
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </QueryList>
       </Card>
 
       {isAdmin && (
         <Card className="mt-6">
           <CardHeader title="Open invitations" description="Invitations not yet accepted. Revoking one makes its link stop working." />
-          {invitees.isPending ? (
-            <ListSkeleton rows={2} label="Loading invitations" />
-          ) : invitees.isError ? (
-            <EmptyState title="Could not load the invitations" description={invitees.error.message} />
-          ) : invitees.data.filter((i) => !i.used).length === 0 ? (
-            <EmptyState icon={Users} title="No open invitations" description="Invite teammates by email; they get a link to join." />
-          ) : (
-            <Table aria-label="Open invitations">
-              <THead>
-                <tr>
-                  <TH>Email</TH>
-                  <TH>Role</TH>
-                  <TH>Invited</TH>
-                  <TH className="w-24" />
-                </tr>
-              </THead>
-              <TBody>
-                {invitees.data
-                  .filter((i) => !i.used)
-                  .map((i) => (
-                    <TR key={i.id}>
-                      <TD className="font-medium">{i.email}</TD>
-                      <TD>
-                        <Badge tone={i.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
-                          {i.role}
-                        </Badge>
-                      </TD>
-                      <TD className="text-fg-muted">{formatDate(i.createdAt)}</TD>
-                      <TD>
-                        <div className="flex justify-end gap-0.5">
-                          <Button
-                            variant="ghost"
-                            size="icon-sm"
-                            aria-label={`Copy invitation link for ${i.email}`}
-                            onClick={async () => {
-                              await navigator.clipboard?.writeText(`${window.location.origin}/invite/${i.id}`);
-                              toast.success('Invitation link copied');
-                            }}
-                          >
-                            <Copy />
-                          </Button>
-                          <ConfirmDialog
-                            title="Revoke this invitation?"
-                            description={`${i.email} will no longer be able to join with the link they received.`}
-                            confirmLabel="Revoke"
-                            onConfirm={() => revoke.mutateAsync(i.id)}
-                            deleteLabel={`Revoke invitation for ${i.email}`}
-                          />
-                        </div>
-                      </TD>
-                    </TR>
-                  ))}
-              </TBody>
-            </Table>
-          )}
+          <QueryList
+            query={invitees}
+            noun="invitations"
+            rows={2}
+            isEmpty={(data) => data.filter((i) => !i.used).length === 0}
+            empty={
+              <EmptyState icon={Users} title="No open invitations" description="Invite teammates by email; they get a link to join." />
+            }
+          >
+            {(data) => (
+              <Table aria-label="Open invitations">
+                <THead>
+                  <tr>
+                    <TH>Email</TH>
+                    <TH>Role</TH>
+                    <TH>Invited</TH>
+                    <TH className="w-24" />
+                  </tr>
+                </THead>
+                <TBody>
+                  {data
+                    .filter((i) => !i.used)
+                    .map((i) => (
+                      <TR key={i.id}>
+                        <TD className="font-medium">{i.email}</TD>
+                        <TD>
+                          <Badge tone={i.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
+                            {i.role}
+                          </Badge>
+                        </TD>
+                        <TD className="text-fg-muted">{formatDate(i.createdAt)}</TD>
+                        <TD>
+                          <div className="flex justify-end gap-0.5">
+                            <Button
+                              variant="ghost"
+                              size="icon-sm"
+                              aria-label={`Copy invitation link for ${i.email}`}
+                              onClick={async () => {
+                                await navigator.clipboard?.writeText(`${window.location.origin}/invite/${i.id}`);
+                                toast.success('Invitation link copied');
+                              }}
+                            >
+                              <Copy />
+                            </Button>
+                            <ConfirmDialog
+                              title="Revoke this invitation?"
+                              description={`${i.email} will no longer be able to join with the link they received.`}
+                              confirmLabel="Revoke"
+                              onConfirm={() => revoke.mutateAsync(i.id)}
+                              deleteLabel={`Revoke invitation for ${i.email}`}
+                            />
+                          </div>
+                        </TD>
+                      </TR>
+                    ))}
+                </TBody>
+              </Table>
+            )}
+          </QueryList>
         </Card>
       )}
       {isAdmin && inviting && <InviteDialog workspaceId={workspaceId} onClose={() => setInviting(false)} />}

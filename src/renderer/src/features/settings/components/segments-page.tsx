@@ -12,7 +12,7 @@ import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dia
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, NativeSelect } from '../../../components/ui/input';
-import { ListSkeleton } from '../../../components/ui/skeleton';
+import { QueryList } from '../../../components/ui/query-list';
 import { Spinner } from '../../../components/ui/spinner';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { isApiError } from '../../../lib/api-client';
@@ -76,46 +76,48 @@ export function SegmentsPage() {
       }
     >
       <Card>
-        {segments.isPending ? (
-          <ListSkeleton rows={3} label="Loading segments" />
-        ) : segments.isError ? (
-          <EmptyState title="Could not load the segments" description={segments.error.message} />
-        ) : segments.data.length === 0 ? (
-          <EmptyState
-            icon={Filter}
-            title="No segments yet"
-            description="A segment selects contacts by their details and attributes, e.g. everyone on the gold plan in Berlin."
-            action={<Button onClick={() => setCreating(true)}>New segment</Button>}
-          />
-        ) : (
-          <Table aria-label="Segments">
-            <THead>
-              <tr>
-                <TH>Name</TH>
-                <TH>Filters</TH>
-                <TH>Created</TH>
-                <TH className="w-12" />
-              </tr>
-            </THead>
-            <TBody>
-              {segments.data.map((s) => (
-                <TR key={s.id}>
-                  <TD className="font-medium">{s.name}</TD>
-                  <TD className="max-w-md truncate text-fg-muted">{describeFilters(s.filters, columnLabel)}</TD>
-                  <TD className="text-fg-muted">{formatDate(s.createdAt)}</TD>
-                  <TD>
-                    <ConfirmDialog
-                      title={`Delete ${s.name}?`}
-                      description="Campaigns that target this segment will need another one."
-                      onConfirm={() => remove.mutateAsync(s.id)}
-                      deleteLabel={`Delete ${s.name}`}
-                    />
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
-        )}
+        <QueryList
+          query={segments}
+          noun="segments"
+          empty={
+            <EmptyState
+              icon={Filter}
+              title="No segments yet"
+              description="A segment selects contacts by their details and attributes, e.g. everyone on the gold plan in Berlin."
+              action={<Button onClick={() => setCreating(true)}>New segment</Button>}
+            />
+          }
+        >
+          {(data) => (
+            <Table aria-label="Segments">
+              <THead>
+                <tr>
+                  <TH>Name</TH>
+                  <TH>Filters</TH>
+                  <TH>Created</TH>
+                  <TH className="w-12" />
+                </tr>
+              </THead>
+              <TBody>
+                {data.map((s) => (
+                  <TR key={s.id}>
+                    <TD className="font-medium">{s.name}</TD>
+                    <TD className="max-w-md truncate text-fg-muted">{describeFilters(s.filters, columnLabel)}</TD>
+                    <TD className="text-fg-muted">{formatDate(s.createdAt)}</TD>
+                    <TD>
+                      <ConfirmDialog
+                        title={`Delete ${s.name}?`}
+                        description="Campaigns that target this segment will need another one."
+                        onConfirm={() => remove.mutateAsync(s.id)}
+                        deleteLabel={`Delete ${s.name}`}
+                      />
+                    </TD>
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </QueryList>
       </Card>
       {creating && (
         <SegmentDialog

@@ -11,7 +11,7 @@ import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dia
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { ListSkeleton } from '../../../components/ui/skeleton';
+import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
@@ -41,68 +41,71 @@ export function WhatsappAccountsPage() {
       }
     >
       <Card>
-        {accounts.isPending ? (
-          <ListSkeleton rows={2} label="Loading WhatsApp accounts" />
-        ) : accounts.isError ? (
-          <EmptyState title="Could not load the WhatsApp accounts" description={accounts.error.message} />
-        ) : accounts.data.length === 0 ? (
-          <EmptyState
-            icon={MessageCircle}
-            title="No WhatsApp number connected"
-            description="Connect a number of your WhatsApp Business account to start chatting with customers."
-            action={
-              isAdmin && (
-                <Button onClick={() => setOpen(true)}>
-                  <Plus /> Connect number
-                </Button>
-              )
-            }
-          />
-        ) : (
-          <Table aria-label="WhatsApp accounts">
-            <THead>
-              <tr>
-                <TH>Phone number</TH>
-                <TH title="WhatsApp Business Account ID">WABA ID</TH>
-                <TH>Phone number ID</TH>
-                <TH>App ID</TH>
-                <TH>Token</TH>
-                <TH>Connected</TH>
-                {isAdmin && <TH className="w-12" />}
-              </tr>
-            </THead>
-            <TBody>
-              {accounts.data.map((a) => (
-                <TR key={a.id}>
-                  <TD className="font-medium">
-                    <span className="flex items-center gap-2">
-                      {a.phoneNumber}
-                      <Badge tone="green">Connected</Badge>
-                    </span>
-                  </TD>
-                  <TD className="font-mono text-xs text-fg-muted">{a.wabaAccountId}</TD>
-                  <TD className="font-mono text-xs text-fg-muted">{a.phoneNumberId}</TD>
-                  <TD className="font-mono text-xs text-fg-muted">{a.appId}</TD>
-                  <TD className="font-mono text-xs text-fg-muted" aria-label="Token (masked)">
-                    {a.token}
-                  </TD>
-                  <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
-                  {isAdmin && (
-                    <TD>
-                      <ConfirmDialog
-                        title="Disconnect this number?"
-                        description={`${a.phoneNumber} stops receiving and sending messages in Parley. Conversations stay.`}
-                        confirmLabel="Disconnect"
-                        onConfirm={() => remove.mutateAsync(a.id)}
-                        deleteLabel={`Disconnect ${a.phoneNumber}`}
-                      />
+        <QueryList
+          query={accounts}
+          noun="WhatsApp accounts"
+          rows={2}
+          empty={
+            <EmptyState
+              icon={MessageCircle}
+              title="No WhatsApp number connected"
+              description="Connect a number of your WhatsApp Business account to start chatting with customers."
+              action={
+                isAdmin && (
+                  <Button onClick={() => setOpen(true)}>
+                    <Plus /> Connect number
+                  </Button>
+                )
+              }
+            />
+          }
+        >
+          {(data) => (
+            <Table aria-label="WhatsApp accounts">
+              <THead>
+                <tr>
+                  <TH>Phone number</TH>
+                  <TH title="WhatsApp Business Account ID">WABA ID</TH>
+                  <TH>Phone number ID</TH>
+                  <TH>App ID</TH>
+                  <TH>Token</TH>
+                  <TH>Connected</TH>
+                  {isAdmin && <TH className="w-12" />}
+                </tr>
+              </THead>
+              <TBody>
+                {data.map((a) => (
+                  <TR key={a.id}>
+                    <TD className="font-medium">
+                      <span className="flex items-center gap-2">
+                        {a.phoneNumber}
+                        <Badge tone="green">Connected</Badge>
+                      </span>
                     </TD>
-                  )}
-                </TR>
-              ))}
-            </TBody>
-          </Table>
-        )}
+                    <TD className="font-mono text-xs text-fg-muted">{a.wabaAccountId}</TD>
+                    <TD className="font-mono text-xs text-fg-muted">{a.phoneNumberId}</TD>
+                    <TD className="font-mono text-xs text-fg-muted">{a.appId}</TD>
+                    <TD className="font-mono text-xs text-fg-muted" aria-label="Token (masked)">
+                      {a.token}
+                    </TD>
+                    <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
+                    {isAdmin && (
+                      <TD>
+                        <ConfirmDialog
+                          title="Disconnect this number?"
+                          description={`${a.phoneNumber} stops receiving and sending messages in Parley. Conversations stay.`}
+                          confirmLabel="Disconnect"
+                          onConfirm={() => remove.mutateAsync(a.id)}
+                          deleteLabel={`Disconnect ${a.phoneNumber}`}
+                        />
+                      </TD>
+                    )}
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </QueryList>
       </Card>
       {isAdmin && <ConnectNumberDialog open={open} onOpenChange={setOpen} workspaceId={workspaceId} />}
     </SettingsPage>

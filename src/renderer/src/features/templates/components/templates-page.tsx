@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { ListSkeleton } from '../../../components/ui/skeleton';
+import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
@@ -86,72 +86,76 @@ export function TemplatesPage() {
       </PageHeader>
       <div className="p-6">
         <Card>
-          {templates.isPending ? (
-            <ListSkeleton rows={4} label="Loading templates" />
-          ) : templates.isError ? (
-            <EmptyState title="Could not load the templates" description={templates.error.message} />
-          ) : filtered.length === 0 ? (
-            filtering ? (
-              <EmptyState icon={Search} title="No templates match" description="Try another status, category or name." />
-            ) : (
-              <EmptyState
-                icon={FileText}
-                title="No templates yet"
-                description="Templates are the messages WhatsApp lets you send first: greetings, order updates, offers."
-                action={
-                  isAdmin && (
-                    <Button asChild>
-                      <Link to="/templates/create">New template</Link>
-                    </Button>
-                  )
-                }
-              />
-            )
-          ) : (
-            <Table aria-label="Templates">
-              <THead>
-                <tr>
-                  <TH>Name</TH>
-                  <TH>Category</TH>
-                  <TH>Language</TH>
-                  <TH>Status</TH>
-                  <TH>Number</TH>
-                  <TH>Created</TH>
-                  {isAdmin && <TH className="w-12" />}
-                </tr>
-              </THead>
-              <TBody>
-                {filtered.map((t) => {
-                  const body = t.components.find((c) => c.type === 'BODY');
-                  return (
-                    <TR key={t.id}>
-                      <TD>
-                        <p className="font-medium">{t.name}</p>
-                        {body && 'text' in body && <p className="max-w-sm truncate text-xs text-fg-muted">{body.text}</p>}
-                      </TD>
-                      <TD className="text-fg-muted capitalize">{t.category.toLowerCase()}</TD>
-                      <TD className="text-fg-muted">{languageName(t.language)}</TD>
-                      <TD>
-                        <TemplateStatusBadge status={t.status} />
-                      </TD>
-                      <TD className="text-fg-muted">{phoneOf(t.whatsappAccountId)}</TD>
-                      <TD className="text-fg-muted">{formatDate(t.createdAt)}</TD>
-                      {isAdmin && (
+          <QueryList
+            query={templates}
+            noun="templates"
+            rows={4}
+            isEmpty={() => filtered.length === 0}
+            empty={
+              filtering ? (
+                <EmptyState icon={Search} title="No templates match" description="Try another status, category or name." />
+              ) : (
+                <EmptyState
+                  icon={FileText}
+                  title="No templates yet"
+                  description="Templates are the messages WhatsApp lets you send first: greetings, order updates, offers."
+                  action={
+                    isAdmin && (
+                      <Button asChild>
+                        <Link to="/templates/create">New template</Link>
+                      </Button>
+                    )
+                  }
+                />
+              )
+            }
+          >
+            {() => (
+              <Table aria-label="Templates">
+                <THead>
+                  <tr>
+                    <TH>Name</TH>
+                    <TH>Category</TH>
+                    <TH>Language</TH>
+                    <TH>Status</TH>
+                    <TH>Number</TH>
+                    <TH>Created</TH>
+                    {isAdmin && <TH className="w-12" />}
+                  </tr>
+                </THead>
+                <TBody>
+                  {filtered.map((t) => {
+                    const body = t.components.find((c) => c.type === 'BODY');
+                    return (
+                      <TR key={t.id}>
                         <TD>
-                          <ConfirmDialog
-                            title={`Delete ${t.name}?`}
-                            description="The template is deleted here and at WhatsApp; campaigns using it stop sending."
-                            onConfirm={() => remove.mutateAsync(t.id)}
-                            deleteLabel={`Delete ${t.name}`}
-                          />
+                          <p className="font-medium">{t.name}</p>
+                          {body && 'text' in body && <p className="max-w-sm truncate text-xs text-fg-muted">{body.text}</p>}
                         </TD>
-                      )}
-                    </TR>
-                  );
-                })}
-              </TBody>
-            </Table>
-          )}
+                        <TD className="text-fg-muted capitalize">{t.category.toLowerCase()}</TD>
+                        <TD className="text-fg-muted">{languageName(t.language)}</TD>
+                        <TD>
+                          <TemplateStatusBadge status={t.status} />
+                        </TD>
+                        <TD className="text-fg-muted">{phoneOf(t.whatsappAccountId)}</TD>
+                        <TD className="text-fg-muted">{formatDate(t.createdAt)}</TD>
+                        {isAdmin && (
+                          <TD>
+                            <ConfirmDialog
+                              title={`Delete ${t.name}?`}
+                              description="The template is deleted here and at WhatsApp; campaigns using it stop sending."
+                              onConfirm={() => remove.mutateAsync(t.id)}
+                              deleteLabel={`Delete ${t.name}`}
+                            />
+                          </TD>
+                        )}
+                      </TR>
+                    );
+                  })}
+                </TBody>
+              </Table>
+            )}
+          </QueryList>
         </Card>
       </div>
     </>
