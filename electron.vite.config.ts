@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { startupBundleGuard } from './scripts/build/startup-bundle-guard';
 
 // Native modules must stay in node_modules (loaded with require at run time, rebuilt for
 // Electron by electron-builder and unpacked from the asar, see electron-builder.yml).
@@ -38,7 +39,12 @@ export default defineConfig({
         input: resolve(import.meta.dirname, 'src/renderer/index.html'),
       },
     },
-    plugins: [react(), tailwindcss()],
+    plugins: [
+      react(),
+      tailwindcss(),
+      // React Flow and the two canvas editors load on first visit of a canvas route (src/renderer/src/app/router.tsx).
+      startupBundleGuard([/\/node_modules\/@xyflow\//, /\/src\/renderer\/src\/features\/(automation\/components\/bot-page|campaigns\/components\/campaign-page)\.tsx$/]),
+    ],
     // Where the renderer finds the server and the Auth emulator (npm start passes them; empty = the defaults
     // in src/renderer/src/lib/config.ts).
     define: {
