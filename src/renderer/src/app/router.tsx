@@ -21,7 +21,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { z } from 'zod';
-import { defaultLiveChatTab, liveChatTabs } from '../../../shared/limits';
+import { defaultLiveChatTab, liveChatTabs } from '@shared/limits';
 import { meQueryOptions } from '../lib/queries/session';
 import { whatsappAccountsQueryOptions } from '../lib/queries/whatsapp-accounts';
 import { attributesQueryOptions } from '../lib/queries/attributes';

@@ -3,7 +3,7 @@
  * a conversation's sidebar. Both screens show the change: the audience lists and every loaded conversation.
  */
 import { type InfiniteData, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Contact, ConversationDetail } from '../../../../../shared/schemas/entities';
+import type { Contact, ConversationDetail } from '@shared/schemas/entities';
 import { type ApiBody, api } from '../../../lib/api-client';
 import { liveChatKeys } from '../../live-chat/api/keys';
 import { audienceKeys } from './keys';

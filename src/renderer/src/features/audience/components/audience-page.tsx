@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { FileUp, Search } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Contact } from '../../../../../shared/schemas/entities';
+import type { Contact } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { Mail, MapPin, MessageSquare, Phone, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import type { Attribute, Contact } from '../../../../../shared/schemas/entities';
+import type { Attribute, Contact } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

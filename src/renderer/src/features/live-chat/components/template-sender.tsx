@@ -1,6 +1,6 @@
 import { LayoutTemplate, SendHorizontal } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import type { WhatsappTemplate } from '../../../../../shared/schemas/entities';
+import type { WhatsappTemplate } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';

@@ -3,8 +3,8 @@
  * wire, in the shapes of WhatsApp's Cloud API (interactive header/action objects, template components as
  * defined or as sent); they are read defensively so one odd message cannot break the conversation view.
  */
-import type { Message } from '../../../../../shared/schemas/entities';
-import { fillTemplateVariables } from '../../../../../shared/template-variables';
+import type { Message } from '@shared/schemas/entities';
+import { fillTemplateVariables } from '@shared/template-variables';
 
 export type MediaKind = 'image' | 'video' | 'document';
 

@@ -1,9 +1,9 @@
 /** The variables of an approved template ({{1}}, {{2}} or named {{first_name}}) and its text with them filled. */
-import type { WhatsappTemplate } from '../../../../../shared/schemas/entities';
-import { templateVariables } from '../../../../../shared/template-variables';
+import type { WhatsappTemplate } from '@shared/schemas/entities';
+import { templateVariables } from '@shared/template-variables';
 
 /** The text with the values typed so far (a blank one leaves its `{{n}}` showing). */
-export { fillTemplateVariables as fillTemplateText } from '../../../../../shared/template-variables';
+export { fillTemplateVariables as fillTemplateText } from '@shared/template-variables';
 
 export interface TemplateParts {
   header?: string;

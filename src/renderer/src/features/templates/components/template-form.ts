@@ -4,10 +4,10 @@
  * TemplateComponent limits); the request is parsed with CreateTemplateBody before it is sent.
  */
 import { z } from 'zod';
-import { messages, productMessages } from '../../../../../shared/messages';
-import { TemplateCategory, TemplateName, type TemplateComponent } from '../../../../../shared/schemas/entities';
-import { isValidMobileNumber } from '../../../../../shared/schemas/requests';
-import { fillTemplateVariables, positionalVariables } from '../../../../../shared/template-variables';
+import { messages, productMessages } from '@shared/messages';
+import { TemplateCategory, TemplateName, type TemplateComponent } from '@shared/schemas/entities';
+import { isValidMobileNumber } from '@shared/schemas/requests';
+import { fillTemplateVariables, positionalVariables } from '@shared/template-variables';
 
 export const headerFormats = ['NONE', 'TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 export type HeaderFormat = (typeof headerFormats)[number];
