@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /** Every error answer: `{ statusCode, message, error }`; `message` is a string or a list of strings. */
 export const ErrorBody = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits } from '../limits';
 import { messages } from '../messages';
 import { AttributeMappingEntry, Edge, Viewport, XYPosition, canvasRefinement } from './bot-canvas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits } from '../limits';
 import { messages, productMessages } from '../messages';
 import { Channel, Id, Json, Role, Timestamp } from './common';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits, liveChatTabs } from '../limits';
 import { messages } from '../messages';
 import { isValidPhoneNumber } from 'libphonenumber-js/mobile';
