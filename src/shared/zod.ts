@@ -19,6 +19,11 @@ export function isStorableText(value: string): boolean {
   return !unstorable.test(value);
 }
 
+/** The text with every character PostgreSQL cannot hold replaced by U+FFFD (for echoing refused input). */
+export function toStorableText(value: string): string {
+  return value.replace(new RegExp(unstorable.source, 'g'), '\uFFFD');
+}
+
 /** First check of every shared string; `abort` keeps later checks from adding noise about the same value. */
 const storable = <T extends zod.ZodString | zod.ZodEmail | zod.ZodURL>(schema: T): T =>
   schema.refine(isStorableText, { error: unstorableTextMessage, abort: true }) as T;
