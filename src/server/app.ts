@@ -10,6 +10,8 @@ import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { type IdentityProvider, firebaseIdentity } from './auth/identity';
 import { installErrorHandler } from './http/error-handler';
+import { jsonNestsDeeperThan, tooDeepMessage } from './http/json-depth';
+import { badRequest } from './errors';
 import { registerRoutes } from './http/register';
 import { buildHandlers } from './routes';
 import { buildServices, type Services } from './services';
@@ -126,6 +128,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    if (jsonNestsDeeperThan(body as string)) return done(badRequest(tooDeepMessage), undefined);
     return defaultJson(req, body as string, done);
   });
 
