@@ -136,7 +136,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') }));
   if (!opts.database) await database.migrate();
   const jobs = createJobQueue({ database, config, log: app.log, ...opts.jobs });
-  const realtime = createRealtime({ database, log: app.log, heartbeatMs: config.realtime.heartbeatMs });
+  const realtime = createRealtime({ database, log: app.log, heartbeatMs: config.realtime.heartbeatMs, recheckMs: config.realtime.recheckMs });
   // Event streams never finish on their own: end them first, or closing would wait for them forever.
   app.addHook('preClose', async () => realtime.closeStreams());
   // One hook, in order: finish running jobs before the database they write to goes away.

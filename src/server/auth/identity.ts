@@ -9,6 +9,8 @@ export interface VerifiedToken {
   uid: string;
   email: string | null;
   emailVerified: boolean;
+  /** When the ID token stops being valid (its `exp`): an event stream opened with it ends then. */
+  expiresAt: Date;
 }
 
 export interface IdentityProfile {
@@ -22,7 +24,11 @@ export interface IdentityProfile {
 }
 
 export interface IdentityProvider {
-  verifyIdToken(token: string): Promise<VerifiedToken>;
+  /**
+   * Checks an ID token's signature and expiry; with `checkRevoked` also asks the identity service whether the
+   * user still exists, is enabled and has not had its tokens revoked since (one more round trip).
+   */
+  verifyIdToken(token: string, checkRevoked?: boolean): Promise<VerifiedToken>;
   createUser(input: { email: string; password: string; displayName?: string }): Promise<string>;
   deleteUser(uid: string): Promise<void>;
   findUidByEmail(email: string): Promise<string | null>;
@@ -56,9 +62,9 @@ export function firebaseIdentity(projectId: string, emulatorHost?: string): Iden
   };
 
   return {
-    async verifyIdToken(token) {
-      const d = await auth.verifyIdToken(token);
-      return { uid: d.uid, email: d.email ?? null, emailVerified: d.email_verified === true };
+    async verifyIdToken(token, checkRevoked = false) {
+      const d = await auth.verifyIdToken(token, checkRevoked);
+      return { uid: d.uid, email: d.email ?? null, emailVerified: d.email_verified === true, expiresAt: new Date(d.exp * 1000) };
     },
     async createUser({ email, password, displayName }) {
       try {
