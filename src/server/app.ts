@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { type IdentityProvider, firebaseIdentity } from './auth/identity';
 import { installErrorHandler } from './http/error-handler';
+import { errorForLog, requestForLog } from './http/log-safety';
 import { jsonNestsDeeperThan, tooDeepMessage } from './http/json-depth';
 import { badRequest } from './errors';
 import { registerRoutes } from './http/register';
@@ -55,17 +56,6 @@ export const redactPaths = [
   '*.secret',
 ];
 
-/** Fastify's request log fields, with a `token` query parameter (event streams) masked. */
-function requestForLog(req: FastifyRequest) {
-  return {
-    method: req.method,
-    url: req.url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]'),
-    host: req.host,
-    remoteAddress: req.ip,
-    remotePort: req.socket?.remotePort,
-  };
-}
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
@@ -75,7 +65,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         : {
             level: config.logLevel,
             redact: { paths: redactPaths, censor: '[redacted]' },
-            serializers: { req: requestForLog },
+            serializers: { req: requestForLog, err: errorForLog },
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
     genReqId: (req) => {

@@ -230,11 +230,17 @@ export const Invitee = z.object({
   workspaceId: Id,
 });
 export type Invitee = z.infer<typeof Invitee>;
-export const InviteValidation = Invitee.extend({
-  /** Present when an identity with the invitation's e-mail exists already: the invitee signs in instead. */
-  uid: z.string().optional(),
+/**
+ * What POST /invitee/validate answers: only what the invitation page shows (issue 9.7), not the token, the
+ * inviting member or the invitee's identity uid, so the answer is worth nothing beyond the link itself.
+ */
+export const InviteValidation = z.object({
+  email: z.string(),
+  role: Role,
   /** Addition: the inviting workspace's name, to greet the invitee. */
   workspaceName: z.string(),
+  /** Addition (replaces the spec's `uid`): an identity with this e-mail exists, so the invitee signs in instead. */
+  hasAccount: z.boolean(),
 });
 
 // ---------- Segment ----------

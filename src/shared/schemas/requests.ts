@@ -107,6 +107,7 @@ export const CreateImportBody = z.strictObject({
 });
 
 export const CreateInviteeBody = z.strictObject({ email: Email, role: Role, ...WorkspaceRef });
+/** `id` is what the e-mailed link /invite/{inviteId} carries: the invitation's token. */
 export const ValidateInviteeBody = z.strictObject({ id: z.string().min(1).max(128) });
 
 export const PatchConversationBody = z
