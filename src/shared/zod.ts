@@ -10,6 +10,7 @@ import * as zod from 'zod';
 export * from 'zod';
 
 /** NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this pattern looks for
 const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const unstorableTextMessage = 'Text cannot contain NUL characters or unpaired surrogates';
