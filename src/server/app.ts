@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
-import { type IdentityProvider, firebaseIdentity } from './auth/identity';
+import { type IdentityProvider, assertSafeIdentityConfig, firebaseIdentity } from './auth/identity';
 import { installErrorHandler } from './http/error-handler';
 import { errorForLog, requestForLog } from './http/log-safety';
 import { jsonNestsDeeperThan, tooDeepMessage } from './http/json-depth';
@@ -19,6 +19,7 @@ import { buildServices, type Services } from './services';
 import { createMailer, type Mailer } from './services/mailer';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import multipart from '@fastify/multipart';
+import helmet from '@fastify/helmet';
 import { createFileStore } from './storage/file-store';
 import { registerFileRoutes } from './storage/http';
 import { registerWhatsappWebhook } from './whatsapp/webhook-route';
@@ -77,16 +78,36 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 5 * 1024 * 1024,
     return503OnClosing: true,
   });
+  assertSafeIdentityConfig(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Answers to a bearer token are the caller's own data: no shared or browser cache keeps them.
+    if (request.headers.authorization && !reply.hasHeader('cache-control') && /json/.test(String(reply.getHeader('content-type')))) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
+  // nosniff, frame options, referrer policy on every answer; HSTS only where the server is reached over https.
+  // Files are shown by the app's own pages on other origins (web mode, the desktop app), so they stay
+  // embeddable cross-origin; the API answers JSON only, and /docs needs its inline scripts, hence no global CSP
+  // (stored files get their own sandboxing CSP in storage/http.ts).
+  await app.register(helmet, {
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: config.publicUrl.startsWith('https://') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
 
   // CORS for the renderer (web mode on another port, the desktop app's file:// page sends Origin: null).
   // Calls carry a bearer token, never cookies, so a page of another origin gains nothing it could not do itself;
-  // still, only the app's own origins are let in: loopback, APP_URL's origin, and the desktop app.
+  // still, only the app's own origins are let in: loopback, APP_URL's origin, and the desktop app. The packaged
+  // desktop app loads its page from file:// (src/main/window.ts), whose requests carry `Origin: null`: without
+  // it the app cannot call the server. What `null` also lets in (sandboxed frames, other local files) holds no
+  // token of ours, and no answer is readable without one (README, Security).
   const appOrigin = (() => {
     try {
       return new URL(config.appUrl).origin;

@@ -48,7 +48,22 @@ export class IdentityInputError extends Error {
 
 let appCounter = 0;
 
+/**
+ * The Auth emulator accepts unsigned tokens: with FIREBASE_AUTH_EMULATOR_HOST set against a real project, anyone
+ * could mint a token for any user. Firebase's own rule is that emulator projects are `demo-` projects; the server
+ * refuses to start otherwise.
+ */
+export function assertSafeIdentityConfig(projectId: string, emulatorHost = process.env.FIREBASE_AUTH_EMULATOR_HOST): void {
+  if (emulatorHost && !projectId.startsWith('demo-')) {
+    throw new Error(
+      `FIREBASE_AUTH_EMULATOR_HOST is set while FIREBASE_PROJECT_ID is "${projectId}": the emulator's unsigned tokens would be ` +
+        'accepted for a real project. Use a demo- project with the emulator, or unset FIREBASE_AUTH_EMULATOR_HOST.',
+    );
+  }
+}
+
 export function firebaseIdentity(projectId: string, emulatorHost?: string): IdentityProvider {
+  assertSafeIdentityConfig(projectId, emulatorHost);
   if (emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
   const app: App = initializeApp({ projectId }, `parley-${process.pid}-${++appCounter}`);
   const auth: Auth = getAuth(app);
