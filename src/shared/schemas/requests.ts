@@ -36,7 +36,7 @@ export const PatchBotBody = z.strictObject({
 });
 export const ConnectWabaBody = z.strictObject({
   /** The WhatsApp account (its id in this workspace, or its WABA id) the bot answers on; null disconnects. */
-  wabaAccountId: z.string().min(1).nullable(),
+  wabaAccountId: z.string().min(1).max(limits.request.key).nullable(),
 });
 
 export const CreateCampaignBody = z.strictObject({
@@ -98,7 +98,11 @@ export const CreateImportBody = z.strictObject({
   fileName: z.string().min(1).max(255),
   fileUrl: z.string().min(1).max(2048),
   /** Addition: ISO country assumed for numbers written without a country code (default: the workspace's). */
-  defaultCountry: z.string().regex(/^[A-Z]{2}$/, { error: 'defaultCountry is a two-letter country code such as US' }).optional(),
+  defaultCountry: z
+    .string()
+    .max(2, { error: 'defaultCountry is a two-letter country code such as US' })
+    .regex(/^[A-Z]{2}$/, { error: 'defaultCountry is a two-letter country code such as US' })
+    .optional(),
   ...WorkspaceRef,
   columnAttributeMap: z
     .array(z.strictObject({ columnName: z.string().max(255), attribute: z.string().max(64).nullable().optional() }))
@@ -127,7 +131,7 @@ export const CreateTemplateBody = z.strictObject({
   name: TemplateName,
   language: z.string().min(2).max(15),
   category: TemplateCategory,
-  components: z.array(TemplateComponent).min(1),
+  components: z.array(TemplateComponent).min(1).max(limits.request.templateComponents),
   mediaUrl: z.string().max(2048).nullable().optional(),
   whatsappAccountId: Id,
   ...WorkspaceRef,
