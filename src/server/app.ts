@@ -9,7 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { type IdentityProvider, assertSafeIdentityConfig, firebaseIdentity } from './auth/identity';
-import { installErrorHandler } from './http/error-handler';
+import { frameworkError, installErrorHandler } from './http/error-handler';
 import { errorForLog, requestForLog } from './http/log-safety';
 import { jsonNestsDeeperThan, tooDeepMessage } from './http/json-depth';
 import { badRequest } from './errors';
@@ -77,6 +77,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 5 * 1024 * 1024,
     return503OnClosing: true,
+    frameworkErrors: frameworkError,
   });
   assertSafeIdentityConfig(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { contractMessages } from '../../shared/messages';
 import { toStorableText, unstorableTextMessage } from '../../shared/zod';
@@ -49,6 +49,16 @@ const body = (statusCode: number, message: string | string[]) => ({
   message: Array.isArray(message) ? message.map(printable) : printable(message),
   error: httpErrorNames[statusCode] ?? 'Error',
 });
+
+/**
+ * Errors the router raises before any route or hook runs (an address it cannot decode, a path parameter
+ * longer than it takes): the same `{ statusCode, message, error }`, without echoing the address.
+ */
+export function frameworkError(err: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const statusCode = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : typeof err.statusCode === 'number' && err.statusCode < 500 ? err.statusCode : 400;
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than this server accepts' : 'The address could not be read';
+  void reply.code(statusCode).send(body(statusCode, message));
+}
 
 /** The one error handler: `{ statusCode, message, error }`, with 5xx details kept in the log only. */
 export function installErrorHandler(app: FastifyInstance): void {
