@@ -2,57 +2,15 @@ import * as z from '../zod';
 import { limits } from '../limits';
 import { messages, productMessages } from '../messages';
 import { Email } from './auth';
+import { Edge, Key, ShortText, Viewport, canvasRefinement, reactFlowNode as node } from './react-flow';
 
 const b = limits.bot;
 const lim = limits.request;
 const Label = z.string().max(limits.text.title);
 const Url = z.url({ error: productMessages.mustBeUrl }).max(lim.url);
-/** Ids and handles the client makes up (node ids, React Flow handles, attribute ids). */
-const Key = z.string().max(lim.key);
-const ShortText = z.string().max(lim.shortText);
-/** React Flow style objects: a few CSS properties. */
-const Style = z.record(ShortText, z.union([ShortText, z.number()]));
 const Header = z.string().max(b.headerMax);
 const Footer = z.string().max(b.footerMax);
 const Body = z.string().min(1, { error: messages.fieldEmpty }).max(b.bodyMax);
-
-export const XYPosition = z.strictObject({ x: z.number(), y: z.number() });
-export const Viewport = z.strictObject({ x: z.number(), y: z.number(), zoom: z.number() });
-
-/**
- * Keys React Flow itself keeps on a node or edge (selection, measured size...). They are presentation only,
- * accepted so that `toObject()` of a canvas can be saved as it is; anything else is refused.
- */
-const reactFlowNodeKeys = {
-  deletable: z.boolean().default(true),
-  measured: z.strictObject({ width: z.number().optional(), height: z.number().optional() }).optional(),
-  width: z.number().nullish(),
-  height: z.number().nullish(),
-  selected: z.boolean().optional(),
-  dragging: z.boolean().optional(),
-  draggable: z.boolean().optional(),
-  selectable: z.boolean().optional(),
-  connectable: z.boolean().optional(),
-  focusable: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-  zIndex: z.number().optional(),
-  parentId: Key.optional(),
-  extent: z.union([z.literal('parent'), z.array(z.array(z.number()).max(2)).max(2)]).optional(),
-  sourcePosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
-  targetPosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
-  className: ShortText.optional(),
-  style: Style.optional(),
-};
-
-function node<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.strictObject({
-    id: Key.min(1),
-    type: z.literal(type),
-    position: XYPosition,
-    data,
-    ...reactFlowNodeKeys,
-  });
-}
 
 export const AttributeMappingEntry = z.strictObject({
   id: Key.min(1),
@@ -187,47 +145,7 @@ export type BotNode = z.infer<typeof BotNode>;
 export type BotNodeType = BotNode['type'];
 export const botNodeTypes = BotNode.options.map((o) => o.shape.type.value) as BotNodeType[];
 
-export const Edge = z.strictObject({
-  id: Key.min(1),
-  source: Key.min(1),
-  target: Key.min(1),
-  style: Style.optional(),
-  sourceHandle: Key.nullish(),
-  targetHandle: Key.nullish(),
-  type: ShortText.optional(),
-  animated: z.boolean().optional(),
-  selected: z.boolean().optional(),
-  deletable: z.boolean().optional(),
-  label: Label.optional(),
-  markerEnd: z.union([ShortText, Style]).optional(),
-  zIndex: z.number().optional(),
-});
-export type Edge = z.infer<typeof Edge>;
-
-/** Checks that hold across the canvas: unique node ids, edges between existing nodes, one start node. */
-function canvasRefinement(requireStart: string | null) {
-  return (
-    rf: { nodes: { id: string; type: string }[]; edges: { id: string; source: string; target: string }[] },
-    ctx: z.RefinementCtx,
-  ) => {
-    const ids = new Set<string>();
-    rf.nodes.forEach((n, i) => {
-      if (ids.has(n.id)) ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `Duplicate node id ${n.id}` });
-      ids.add(n.id);
-    });
-    rf.edges.forEach((e, i) => {
-      if (!ids.has(e.source)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'source'], message: `Edge source ${e.source} is not a node` });
-      if (!ids.has(e.target)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'target'], message: `Edge target ${e.target} is not a node` });
-    });
-    if (requireStart) {
-      const starts = rf.nodes.filter((n) => n.type === requireStart).length;
-      if (starts > 1) ctx.addIssue({ code: 'custom', path: ['nodes'], message: `A canvas has at most one ${requireStart}` });
-    }
-  };
-}
-
 export const BotRfInstance = z
   .strictObject({ nodes: z.array(BotNode).max(lim.canvasNodes), edges: z.array(Edge).max(lim.canvasEdges), viewport: Viewport.optional() })
   .superRefine(canvasRefinement('StartNode'));
 export type BotRfInstance = z.infer<typeof BotRfInstance>;
-export { canvasRefinement, Key };
