@@ -177,6 +177,15 @@ export async function messageByWamid(ex: Executor, workspaceId: string, wamid: s
   return row ?? null;
 }
 
+export async function messageById(ex: Executor, workspaceId: string, id: string): Promise<MessageRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.messages)
+    .where(and(eq(t.messages.workspaceId, workspaceId), eq(t.messages.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
 /** The customer's newest message in a conversation that WhatsApp gave an id (what a read receipt names). */
 export async function latestInbound(ex: Executor, workspaceId: string, conversationId: string): Promise<MessageRow | null> {
   const m = t.messages;
