@@ -221,10 +221,10 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
           throw new OutcomeUnknownError(known.id);
         case 'claimed':
           if (Date.now() - known.claimedAt.getTime() < inFlightMs) throw new SendInFlightError(known.id);
-          // Claimed long ago and never finished: its process died, maybe after Meta took the message.
+          // Claimed long ago and never finished: its process died, maybe after Meta took the message. Marked
+          // (committed with this transaction), then reported.
           await sends.finish(tx, ws, known.id, { status: 'unknown', failureReason: 'claimed but never finished (the sending process stopped)' });
-          reportUnknown(req, known.id, 'claim never finished');
-          throw new OutcomeUnknownError(known.id);
+          return { unknown: known.id };
       }
     });
   }
@@ -271,8 +271,12 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
     const target = await resolve(req);
     const { message, stored } = render(req.content);
     const claimed = await claim(req, target, stored.type);
-    if ('replay' in claimed) return claimed.replay as SentMessage;
-    const sendId = claimed.send.id;
+    if (claimed.replay) return claimed.replay;
+    if (claimed.unknown) {
+      reportUnknown(req, claimed.unknown, 'claim never finished');
+      throw new OutcomeUnknownError(claimed.unknown);
+    }
+    const sendId = claimed.send!.id;
 
     let wamid: string;
     try {

@@ -281,6 +281,8 @@ export const WhatsappAccount = z.object({
   token: z.string(),
   workspaceId: Id,
   createdAt: Timestamp,
+  /** Addition: messages per second Parley sends from this number (Meta's throughput tier; 80 by default). */
+  throughputPerSecond: z.number().int(),
 });
 export type WhatsappAccount = z.infer<typeof WhatsappAccount>;
 
