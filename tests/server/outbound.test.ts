@@ -294,3 +294,24 @@ describe('throughputPerSecond of a WhatsApp account (addition)', () => {
     expect(row.throughputPerSecond).toBe(250);
   });
 });
+
+describe('actors other than a member', () => {
+  it('records a bot assigning and closing, and the system reopening, in the conversation’s events', async () => {
+    const { conversation } = await customerWrites();
+    const [bot] = await ta.db
+      .insert(t.bots)
+      .values({ workspaceId: admin.workspaceId, title: 'Greeter', rfInstance: {}, memberId: admin.member.id })
+      .returning();
+    const conversations = ta.app.parley.services.conversations;
+    const botActor = { type: 'bot' as const, botId: bot.id };
+    await conversations.change(admin.workspaceId, botActor, conversation.id, { assigneeMemberId: admin.member.id });
+    await conversations.change(admin.workspaceId, botActor, conversation.id, { isActive: false });
+    await conversations.change(admin.workspaceId, { type: 'system' }, conversation.id, { isActive: true });
+    const detail = await ta.call('GET', `/conversation/${conversation.id}`, { token: admin.token });
+    expect(detail.json().ConversationEvent.map((e: { data: unknown }) => e.data)).toEqual([
+      expect.objectContaining({ type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assignedById: bot.id, assigneeMemberId: admin.member.id }),
+      { type: 'CONVERSATION_CLOSED', closedBy: 'bot', userId: null },
+      { type: 'CONVERSATION_REOPENED', reopenedBy: 'system', memberId: null },
+    ]);
+  });
+});
