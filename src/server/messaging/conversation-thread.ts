@@ -7,7 +7,7 @@ import type { Executor } from '../db/client';
 import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
 import { toContact } from '../repositories/resources';
-import { emit } from '../whatsapp/events';
+import { appendEvent } from '../realtime/event-log';
 
 export interface Thread {
   conversation: ch.ConversationRow;
@@ -59,9 +59,9 @@ export async function announceMessage(
   const conversation = conv.toConversation(touched);
   const message = conv.toMessage(row);
   if (thread.opened) {
-    await emit(tx, workspaceId, 'conversation.opened', { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } });
+    await appendEvent(tx, workspaceId, 'conversation.opened', { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } });
   } else if (thread.reopened) {
-    await emit(tx, workspaceId, 'conversation.updated', { conversation });
+    await appendEvent(tx, workspaceId, 'conversation.updated', { conversation });
   }
-  await emit(tx, workspaceId, 'message.created', { message });
+  await appendEvent(tx, workspaceId, 'message.created', { message });
 }
