@@ -18,6 +18,7 @@
  * than one reported as unknown. Each is logged and counted (`repositories/outbound-sends.countByStatus`).
  */
 import type { Message } from '../../shared';
+import { customerWindow } from '../../shared/customer-window';
 import { HttpError, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import { toMessage } from '../repositories/conversations';
@@ -30,7 +31,6 @@ import { announceMessage, findOrOpenConversation, type Thread } from './conversa
 import { type OutboundContent, type OutboundHeader, OutboundRequest, type OutboundRequest as Request, actorId, creatorOf } from './outbound-request';
 import { type Pacer, createPacer } from './pacer';
 
-export const CUSTOMER_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const outsideWindowMessage =
   'More than 24 hours have passed since the customer last wrote; send an approved template to reopen the conversation';
 
@@ -184,8 +184,7 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
     // Free-form messages only inside the customer-service window; templates go any time.
     if (req.content.type !== 'template') {
       const latest = conversation ?? (await ch.latestConversation(db(), ws, contact.id, account.id));
-      const last = latest?.lastInboundAt;
-      if (!last || Date.now() - last.getTime() >= CUSTOMER_WINDOW_MS) throw conflict(outsideWindowMessage);
+      if (!customerWindow(latest?.lastInboundAt).open) throw conflict(outsideWindowMessage);
     }
     return { contact, account, conversation };
   }
