@@ -23,7 +23,8 @@ import helmet from '@fastify/helmet';
 import { createFileStore } from './storage/file-store';
 import { registerFileRoutes } from './storage/http';
 import { registerWhatsappWebhook } from './whatsapp/webhook-route';
-import type { JobDefinition } from './jobs/names';
+import type { JobMap } from './jobs/names';
+import { registerJobHandlers } from './jobs/handlers';
 import { createRealtime } from './realtime/stream';
 
 export interface AppOptions {
@@ -35,7 +36,7 @@ export interface AppOptions {
   /** pino options; false silences the log (tests). */
   logger?: boolean | object;
   /** Durable jobs: tests list extra jobs (defaults to src/server/jobs/names.ts) and shorten the stop wait. */
-  jobs?: { definitions?: Record<string, JobDefinition>; stopTimeoutMs?: number };
+  jobs?: { definitions?: JobMap; stopTimeoutMs?: number };
 }
 
 declare module 'fastify' {
@@ -162,6 +163,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
   const files = createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
   const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
+  registerJobHandlers(jobs, services);
   app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });

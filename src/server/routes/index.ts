@@ -117,7 +117,7 @@ export function buildHandlers(s: Services): Handlers {
     // whatsapp
     deleteWhatsappAccount: ({ ctx, params }) => s.team.deleteWhatsappAccount(ctx, params.id),
     createWhatsappAccount: ({ ctx, body }) => s.whatsappAccounts.create(ctx, body),
-    patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.replaceToken(ctx, params.id, body.token),
+    patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.update(ctx, params.id, body),
     listWhatsappFlows: ({ ctx, params }) => s.flows.list(ctx, params.whatsappAccountId),
 
     // messages and templates (WhatsApp channel)

@@ -421,7 +421,7 @@ export const routes = {
     body: CreateWhatsappBody, status: 201, response: WhatsappAccount, access: wsBody('admin'),
   }),
   patchWhatsappAccount: route({
-    method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API)',
+    method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API) or set its throughputPerSecond',
     params: p.id, body: PatchWhatsappBody, status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
   }),
   deleteWhatsappAccount: route({

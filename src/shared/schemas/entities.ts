@@ -143,10 +143,10 @@ export const ConversationClosedData = z.object({
   closedBy: z.enum(['system', 'bot', 'user']),
   userId: Id.nullable(),
 });
-/** Addition: a closed conversation opened again (the customer wrote, or a member reopened it). */
+/** Addition: a closed conversation opened again (the customer wrote, or a member, a bot or the system reopened it). */
 export const ConversationReopenedData = z.object({
   type: z.literal('CONVERSATION_REOPENED'),
-  reopenedBy: z.enum(['contact', 'member']),
+  reopenedBy: z.enum(['contact', 'member', 'bot', 'system']),
   memberId: Id.nullable(),
 });
 export const ConversationEventData = z.discriminatedUnion('type', [
@@ -287,6 +287,8 @@ export const WhatsappAccount = z.object({
   token: z.string(),
   workspaceId: Id,
   createdAt: Timestamp,
+  /** Addition: messages per second Parley sends from this number (Meta's throughput tier; 80 by default). */
+  throughputPerSecond: z.number().int(),
 });
 export type WhatsappAccount = z.infer<typeof WhatsappAccount>;
 
