@@ -85,7 +85,9 @@ export type Campaign = z.infer<typeof Campaign>;
 export const CampaignListEntry = Campaign.extend({ CampaignLogs: z.array(CampaignLog) });
 
 // ---------- Contact ----------
-export const AttributeValue = z.union([z.string().max(limits.text.description), z.number(), z.boolean(), z.null()]);
+export const AttributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** An attribute value as a request sets it: text bounded like a description. */
+export const AttributeValueInput = z.union([z.string().max(limits.text.description), z.number(), z.boolean(), z.null()]);
 export const Contact = z.object({
   id: Id,
   createdAt: Timestamp,

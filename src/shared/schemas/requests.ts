@@ -8,7 +8,7 @@ import {
   AttributeFormat,
   AttributeName,
   AttributeType,
-  AttributeValue,
+  AttributeValueInput,
   CampaignType,
   SegmentFilter,
   TemplateCategory,
@@ -68,7 +68,7 @@ export const PatchContactBody = z.strictObject({
   name: z.string().trim().max(200).nullable().optional(),
   email: Email.nullable().optional(),
   country: z.string().trim().max(100).nullable().optional(),
-  attributes: z.record(z.string().min(1).max(64), AttributeValue).optional(),
+  attributes: z.record(z.string().min(1).max(64), AttributeValueInput).optional(),
 });
 
 export const CreateMessageBody = z.strictObject({
