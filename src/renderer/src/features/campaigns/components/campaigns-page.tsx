@@ -68,7 +68,7 @@ export function CampaignsPage() {
                     <TH className="text-right">Sent</TH>
                     <TH className="text-right">Failed</TH>
                     <TH>Created</TH>
-                    {isAdmin && <TH className="w-12" />}
+                    {isAdmin && <TH actions />}
                   </tr>
                 </THead>
                 <TBody>
@@ -89,7 +89,7 @@ export function CampaignsPage() {
                         <TD className="text-right tabular-nums text-fg-muted">{failed}</TD>
                         <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
                         {isAdmin && (
-                          <TD>
+                          <TD actions>
                             <ConfirmDialog
                               title={`Delete ${c.name}?`}
                               description="Its send history is deleted with it."

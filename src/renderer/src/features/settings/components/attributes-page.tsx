@@ -69,7 +69,7 @@ export function AttributesPage() {
                   <TH>Format</TH>
                   <TH>Applies to</TH>
                   <TH>Created</TH>
-                  {isAdmin && <TH className="w-20" />}
+                  {isAdmin && <TH actions />}
                 </tr>
               </THead>
               <TBody>
@@ -83,7 +83,7 @@ export function AttributesPage() {
                     <TD className="text-fg-muted capitalize">{a.type}</TD>
                     <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
                     {isAdmin && (
-                      <TD>
+                      <TD actions>
                         <div className="flex justify-end gap-0.5">
                           <Button variant="ghost" size="icon-sm" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
                             <Pencil />

@@ -108,7 +108,7 @@ export function MembersPage() {
                     <TH>Email</TH>
                     <TH>Role</TH>
                     <TH>Invited</TH>
-                    <TH className="w-24" />
+                    <TH actions />
                   </tr>
                 </THead>
                 <TBody>
@@ -123,7 +123,7 @@ export function MembersPage() {
                           </Badge>
                         </TD>
                         <TD className="text-fg-muted">{formatDate(i.createdAt)}</TD>
-                        <TD>
+                        <TD actions>
                           <div className="flex justify-end gap-0.5">
                             <Button
                               variant="ghost"

@@ -95,7 +95,7 @@ export function SegmentsPage() {
                   <TH>Name</TH>
                   <TH>Filters</TH>
                   <TH>Created</TH>
-                  <TH className="w-12" />
+                  <TH actions />
                 </tr>
               </THead>
               <TBody>
@@ -104,7 +104,7 @@ export function SegmentsPage() {
                     <TD className="font-medium">{s.name}</TD>
                     <TD className="max-w-md truncate text-fg-muted">{describeFilters(s.filters, columnLabel)}</TD>
                     <TD className="text-fg-muted">{formatDate(s.createdAt)}</TD>
-                    <TD>
+                    <TD actions>
                       <ConfirmDialog
                         title={`Delete ${s.name}?`}
                         description="Campaigns that target this segment will need another one."

@@ -13,7 +13,7 @@ const items = [
 export function SettingsLayout() {
   return (
     <div className="flex min-h-full">
-      <nav aria-label="Settings" className="w-52 shrink-0 border-r border-border bg-surface/60 px-2 py-4">
+      <nav aria-label="Settings" className="w-44 shrink-0 xl:w-52 border-r border-border bg-surface/60 px-2 py-4">
         <Link to="/settings" className="mb-2 block px-2.5 text-[11px] font-medium tracking-wide text-fg-subtle uppercase">
           Settings
         </Link>
