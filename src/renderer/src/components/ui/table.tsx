@@ -23,7 +23,7 @@ export function TR({ className, ...props }: ComponentProps<'tr'>) {
   return <tr className={cn('group/row transition-colors hover:bg-subtle', className)} {...props} />;
 }
 
-const pinned = 'sticky right-0 w-12 shadow-[-8px_0_8px_-8px_rgb(0_0_0/0.15)]';
+const pinned = 'sticky right-0 w-12 shadow-[-10px_0_10px_-8px_rgb(0_0_0/0.25)]';
 
 /** `actions`: the row actions column; its header is named for screen readers and the column stays in view. */
 export function TH({ className, actions, children, ...props }: ComponentProps<'th'> & { actions?: boolean }) {

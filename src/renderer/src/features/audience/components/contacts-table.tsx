@@ -157,7 +157,7 @@ export function ContactsTable({
                     <AttributeCell attribute={a} value={c.attributes[a.name]} />
                   </td>
                 ))}
-                <td className="sticky right-0 border-b border-border/70 bg-surface pr-3 text-right shadow-[-8px_0_8px_-8px_rgb(0_0_0/0.15)] group-hover:bg-subtle group-focus-visible:bg-accent-soft">
+                <td className="sticky right-0 border-b border-border/70 bg-surface pr-3 text-right shadow-[-10px_0_10px_-8px_rgb(0_0_0/0.25)] group-hover:bg-subtle group-focus-visible:bg-accent-soft">
                   <Button
                     variant="ghost"
                     size="icon-sm"

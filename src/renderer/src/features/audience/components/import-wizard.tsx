@@ -41,13 +41,27 @@ export function ColumnMapper({
   ];
   const toOption = (target: string) => (!target ? 'skip' : builtInTargets.some((t) => t.value === target) ? target : `attr:${target}`);
   const fromOption = (v: string) => (v === 'skip' ? SKIP : v.startsWith('attr:') ? v.slice(5) : v);
+  const many = preview.columns.length > 3;
   return (
-    <div className="overflow-x-auto rounded-lg border border-border">
+    <div>
+    {many && (
+      <p className="mb-1.5 text-[12px] text-fg-muted" id="mapping-scroll-hint">
+        {preview.columns.length} columns: scroll sideways to map each of them.
+      </p>
+    )}
+    <div
+      className="scroll-cue-x overflow-x-auto rounded-lg border border-border"
+      role="region"
+      aria-label="Column mapping"
+      aria-describedby={many ? 'mapping-scroll-hint' : undefined}
+      // Focusable so the keyboard can scroll the columns sideways.
+      tabIndex={0}
+    >
       <table className="w-full border-separate border-spacing-0 text-[13px]">
         <thead className="bg-subtle">
           <tr>
             {preview.columns.map((col) => (
-              <th key={col} scope="col" className="min-w-52 border-b border-border px-3 py-2 text-left align-top">
+              <th key={col} scope="col" className="min-w-44 border-b border-border px-3 py-2 text-left align-top">
                 <div className="mb-1.5 truncate text-[12px] font-semibold text-fg" title={col}>
                   {col}
                 </div>
@@ -74,6 +88,7 @@ export function ColumnMapper({
           ))}
         </tbody>
       </table>
+    </div>
     </div>
   );
 }

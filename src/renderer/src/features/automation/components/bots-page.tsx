@@ -9,7 +9,7 @@ import { messages } from '../../../../../shared/messages';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
-import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
@@ -114,35 +114,21 @@ function CreateBotDialog({ workspaceId, onClose }: { workspaceId: string; onClos
   const navigate = useNavigate();
   const form = useForm<z.infer<typeof BotForm>>({ resolver: zodResolver(BotForm), defaultValues: { title: '' } });
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()}>
-      <DialogContent
-        title="New bot"
-        footer={
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form="bot-form" loading={create.isPending}>
-              Create bot
-            </Button>
-          </>
-        }
-      >
-        <form
-          id="bot-form"
-          noValidate
-          onSubmit={form.handleSubmit((v) =>
+    <FormDialog
+      title="New bot"
+      submitLabel="Create bot"
+      pending={create.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((v) =>
             create.mutate(
               { workspaceId, title: v.title },
               { onSuccess: (bot) => void navigate({ to: '/automation/$botId', params: { botId: bot.id } }) },
             ),
           )}
-        >
-          <FormField label="Name" error={form.formState.errors.title?.message}>
-            <Input autoFocus placeholder="Order status helper" {...form.register('title')} />
-          </FormField>
-        </form>
-      </DialogContent>
-    </Dialog>
+    >
+      <FormField label="Name" error={form.formState.errors.title?.message}>
+        <Input autoFocus placeholder="Order status helper" {...form.register('title')} />
+      </FormField>
+    </FormDialog>
   );
 }

@@ -112,7 +112,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
 
   return (
     <div className="flex h-full min-h-0">
-      <div className="flex w-[300px] shrink-0 flex-col border-r border-border bg-surface xl:w-[360px]">
+      <div className="flex w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:w-[360px]">
         <div className="flex h-14 shrink-0 items-center justify-between px-4">
           <h1 className="text-[17px] font-semibold text-fg">Live chat</h1>
           {stream === 'reconnecting' && (
@@ -136,19 +136,20 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
         </div>
         <Tabs value={tab} onValueChange={(v) => setTab(parseTab(v))} className="flex min-h-0 flex-1 flex-col" activationMode="manual">
           <div className="px-3 pb-2">
-            <TabsList className="grid w-full grid-cols-4" aria-label="Conversation tabs">
+            <TabsList className="flex w-full" aria-label="Conversation tabs">
               {liveChatTabs.map((t) => {
                 const n = counts.data?.[t];
                 return (
-                  // Named by its visible text: "Open (3)" (the brackets are for screen readers only).
-                  <TabsTrigger key={t} value={t} className="gap-1 px-1 text-[12.5px]">
+                  // Named "Open (3)": the visible label, then the exact count (the badge may abbreviate it as 1k).
+                  <TabsTrigger key={t} value={t} className="flex-auto justify-center gap-1 px-1 text-[12.5px]">
                     {tabLabels[t]}
                     {n !== undefined && (
-                      <span className="rounded-full bg-bg px-1 text-[10.5px] text-fg-muted tabular-nums">
-                        <span className="sr-only"> (</span>
-                        {n > 999 ? `${Math.floor(n / 1000)}k` : n}
-                        <span className="sr-only">)</span>
-                      </span>
+                      <>
+                        <span className="rounded-full bg-bg px-1 text-[10.5px] text-fg-muted tabular-nums" aria-hidden>
+                          {n > 999 ? `${Math.floor(n / 1000)}k` : n}
+                        </span>
+                        <span className="sr-only"> ({n})</span>
+                      </>
                     )}
                   </TabsTrigger>
                 );
