@@ -193,3 +193,18 @@ describe('plurals', () => {
     expect(plural(1204, 'contact')).toBe('1,204 contacts');
   });
 });
+
+describe('page titles', () => {
+  it('name the screen ("Live chat · Parley") on every route, and Not Found on unknown ones', async () => {
+    const { createAppRouter } = await import('../../src/renderer/src/app/router');
+    const { titleOf } = await import('../../src/renderer/src/app/document-title');
+    const { createQueryClient } = await import('../../src/renderer/src/lib/query-client');
+    const router = createAppRouter({ queryClient: createQueryClient(), history: createMemoryHistory({ initialEntries: ['/'] }) });
+    const paths = Object.keys(router.routesByPath);
+    expect(paths.length).toBeGreaterThan(20);
+    for (const path of paths) expect(titleOf(path, 'ok'), path).toMatch(/^.+ · Parley$/);
+    expect(titleOf('/live-chat', 'ok')).toBe('Live chat · Parley');
+    expect(titleOf('/settings/members', 'ok')).toBe('Members · Settings · Parley');
+    expect(titleOf('/campaigns/$campaignId', 'notFound')).toBe('Not Found · Parley');
+  });
+});

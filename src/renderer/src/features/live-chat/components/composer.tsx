@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Clock, SendHorizontal } from 'lucide-react';
-import { forwardRef, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { limits } from '../../../../../shared/limits';
@@ -55,6 +55,10 @@ export const Composer = forwardRef<ComposerHandle, {
     focus: () => (textarea.current ?? box.current?.querySelector<HTMLElement>('button, [role="combobox"], input'))?.focus(),
   }));
   const length = form.watch('text').length;
+  // Emptied (sent, or cleared): back to one line, as the height was set by hand while the text grew.
+  useEffect(() => {
+    if (length === 0 && textarea.current) fitHeight(textarea.current);
+  }, [length]);
 
   if (!w.open) {
     return (
@@ -81,8 +85,6 @@ export const Composer = forwardRef<ComposerHandle, {
     try {
       await send.mutateAsync(text);
       form.reset({ text: '' });
-      // Back to one line: the height was set by hand as the text grew.
-      if (textarea.current) fitHeight(textarea.current);
       onSent?.();
     } catch {
       // The mutation cache toasts the failure (`status: message`); the text stays for another try.
