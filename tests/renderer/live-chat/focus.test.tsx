@@ -142,6 +142,27 @@ describe('the conversation header', () => {
     expect(within(header).getByText('Unassigned')).toHaveClass('truncate');
   });
 
+  it('closing the conversation and "Assign to me" leave focus on the header, not the page body', async () => {
+    const closed = { ...listEntry({ id: ids.conversation }), isActive: false, Contact: contact({ name: LONG_NAME }) };
+    server.on('PATCH', /\/conversation\/[^/]+$/, ({ body }: { body: { isActive?: boolean; assigneeMemberId?: string } }) => ({
+      body: body.isActive === false ? closed : { ...listEntry({ id: ids.conversation }), assigneeMemberId: body.assigneeMemberId ?? null },
+    }));
+    renderAt(`/live-chat/${ids.conversation}?tab=open`);
+    const close = await screen.findByRole('button', { name: 'Close' });
+    // The detail refetch after the change answers the closed conversation.
+    server.on('GET', new RegExp(`/conversation/${ids.conversation}$`), { ...closed, ConversationEvent: [], Message: [] });
+    await userEvent.click(close);
+    const reopen = await screen.findByRole('button', { name: 'Reopen' });
+    expect(document.activeElement).toBe(reopen);
+
+    const assign = screen.getByRole('button', { name: /^Assign/ });
+    await userEvent.click(assign);
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Assign to me' }));
+    await waitFor(() => expect(server.calls.some((c) => c.method === 'PATCH' && (c.body as { assigneeMemberId?: string }).assigneeMemberId === ids.member)).toBe(true));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Assign/ })));
+    expect(document.activeElement).not.toBe(document.body);
+  });
+
   it('hiding the contact panel puts focus on the button that shows it again', async () => {
     Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1440 });
     renderAt(`/live-chat/${ids.conversation}?tab=open`);
