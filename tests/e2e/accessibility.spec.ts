@@ -34,7 +34,7 @@ async function seed(): Promise<Seeded> {
   const admin = await createAdmin({ name: 'Ada Lovelace', organizationName: 'Northwind Support' });
   const call = await adminApi(admin);
   const w = admin.workspaceId;
-  const { number } = await connectNumber(admin);
+  const { number, id: whatsappAccountId } = await connectNumber(admin);
   for (const a of [
     { name: 'plan', description: 'Subscription plan', format: 'text' },
     { name: 'orders', description: 'Orders placed', format: 'number' },
@@ -52,6 +52,17 @@ async function seed(): Promise<Seeded> {
   const invites = await call<{ items: { id: string }[] }>('GET', `/workspace/${w}/invitees`);
 
   const stamp = String(Date.now()).slice(-5);
+  await call('POST', '/whatsapp-template', {
+    name: `order_shipped_${stamp}`,
+    language: 'en_US',
+    category: 'UTILITY',
+    components: [
+      { type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.', example: { body_text: [['Ada', 'A100']] } },
+      { type: 'FOOTER', text: 'Northwind Support' },
+    ],
+    whatsappAccountId,
+    workspaceId: w,
+  });
   await customerWrites(number.phoneNumberId, `4917${stamp}01`, 'Hi! Where is my order #1042? Tracking: https://northwind.example/track/1042', 'Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff-Smith');
   await customerWrites(number.phoneNumberId, `4917${stamp}02`, 'Can I change the delivery address?', 'Grace Hopper');
   let conversationId = '';
@@ -162,7 +173,13 @@ const appScreens: Step[] = [
       await page.getByRole('tab', { name: 'Import history' }).click();
     },
   },
-  { name: 'templates', go: async (page) => void (await page.goto('/templates')) },
+  {
+    name: 'templates',
+    go: async (page) => {
+      await page.goto('/templates');
+      await expect(page.getByRole('table', { name: 'Templates' })).toBeVisible();
+    },
+  },
   {
     name: 'template-create',
     go: async (page) => {
@@ -331,7 +348,11 @@ async function sweep(browser: Browser, s: Seeded, size: (typeof sizes)[number], 
     const violations = await audit(page, label);
     found.push(...violations);
     if (process.env.PARLEY_A11Y_LOG === '1') console.log(`${label} (${Date.now() - started} ms)\n${violations.join('\n')}`);
-    if (shotsDir) await page.screenshot({ path: path.join(shotsDir, `${step.name}-${size.width}-${theme}.png`) });
+    if (shotsDir) {
+      // Pictures show a screen from its top (filling a form may have scrolled it).
+      await page.evaluate(() => document.getElementById('main')?.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(shotsDir, `${step.name}-${size.width}-${theme}.png`) });
+    }
   };
   try {
     for (const step of publicScreens) await visit(step);

@@ -109,7 +109,7 @@ export const Composer = forwardRef<ComposerHandle, {
             aria-describedby={length >= COUNTER_FROM ? 'composer-hint composer-count' : 'composer-hint'}
             className={cn(
               'block max-h-40 min-h-10 w-full resize-none rounded-lg border border-border-strong bg-bg px-3 py-2.5 text-[14px] leading-snug text-fg',
-              'placeholder:text-fg-subtle focus-visible:border-accent focus-visible:ring-2 focus-visible:ring-accent/25 focus-visible:outline-none',
+              'placeholder:text-fg-subtle focus-visible:border-accent focus-visible:ring-2 focus-visible:ring-accent/50 focus-visible:outline-none',
             )}
             {...textField}
             ref={(el) => {
