@@ -31,7 +31,7 @@ export function TH({ className, actions, children, ...props }: ComponentProps<'t
     <th
       scope="col"
       className={cn(
-        'h-8 px-4 text-left text-[11px] font-medium tracking-wide whitespace-nowrap text-fg-subtle uppercase',
+        'h-8 px-3 text-left text-[11px] xl:px-4 font-medium tracking-wide whitespace-nowrap text-fg-subtle uppercase',
         actions && cn(pinned, 'bg-subtle'),
         className,
       )}
@@ -45,7 +45,7 @@ export function TD({ className, actions, ...props }: ComponentProps<'td'> & { ac
   return (
     <td
       className={cn(
-        'h-11 px-4 align-middle whitespace-nowrap text-fg',
+        'h-11 px-3 align-middle whitespace-nowrap text-fg xl:px-4',
         actions && cn(pinned, 'bg-surface px-2 group-hover/row:bg-subtle'),
         className,
       )}

@@ -8,6 +8,7 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Select } from '../../../components/ui/select';
 import { api } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { plural } from '../../../lib/format';
 import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { useCreateImport } from '../api/create-import';
 import { mediaHref, openFile } from '../utils/links';
@@ -103,13 +104,13 @@ function ProgressBar({ value, total }: { value: number; total: number }) {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={total > 0 ? pct : undefined}
-        aria-valuetext={total > 0 ? `${value.toLocaleString()} of ${total.toLocaleString()} rows` : 'Starting'}
+        aria-valuetext={total > 0 ? `${value.toLocaleString()} of ${plural(total, 'row')}` : 'Starting'}
         className="h-2 overflow-hidden rounded-full bg-muted"
       >
         <div className={cn('h-full rounded-full bg-accent transition-[width]', total === 0 && 'w-1/3 animate-pulse')} style={total ? { width: `${pct}%` } : undefined} />
       </div>
       <p className="mt-1.5 text-[12px] text-fg-muted">
-        {total > 0 ? `${value.toLocaleString()} of ${total.toLocaleString()} rows (${pct}%)` : 'Starting…'}
+        {total > 0 ? `${value.toLocaleString()} of ${plural(total, 'row')} (${pct}%)` : 'Starting…'}
       </p>
     </div>
   );
@@ -208,7 +209,7 @@ export function ImportWizard({
           step === 'file'
             ? 'Upload a CSV file with a header row. Each row becomes a contact, matched by phone number.'
             : step === 'map'
-              ? `${file?.name}: map each column. The preview shows the first ${preview?.rows.length ?? 0} rows.`
+              ? `${file?.name}: map each column. The preview shows the first ${plural(preview?.rows.length ?? 0, 'row')}.`
               : file?.name
         }
         className="max-w-4xl"
