@@ -377,7 +377,8 @@ test.beforeAll(async () => {
 for (const size of sizes) {
   for (const theme of themes) {
     test(`no serious accessibility violation at ${size.width}×${size.height}, ${theme}`, async ({ browser }) => {
-      test.setTimeout(Number(process.env.PARLEY_A11Y_TIMEOUT ?? 300_000));
+      // About 35 screens, each loaded, audited and (optionally) pictured: minutes on a busy 2-core machine.
+      test.setTimeout(Number(process.env.PARLEY_A11Y_TIMEOUT ?? 600_000));
       const violations = await sweep(browser, seeded, size, theme);
       expect(violations, violations.join('\n')).toEqual([]);
     });
