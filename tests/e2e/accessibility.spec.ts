@@ -73,6 +73,9 @@ async function seed(): Promise<Seeded> {
       return page.items.length;
     }, { timeout: 15_000 })
     .toBe(2);
+  // A long message (collapsed behind "Read more") and an agent's reply (the outbound bubble, with ticks).
+  await customerWrites(number.phoneNumberId, `4917${stamp}01`, `Some more detail about the order: ${'the parcel was left at the wrong door, '.repeat(24)}thanks.`, 'Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff-Smith');
+  await call('POST', '/message', { conversationId, text: 'Sorry about that! It ships today: https://northwind.example/track/1042' });
   return { admin, inviteId: invites.items[0].id, campaignId: campaign.id, botId: bot.id, conversationId };
 }
 
@@ -308,6 +311,7 @@ if (shotsDir) mkdirSync(shotsDir, { recursive: true });
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
   await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+  await expect(page.getByText('Verifying user...')).toHaveCount(0);
   // Let enter animations (dialogs, menus) finish so colours are measured at rest.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
 }

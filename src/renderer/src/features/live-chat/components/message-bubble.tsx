@@ -136,7 +136,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
           'relative max-w-[min(32rem,85%)] overflow-hidden rounded-lg text-[14px] leading-snug text-fg shadow-[0_1px_0.5px_rgba(11,20,26,0.13)]',
           // WhatsApp's outbound green; in dark mode the muted text tokens are lightened to keep 4.5:1 on it.
           outbound
-            ? 'rounded-tr-sm bg-[#d9fdd3] dark:bg-[#005c4b] dark:[--fg-muted:#c9d8d4] dark:[--fg-subtle:#b3cbc5] dark:[--info-text:#9fd8ff]'
+            ? 'rounded-tr-sm bg-[#d9fdd3] dark:bg-[#005c4b] dark:[--color-accent-text:#86e5ad] dark:[--color-fg-muted:#c9d8d4] dark:[--color-fg-subtle:#b3cbc5] dark:[--color-info-text:#9fd8ff]'
             : 'rounded-tl-sm bg-chat-bubble',
           m.status === 'failed' && 'ring-1 ring-danger/40',
         )}
