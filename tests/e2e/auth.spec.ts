@@ -46,7 +46,7 @@ test('signed-in routes send a guest to the login and back after signing in', asy
   await expect(page).toHaveURL(/\/live-chat\?tab=closed/);
 
   // Sign-out clears the session: the inbox is closed again.
-  await page.getByRole('button', { name: /Account:/ }).click();
+  await page.getByRole('button', { name: /account menu$/ }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.goto('/templates');

@@ -126,7 +126,7 @@ test('invite a member who signs up, verifies, and lands in the workspace', async
   await expect(other.getByRole('button', { name: /^Invite Works.*switch workspace$/ })).toBeVisible();
 
   // Signs out and back in: an agent of the workspace.
-  await other.getByRole('button', { name: /Account:/ }).click();
+  await other.getByRole('button', { name: /account menu$/ }).click();
   await other.getByRole('menuitem', { name: 'Sign out' }).click();
   await signInUi(other, { email: inviteeEmail, password: 'invitee-pass-1' }, '/settings/members');
   await expect(other.getByRole('table', { name: 'Members' }).getByText(inviteeEmail)).toBeVisible();
