@@ -3,10 +3,11 @@
  * REJECTED with its status webhook), listing, deletion, the checks a template send must pass, and the samples
  * (flows and hello_world) every new WABA starts with.
  */
+import { templateVariables as placeholders } from '../shared/template-variables';
 import type { SandboxAccount } from './account';
 import { SandboxGraphError, badParam, invalid, missing } from './graph-error';
 import { type SandboxState, type SandboxTemplate, type TemplateStatus, graphId, stableId } from './state';
-import { type Obj, type ParsedSend, isObj, placeholders } from './validate';
+import { type Obj, type ParsedSend, isObj } from './validate';
 
 export class TemplateRegistry {
   constructor(private readonly state: SandboxState) {}

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowUp, Bot, Inbox, SearchX } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, memo, useEffect, useMemo, useRef, useState } from 'react';
-import type { ConversationListEntry } from '../../../../../shared/schemas/entities';
+import type { ConversationListEntry } from '@shared/schemas/entities';
 import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/format';
