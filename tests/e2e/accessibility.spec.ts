@@ -312,6 +312,10 @@ async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
   await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
   await expect(page.getByText('Verifying user...')).toHaveCount(0);
+  // A screen with no dialog or menu open exposes its main landmark; wait for a closing dialog to hand it back.
+  if ((await page.getByRole('dialog').count()) + (await page.getByRole('menu').count()) === 0) {
+    await expect(page.getByRole('main')).toHaveCount(1);
+  }
   // Let enter animations (dialogs, menus) finish so colours are measured at rest.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
 }
