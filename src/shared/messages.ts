@@ -30,6 +30,7 @@ export const productMessages = {
   adminOnly: 'Only workspace admins can do this',
   unauthenticated: 'Missing or invalid identity token',
   whatsappTextTooLong: 'WhatsApp messages can be at most 4,096 characters. Shorten the message or send it in two parts.',
+  emailNotVerified: 'Verify your email address first',
 } as const;
 
 /** Every message the contract itself emits; used to decide whether a validation message needs its field path. */

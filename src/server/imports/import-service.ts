@@ -8,28 +8,29 @@ import type { WorkspaceContext } from '../http/types';
 import * as r from '../repositories/resources';
 import { attributeIndex } from '../segments';
 import type { ServiceDeps } from '../services/context';
-import { parseKey } from '../storage/file-store';
 import { ImportFileError, inspectCsv } from './csv-file';
 import { type ImportJobData, importJobName, importRunner, planColumns, toImportHistoryWire } from './run-import';
 import { jobDefinitions } from '../jobs/names';
+import type { JobInfo } from '../jobs/queue';
 
 export function importService(d: ServiceDeps) {
   const runner = importRunner(d);
-  const retryLimit = jobDefinitions[importJobName]?.retryLimit ?? d.config.jobs.retryLimit;
-
-  d.jobs.register<ImportJobData>(importJobName, async (data, job) => {
-    try {
-      await runner.run(data.importId);
-    } catch (err) {
-      // Retried (resuming after the rows already committed) until the last attempt, which gives up visibly.
-      if (job.retryCount < retryLimit) throw err;
-      d.log.error({ err, importId: data.importId }, 'contact import failed on its last attempt');
-      await runner.fail(data.importId, 'The import stopped unexpectedly; please try again');
-    }
-  });
+  const retryLimit = jobDefinitions[importJobName].retryLimit ?? d.config.jobs.retryLimit;
 
   return {
     runner,
+
+    /** The `contacts.import` job. */
+    async runJob(data: ImportJobData, job: JobInfo): Promise<void> {
+      try {
+        await runner.run(data.importId);
+      } catch (err) {
+        // Retried (resuming after the rows already committed) until the last attempt, which gives up visibly.
+        if (job.retryCount < retryLimit) throw err;
+        d.log.error({ err, importId: data.importId }, 'contact import failed on its last attempt');
+        await runner.fail(data.importId, 'The import stopped unexpectedly; please try again');
+      }
+    },
 
     /**
      * Refuses with 400, before anything is stored, what can be known at once: a fileUrl this server did not
@@ -37,11 +38,13 @@ export function importService(d: ServiceDeps) {
      * attributes. The rows themselves are read by the job.
      */
     async create(ctx: WorkspaceContext, body: z.output<typeof CreateImportBody>): Promise<ImportHistory> {
-      const key = d.files.keyFromUrl(body.fileUrl);
-      const parsed = key ? parseKey(key) : null;
-      if (!key || !parsed || parsed.workspaceId !== ctx.workspaceId || parsed.area !== 'imports' || !(await d.files.stat(key))) {
-        throw badRequest('fileUrl must be the fileUrl answered by POST /import-history/upload in this workspace');
-      }
+      // Only a stored upload of this workspace's imports resolves (no external addresses): `key` is set.
+      const { key } = (await d.files.resolveReference(body.fileUrl, {
+        workspaceId: ctx.workspaceId,
+        field: 'fileUrl',
+        areas: ['imports'],
+        refusal: badRequest('fileUrl must be the fileUrl answered by POST /import-history/upload in this workspace'),
+      })) as { key: string };
       try {
         const info = await inspectCsv(d.files.pathOf(key));
         planColumns(info.header, body.columnAttributeMap, await attributeIndex(d.db.db, ctx.workspaceId));

@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config';
 import { type Database, type Executor, rowsOf } from '../db/client';
-import { type JobDefinition, jobDefinitions } from './names';
+import { type JobData, type JobInput, type JobMap, type JobName, type ProductJobs, jobDefinitions } from './names';
 import { executorDb, pgliteDb } from './sql-adapters';
 
 export interface JobInfo {
@@ -26,6 +26,8 @@ export interface JobInfo {
 }
 
 export type JobHandler<T = unknown> = (data: T, job: JobInfo) => Promise<void>;
+/** The handler of one job of a map, typed by its payload schema. */
+export type HandlerOf<N extends JobName<M>, M extends JobMap = ProductJobs> = JobHandler<JobData<N, M>>;
 
 export interface SendOptions {
   /** At most one queued job per key (see above). */
@@ -40,11 +42,17 @@ export interface SendOptions {
   tx?: Executor;
 }
 
-export interface JobQueue {
-  /** Registers the handler of a job listed in names.ts (before start, or after: its workers start at once). */
-  register<T = unknown>(name: string, handler: JobHandler<T>): void;
-  /** Queues a job; answers its id, or null when a job with the same singletonKey is already queued. */
-  send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
+export interface JobQueue<M extends JobMap = ProductJobs> {
+  /**
+   * Registers the handler of a job listed in names.ts (before start, or after: its workers start at once). The
+   * product's handlers are registered in one place, src/server/jobs/handlers.ts.
+   */
+  register<N extends JobName<M>>(name: N, handler: HandlerOf<N, M>): void;
+  /**
+   * Validates the payload with the job's schema (a ZodError for a bad one, nothing queued) and queues it;
+   * answers its id, or null when a job with the same singletonKey is already queued.
+   */
+  send<N extends JobName<M>>(name: N, data: JobInput<N, M>, opts?: SendOptions): Promise<string | null>;
   /** For tests: resolves once no job of a registered name is queued, retrying or running. */
   drain(opts?: { timeoutMs?: number }): Promise<void>;
   /**
@@ -61,15 +69,15 @@ export interface JobQueueOptions {
   config: Config;
   log: FastifyBaseLogger;
   /** Listed jobs; defaults to names.ts. Tests add their own. */
-  definitions?: Record<string, JobDefinition>;
+  definitions?: JobMap;
   stopTimeoutMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function createJobQueue(opts: JobQueueOptions): JobQueue {
+export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOptions): JobQueue<M> {
   const { database, config, log } = opts;
-  const definitions = opts.definitions ?? jobDefinitions;
+  const definitions: JobMap = opts.definitions ?? jobDefinitions;
   const handlers = new Map<string, JobHandler<never>>();
   const workers = new Map<string, string[]>();
   let boss: PgBoss | undefined;
@@ -118,8 +126,14 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
           name,
           { pollingIntervalSeconds: config.jobs.pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
           async ([job]) => {
+            const data = def.payload.safeParse(job.data);
+            if (!data.success) {
+              // Queued by a build whose payload differed: running it again cannot fix it, so it is not retried.
+              log.error({ job: name, jobId: job.id, issues: data.error.issues.slice(0, 5) }, 'job payload does not match its schema; dropped');
+              return;
+            }
             try {
-              await handler(job.data, { id: job.id, name, retryCount: job.retryCount });
+              await handler(data.data as never, { id: job.id, name, retryCount: job.retryCount });
             } catch (err) {
               log.warn({ err, job: name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
               throw err;
@@ -179,7 +193,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     for (const [n, ids] of workers) if (!name || n === name) for (const id of ids) boss.notifyWorker(id);
   };
 
-  const queue: JobQueue = {
+  const queue: JobQueue<M> = {
     register(name, handler) {
       known(name);
       if (handlers.has(name)) throw new Error(`Job ${name} already has a handler`);
@@ -187,9 +201,16 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       if (boss) void startWorkers(boss, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
     },
 
-    async send(name, data, o = {}) {
+    async send(name, input, o = {}) {
       const def = known(name);
-      await boot();
+      const data = def.payload.parse(input) as object;
+      if (o.tx) {
+        // Starting pg-boss inside a caller's transaction would wait for that transaction on PGlite (one session)
+        // and not on PostgreSQL; refusing alike on both keeps a transaction's job the same everywhere.
+        if (!boss) throw new Error('The job queue has not started: a job cannot be queued inside a transaction before the app is ready');
+      } else {
+        await boot();
+      }
       const id = await boss!.send(name, data, {
         // Keyless jobs get a key of their own: the `short` policy allows one queued job per key.
         singletonKey: o.singletonKey ?? `job:${randomUUID()}`,

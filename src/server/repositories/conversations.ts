@@ -6,6 +6,7 @@ import type { ConversationEventData } from '../../shared/schemas/entities';
 import type { z } from 'zod';
 import { afterCursor, iso, isUuid, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
 import { toContact } from './resources';
+import { likeEscape } from './like';
 
 export type ConversationRow = typeof t.conversations.$inferSelect;
 export type MessageRow = typeof t.messages.$inferSelect;
@@ -71,8 +72,6 @@ function tabCondition(tab: Tab | undefined, memberId: string): SQL | undefined {
   }
 }
 
-/** Escapes LIKE wildcards so a search for "50%" finds "50%". */
-export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 export async function listConversations(ex: Executor, workspaceId: string, f: ConversationListFilter): Promise<Page<ConversationListEntry>> {
   const c = t.conversations;

@@ -10,6 +10,7 @@ import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import { uploadHandlers } from '../storage/uploads';
 import { routes } from '../../shared/api/routes';
+import { bearerToken, streamStillAllowed } from '../auth/access';
 
 export function buildHandlers(s: Services): Handlers {
   const ex = () => s.deps.db.db;
@@ -70,7 +71,13 @@ export function buildHandlers(s: Services): Handlers {
       mapPage(await r.whatsappTemplates.page(ex(), ctx.workspaceId, query), r.toTemplate),
     listImportHistory: ({ ctx, query }) => s.imports.list(ctx, query),
     streamEvents: ({ ctx, query, request, reply }) =>
-      s.deps.realtime.stream({ workspaceId: ctx.workspaceId, request, reply, lastEventId: query.lastEventId }),
+      s.deps.realtime.stream({
+        workspaceId: ctx.workspaceId,
+        request,
+        reply,
+        lastEventId: query.lastEventId,
+        identity: { expiresAt: ctx.caller.expiresAt, stillAllowed: streamStillAllowed(s.deps, bearerToken(request) ?? '', ctx) },
+      }),
 
     // bot
     getBot: ({ ctx, params }) => s.automation.getBot(ctx, params.botId),
@@ -110,7 +117,7 @@ export function buildHandlers(s: Services): Handlers {
     // whatsapp
     deleteWhatsappAccount: ({ ctx, params }) => s.team.deleteWhatsappAccount(ctx, params.id),
     createWhatsappAccount: ({ ctx, body }) => s.whatsappAccounts.create(ctx, body),
-    patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.replaceToken(ctx, params.id, body.token),
+    patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.update(ctx, params.id, body),
     listWhatsappFlows: ({ ctx, params }) => s.flows.list(ctx, params.whatsappAccountId),
 
     // messages and templates (WhatsApp channel)

@@ -1,4 +1,5 @@
 /** Attributes, contacts and segments. */
+import { likeEscape } from '../repositories/like';
 import { type SQL, and, desc, eq, or, sql } from 'drizzle-orm';
 import { afterCursor, pageLimit, toPage } from '../repositories/pagination';
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
@@ -26,7 +27,6 @@ import type { SegmentFilter } from '../../shared/schemas/entities';
 /** The contact's own columns a segment filter may name, besides the workspace's attributes. */
 export { contactColumns } from '../segments';
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 /**
  * Contact search: prefix matches (ignoring case) on the name or the e-mail address; input that looks like a

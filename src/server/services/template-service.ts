@@ -14,7 +14,7 @@ import type { WorkspaceContext } from '../http/types';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError, type GraphClient } from '../whatsapp/graph-client';
 import { productErrorOf, viaGraph } from '../whatsapp/graph-failure';
-import { emit } from '../whatsapp/events';
+import { appendEvent } from '../realtime/event-log';
 import { type ServiceDeps, isUniqueViolation } from './context';
 import type { FastifyRequest } from 'fastify';
 import { receiveUpload } from '../storage/http';
@@ -37,6 +37,9 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
         throw badRequest('A media header needs a sample: upload one first (example.header_handle)');
       }
       if (await ch.templateByName(ex(), ctx.workspaceId, account.id, body.name, body.language)) throw templateExists(body.name, body.language);
+      const media = body.mediaUrl
+        ? await d.files.resolveReference(body.mediaUrl, { workspaceId: ctx.workspaceId, field: 'mediaUrl', allowExternal: true })
+        : null;
 
       const created = await viaGraph(d.log, 'create template', () =>
         graph.createTemplate(channel.credsOf(account), {
@@ -55,7 +58,7 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
             language: body.language,
             category: body.category,
             components: body.components,
-            mediaUrl: body.mediaUrl ?? null,
+            mediaUrl: media?.url ?? null,
             status: created.status,
             whatsappTemplateId: created.id,
             memberId: ctx.caller.member.id,
@@ -106,7 +109,7 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
             if (local.status !== g.status || local.whatsappTemplateId !== g.id) {
               await d.db.transaction(async (tx) => {
                 const row = await ch.updateTemplate(tx, ctx.workspaceId, local.id, { status: g.status, whatsappTemplateId: g.id });
-                if (row) await emit(tx, ctx.workspaceId, 'template.status', { template: r.toTemplate(row) });
+                if (row) await appendEvent(tx, ctx.workspaceId, 'template.status', { template: r.toTemplate(row) });
               });
               updated++;
             }

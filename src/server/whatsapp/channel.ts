@@ -7,15 +7,11 @@ import { SecretsError, createSecretBox, type SecretBox } from '../crypto/secrets
 import * as ch from '../repositories/channel';
 import type { AccountRow } from '../repositories/channel';
 import type { ChannelDeps, MediaDownloader } from './channel-deps';
-import { WEBHOOK_JOB, webhookProcessor } from './ingest';
+import { webhookProcessor } from './ingest';
 import type { GraphClient, GraphCredentials } from './graph-client';
 import { GraphApiError } from './graph-errors';
 
-export const MARK_READ_JOB = 'whatsapp.mark-read';
-export interface MarkReadJob {
-  workspaceId: string;
-  conversationId: string;
-}
+import type { JobData } from '../jobs/names';
 
 export const secretsMissing = () => new HttpError(503, 'SECRETS_KEY is not configured');
 
@@ -55,16 +51,13 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
   };
 
   const processWebhook = webhookProcessor({ ...d, media: d.media ?? media });
-  d.jobs.register<{ payload: unknown; receivedAt?: number }>(WEBHOOK_JOB, (data, job) =>
-    processWebhook(data.payload, data.receivedAt, job.retryCount),
-  );
 
   /**
-   * Marks the customer's newest message of the conversation read at WhatsApp (blue ticks on their phone; earlier
-   * messages count as read with it). Meta refusing it for good (message too old, number gone) is logged and
-   * dropped: a missing receipt must not retry forever.
+   * The `whatsapp.mark-read` job: marks the customer's newest message of the conversation read at WhatsApp (blue
+   * ticks on their phone; earlier messages count as read with it). Meta refusing it for good (message too old,
+   * number gone) is logged and dropped: a missing receipt must not retry forever.
    */
-  d.jobs.register<MarkReadJob>(MARK_READ_JOB, async ({ workspaceId, conversationId }) => {
+  async function markRead({ workspaceId, conversationId }: JobData<'whatsapp.mark-read'>): Promise<void> {
     const conversation = await ch.conversation(d.db.db, workspaceId, conversationId);
     if (!conversation?.whatsappAccountId) return;
     const [message, account] = await Promise.all([
@@ -81,7 +74,7 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
       }
       throw err;
     }
-  });
+  }
 
   return {
     hasSecrets: box !== null,
@@ -89,14 +82,15 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     credsOf,
     media,
     processWebhook,
+    markRead,
     /** Queues a verified delivery as a durable job (answered 200 only once it is queued). */
     async enqueueWebhook(payload: unknown): Promise<void> {
-      await d.jobs.send(WEBHOOK_JOB, { payload, receivedAt: Date.now() });
+      await d.jobs.send('whatsapp.webhook', { payload, receivedAt: Date.now() });
     },
     /** Queues the read receipt for a conversation an agent has just answered; never fails the caller. */
     async queueReadReceipt(workspaceId: string, conversationId: string): Promise<void> {
       try {
-        await d.jobs.send(MARK_READ_JOB, { workspaceId, conversationId } satisfies MarkReadJob);
+        await d.jobs.send('whatsapp.mark-read', { workspaceId, conversationId });
       } catch (err) {
         d.log.warn({ err, conversationId }, 'could not queue a read receipt');
       }

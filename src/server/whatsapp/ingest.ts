@@ -18,7 +18,7 @@ import {
   WebhookPayload,
 } from './webhook-payload';
 import type { ChannelDeps } from './channel-deps';
-import { emit } from './events';
+import { appendEvent } from '../realtime/event-log';
 
 export const WEBHOOK_JOB = 'whatsapp.webhook';
 
@@ -154,14 +154,14 @@ export function webhookProcessor(d: ChannelDeps) {
     if (!contact) {
       const created = await ch.insertContactIfAbsent(tx, { workspaceId, phoneNumber, name, country: null });
       if (created) {
-        await emit(tx, workspaceId, 'contact.created', { contact: toContact(created) });
+        await appendEvent(tx, workspaceId, 'contact.created', { contact: toContact(created) });
         return created;
       }
       contact = (await ch.contactByPhone(tx, workspaceId, phoneNumber))!;
     }
     if (!contact.name && name) {
       contact = await ch.setContactName(tx, workspaceId, contact.id, name);
-      await emit(tx, workspaceId, 'contact.updated', { contact: toContact(contact) });
+      await appendEvent(tx, workspaceId, 'contact.updated', { contact: toContact(contact) });
     }
     return contact;
   }
@@ -211,11 +211,11 @@ export function webhookProcessor(d: ChannelDeps) {
         const conversation = conv.toConversation(c);
         const message = conv.toMessage(row);
         if (opened) {
-          await emit(tx, ws, 'conversation.opened', { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } });
+          await appendEvent(tx, ws, 'conversation.opened', { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } });
         } else if (reopened) {
-          await emit(tx, ws, 'conversation.updated', { conversation });
+          await appendEvent(tx, ws, 'conversation.updated', { conversation });
         }
-        await emit(tx, ws, 'message.created', { message });
+        await appendEvent(tx, ws, 'message.created', { message });
       });
     } catch (err) {
       if (err instanceof AlreadyStored) return;
@@ -230,7 +230,7 @@ export function webhookProcessor(d: ChannelDeps) {
     const ws = account.workspaceId;
     const row = await d.db.transaction(async (tx) => {
       const updated = await ch.applyStatus(tx, ws, s.id, status, status === 'failed' ? failureReasonOf(s.errors) : null);
-      if (updated) await emit(tx, ws, 'message.status', { message: conv.toMessage(updated) });
+      if (updated) await appendEvent(tx, ws, 'message.status', { message: conv.toMessage(updated) });
       return updated;
     });
     if (row || (await ch.messageByWamid(db(), ws, s.id))) return true;
@@ -285,7 +285,7 @@ export function webhookProcessor(d: ChannelDeps) {
     for (const tpl of templates) {
       await d.db.transaction(async (tx) => {
         const row = await ch.setTemplateStatus(tx, tpl.workspaceId, tpl.id, v.event);
-        if (row) await emit(tx, tpl.workspaceId, 'template.status', { template: toTemplate(row) });
+        if (row) await appendEvent(tx, tpl.workspaceId, 'template.status', { template: toTemplate(row) });
       });
     }
     if (templates.length === 0) d.log.info({ templateId: v.message_template_id }, 'status update for a template Parley does not know');

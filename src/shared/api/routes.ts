@@ -3,7 +3,7 @@
  * The server registers its routes from it, the renderer's typed client calls through it, the OpenAPI document
  * at /docs is generated from it, and the isolation and malformed-input tests walk it.
  */
-import { z } from 'zod';
+import * as z from '../zod';
 import { Id, Role, Success, pageOf } from '../schemas/common';
 import { InviteSignUpBody, Member, MemberProfile, PatchMeBody, SignUpBody } from '../schemas/auth';
 import {
@@ -421,7 +421,7 @@ export const routes = {
     body: CreateWhatsappBody, status: 201, response: WhatsappAccount, access: wsBody('admin'),
   }),
   patchWhatsappAccount: route({
-    method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API)',
+    method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API) or set its throughputPerSecond',
     params: p.id, body: PatchWhatsappBody, status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
   }),
   deleteWhatsappAccount: route({

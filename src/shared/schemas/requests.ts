@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits, liveChatTabs } from '../limits';
 import { messages, productMessages } from '../messages';
 import { isValidPhoneNumber } from 'libphonenumber-js/mobile';
@@ -36,7 +36,7 @@ export const PatchBotBody = z.strictObject({
 });
 export const ConnectWabaBody = z.strictObject({
   /** The WhatsApp account (its id in this workspace, or its WABA id) the bot answers on; null disconnects. */
-  wabaAccountId: z.string().min(1).nullable(),
+  wabaAccountId: z.string().min(1).max(limits.request.key).nullable(),
 });
 
 export const CreateCampaignBody = z.strictObject({
@@ -98,7 +98,11 @@ export const CreateImportBody = z.strictObject({
   fileName: z.string().min(1).max(255),
   fileUrl: z.string().min(1).max(2048),
   /** Addition: ISO country assumed for numbers written without a country code (default: the workspace's). */
-  defaultCountry: z.string().regex(/^[A-Z]{2}$/, { error: 'defaultCountry is a two-letter country code such as US' }).optional(),
+  defaultCountry: z
+    .string()
+    .max(2, { error: 'defaultCountry is a two-letter country code such as US' })
+    .regex(/^[A-Z]{2}$/, { error: 'defaultCountry is a two-letter country code such as US' })
+    .optional(),
   ...WorkspaceRef,
   columnAttributeMap: z
     .array(z.strictObject({ columnName: z.string().max(255), attribute: z.string().max(64).nullable().optional() }))
@@ -107,6 +111,7 @@ export const CreateImportBody = z.strictObject({
 });
 
 export const CreateInviteeBody = z.strictObject({ email: Email, role: Role, ...WorkspaceRef });
+/** `id` is what the e-mailed link /invite/{inviteId} carries: the invitation's token. */
 export const ValidateInviteeBody = z.strictObject({ id: z.string().min(1).max(128) });
 
 export const PatchConversationBody = z
@@ -126,7 +131,7 @@ export const CreateTemplateBody = z.strictObject({
   name: TemplateName,
   language: z.string().min(2).max(15),
   category: TemplateCategory,
-  components: z.array(TemplateComponent).min(1),
+  components: z.array(TemplateComponent).min(1).max(limits.request.templateComponents),
   mediaUrl: z.string().max(2048).nullable().optional(),
   whatsappAccountId: Id,
   ...WorkspaceRef,
@@ -152,19 +157,29 @@ export function isValidMobileNumber(value: string): boolean {
 /** An empty value is reported as missing only (`abort`), not also as invalid by later checks. */
 const requiredText = (message: string) =>
   z.string({ error: message }).trim().min(1, { error: message, abort: true }).max(256, { error: message });
+/** Addition: the number's send rate, Meta's throughput tier (80 messages per second by default, up to 1,000). */
+export const ThroughputPerSecond = z
+  .number({ error: 'throughputPerSecond must be a whole number from 1 to 1000' })
+  .int({ error: 'throughputPerSecond must be a whole number from 1 to 1000' })
+  .min(1, { error: 'throughputPerSecond must be a whole number from 1 to 1000' })
+  .max(1000, { error: 'throughputPerSecond must be a whole number from 1 to 1000' });
 export const CreateWhatsappBody = z.strictObject({
   phoneNumber: requiredText(messages.phoneRequired).refine(isValidMobileNumber, { error: messages.phoneInvalid }),
   wabaAccountId: requiredText(messages.wabaAccountIdRequired),
   appId: requiredText(messages.appIdRequired),
   phoneNumberId: requiredText(messages.phoneNumberIdRequired),
   token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024),
+  throughputPerSecond: ThroughputPerSecond.optional(),
   ...WorkspaceRef,
 });
 
-/** Addition: a new token for a connected number (system user tokens expire or get rotated). */
-export const PatchWhatsappBody = z.strictObject({
-  token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024),
-});
+/** Addition: a new token for a connected number (system user tokens expire or get rotated), or its send rate. */
+export const PatchWhatsappBody = z
+  .strictObject({
+    token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024).optional(),
+    throughputPerSecond: ThroughputPerSecond.optional(),
+  })
+  .refine((b) => b.token !== undefined || b.throughputPerSecond !== undefined, { error: messages.tokenRequired, path: ['token'] });
 
 // ---------- list queries ----------
 export const ListQuery = PageQuery;
