@@ -1,6 +1,6 @@
 import * as z from '../zod';
 import { limits, liveChatTabs } from '../limits';
-import { messages } from '../messages';
+import { messages, productMessages } from '../messages';
 import { isValidPhoneNumber } from 'libphonenumber-js/mobile';
 import { Id, PageQuery, Role, Timestamp } from './common';
 import { Email } from './auth';
@@ -72,7 +72,7 @@ export const PatchContactBody = z.strictObject({
 });
 
 export const CreateMessageBody = z.strictObject({
-  text: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax),
+  text: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax, { error: productMessages.whatsappTextTooLong }),
   conversationId: Id,
 });
 

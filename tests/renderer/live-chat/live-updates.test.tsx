@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet, RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationPage, LiveChatPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
 import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
@@ -104,5 +104,33 @@ describe('live updates from the workspace event stream', () => {
     const { Contact: _c, lastMessage: _l, ...conversation } = listEntry({ id: otherId, contactId: otherId, isActive: false });
     emit('conversation.updated', { conversation });
     await waitFor(() => expect(listNames()).toEqual([ids.conversation]));
+  });
+
+  it('while the agent is scrolled down, a new conversation waits behind a pill instead of pushing the rows down', async () => {
+    renderAt('/live-chat?tab=open');
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));
+    const scroller = screen.getByTestId('conversation-scroller');
+    scroller.scrollTop = 200;
+    fireEvent.scroll(scroller);
+    const newId = '99999999-9999-4999-8999-999999999999';
+    emit('conversation.opened', {
+      conversation: listEntry({ id: newId, contactId: newId, Contact: contact({ id: newId, name: 'Katherine Johnson' }), lastMessageAt: new Date().toISOString() }),
+    });
+    const pill = await screen.findByRole('button', { name: '1 new conversation' });
+    expect(listNames()).toEqual([ids.conversation, otherId]);
+    await act(async () => pill.click());
+    await waitFor(() => expect(listNames()).toEqual([newId, ids.conversation, otherId]));
+    expect(screen.queryByRole('button', { name: /new conversation/ })).toBeNull();
+  });
+
+  it('at the top of the list, a new conversation shows at once', async () => {
+    renderAt('/live-chat?tab=open');
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));
+    const newId = '99999999-9999-4999-8999-999999999999';
+    emit('conversation.opened', {
+      conversation: listEntry({ id: newId, contactId: newId, Contact: contact({ id: newId, name: 'Katherine Johnson' }), lastMessageAt: new Date().toISOString() }),
+    });
+    await waitFor(() => expect(listNames()).toEqual([newId, ids.conversation, otherId]));
+    expect(screen.queryByRole('button', { name: /new conversation/ })).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Clock, SendHorizontal } from 'lucide-react';
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { limits } from '@shared/limits';
 import { CreateMessageBody } from '@shared/schemas/requests';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
@@ -12,6 +14,21 @@ import { TemplateSender } from './template-sender';
 
 const TextForm = z.object({ text: CreateMessageBody.shape.text });
 type TextForm = z.infer<typeof TextForm>;
+
+/** The counter shows once a message gets this close to WhatsApp's limit. */
+const COUNTER_FROM = limits.whatsappTextMax - 500;
+const TEXTAREA_MAX_HEIGHT = 160;
+
+/** Grows the textarea with its text up to a limit; with no text it is back to one line. */
+function fitHeight(el: HTMLTextAreaElement) {
+  el.style.height = 'auto';
+  if (el.value) el.style.height = `${Math.min(el.scrollHeight, TEXTAREA_MAX_HEIGHT)}px`;
+}
+
+export interface ComposerHandle {
+  /** Puts the cursor in the message box (or the template picker outside the window). */
+  focus: () => void;
+}
 
 function relative(closesAt: Date, now = new Date()): string {
   const mins = Math.round((closesAt.getTime() - now.getTime()) / 60_000);
@@ -24,23 +41,28 @@ function relative(closesAt: Date, now = new Date()): string {
  * customer's last message is older than 24 hours, or they never wrote) WhatsApp accepts only an approved
  * template, so the composer says so and offers one with its parameters.
  */
-export function Composer({
-  conversationId,
-  workspaceId,
-  window: w,
-  onSent,
-}: {
+export const Composer = forwardRef<ComposerHandle, {
   conversationId: string;
   workspaceId: string;
   window: WindowState;
   onSent?: () => void;
-}) {
+}>(function Composer({ conversationId, workspaceId, window: w, onSent }, handle) {
   const send = useCreateMessage(conversationId);
   const form = useForm<TextForm>({ resolver: zodResolver(TextForm), defaultValues: { text: '' } });
+  const box = useRef<HTMLDivElement>(null);
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  useImperativeHandle(handle, () => ({
+    focus: () => (textarea.current ?? box.current?.querySelector<HTMLElement>('button, [role="combobox"], input'))?.focus(),
+  }));
+  const length = form.watch('text').length;
+  // Emptied (sent, or cleared): back to one line, as the height was set by hand while the text grew.
+  useEffect(() => {
+    if (length === 0 && textarea.current) fitHeight(textarea.current);
+  }, [length]);
 
   if (!w.open) {
     return (
-      <div className="border-t border-border bg-surface">
+      <div className="border-t border-border bg-surface" ref={box}>
         <div role="status" className="flex items-start gap-2.5 border-b border-border bg-warning-soft px-4 py-2.5 text-[13px] text-warning-text">
           <Clock className="mt-0.5 size-4 shrink-0" aria-hidden />
           <p>
@@ -69,6 +91,8 @@ export function Composer({
     }
   });
   const error = form.formState.errors.text?.message;
+  const { ref: registerRef, ...textField } = form.register('text');
+  const over = length > limits.whatsappTextMax;
 
   return (
     <form onSubmit={submit} className="border-t border-border bg-surface px-4 py-3" aria-label="Reply">
@@ -82,30 +106,31 @@ export function Composer({
             rows={1}
             placeholder="Type a message"
             aria-invalid={error ? true : undefined}
-            aria-describedby="composer-hint"
+            aria-describedby={length >= COUNTER_FROM ? 'composer-hint composer-count' : 'composer-hint'}
             className={cn(
               'block max-h-40 min-h-10 w-full resize-none rounded-lg border border-border-strong bg-bg px-3 py-2.5 text-[14px] leading-snug text-fg',
-              'placeholder:text-fg-subtle focus-visible:border-accent focus-visible:ring-2 focus-visible:ring-accent/25 focus-visible:outline-none',
+              'placeholder:text-fg-subtle focus-visible:border-accent focus-visible:ring-2 focus-visible:ring-accent/50 focus-visible:outline-none',
             )}
-            {...form.register('text')}
+            {...textField}
+            ref={(el) => {
+              registerRef(el);
+              textarea.current = el;
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
                 void submit();
               }
             }}
-            onInput={(e) => {
-              const el = e.currentTarget;
-              el.style.height = 'auto';
-              el.style.height = `${Math.min(el.scrollHeight, 160)}px`;
-            }}
+            onInput={(e) => fitHeight(e.currentTarget)}
           />
         </div>
         <Button type="submit" size="icon" className="size-10 rounded-full" loading={send.isPending} aria-label="Send">
           {!send.isPending && <SendHorizontal />}
         </Button>
       </div>
-      <p id="composer-hint" className="mt-1.5 text-[11px] text-fg-subtle">
+      <div className="mt-1.5 flex items-start gap-3">
+      <p id="composer-hint" className="min-w-0 flex-1 text-[11px] text-fg-subtle">
         {error ? (
           <span role="alert" className="text-danger">
             {error}
@@ -116,6 +141,13 @@ export function Composer({
           </>
         )}
       </p>
+      {length >= COUNTER_FROM && (
+        <p id="composer-count" className={cn('shrink-0 text-[11px] tabular-nums', over ? 'font-medium text-danger' : 'text-fg-muted')}>
+          {length.toLocaleString('en-US')} / {limits.whatsappTextMax.toLocaleString('en-US')}
+          <span className="sr-only"> characters</span>
+        </p>
+      )}
+      </div>
     </form>
   );
-}
+});

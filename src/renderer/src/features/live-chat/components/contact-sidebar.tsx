@@ -9,6 +9,8 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Switch } from '../../../components/ui/switch';
+import { TruncatedText } from '../../../components/ui/tooltip';
+import { cn } from '../../../lib/cn';
 import { errorText } from '../../../lib/api-client';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useContactConversations } from '../api/list-contact-conversations';
@@ -37,11 +39,13 @@ export function ContactSidebar({
   conversationId,
   workspaceId,
   onClose,
+  className,
 }: {
   contact: Contact;
   conversationId: string;
   workspaceId: string;
   onClose?: () => void;
+  className?: string;
 }) {
   const attributes = useAttributes(workspaceId);
   const contactAttributes = (attributes.data ?? []).filter((a) => a.type === 'contact');
@@ -68,7 +72,7 @@ export function ContactSidebar({
   });
 
   return (
-    <aside aria-label="Contact" className="flex h-full w-80 shrink-0 flex-col overflow-y-auto border-l border-border bg-surface">
+    <aside aria-label="Contact" className={cn('flex h-full w-80 shrink-0 flex-col overflow-y-auto border-l border-border bg-surface', className)}>
       <div className="flex items-center justify-between px-4 pt-3">
         <h2 className="text-[13px] font-semibold text-fg-muted">Contact</h2>
         {onClose && (
@@ -79,8 +83,8 @@ export function ContactSidebar({
       </div>
       <div className="flex flex-col items-center gap-2 px-4 pt-2 pb-4 text-center">
         <Avatar name={contact.name ?? contact.phoneNumber.slice(-2)} className="size-16 text-lg" />
-        <div>
-          <p className="text-[15px] font-semibold text-fg">{contact.name || contact.phoneNumber}</p>
+        <div className="w-full min-w-0">
+          <TruncatedText as="p" text={contact.name || contact.phoneNumber} className="text-[15px] font-semibold text-fg" />
           {contact.tags.length > 0 && (
             <div className="mt-1 flex flex-wrap justify-center gap-1">
               {contact.tags.map((t) => (
