@@ -23,10 +23,23 @@ const valid: Record<IpcChannelName, unknown> = {
   'identity.sendEmailVerification': undefined,
   'identity.reloadUser': undefined,
   'identity.sendPasswordReset': { email: 'agent@acme.test' },
+  'identity.updateProfile': { displayName: 'Ada Agent' },
   'server.getAddress': undefined,
   'server.setAddress': { url: 'https://parley.acme.test' },
   'cache.listConversations': { tab: 'me', search: 'hello', limit: 20, cursor: '40' },
   'cache.conversationCounts': undefined,
+  'cache.getMe': undefined,
+  'cache.putMe': {
+    me: {
+      id: 'm1',
+      uid: 'u1',
+      role: 'agent',
+      createdAt: '2026-11-23T10:00:00.000Z',
+      currentWorkspaceId: 'w1',
+      workspaceIds: ['w1'],
+      Workspaces: [{ id: 'w1', createdAt: '2026-11-23T10:00:00.000Z', name: 'Acme', memberIds: ['m1'] }],
+    },
+  },
   'cache.getConversation': { conversationId: 'c1' },
   'cache.searchContacts': { search: 'ada' },
   'cache.searchMessages': { search: 'invoice' },
@@ -161,7 +174,7 @@ describe('window.desktop (preload)', () => {
       typeof value === 'function' ? [group] : Object.keys(value).map((m) => `${group}.${m}`),
     );
     expect(exposed.sort()).toEqual([...ipcChannelNames, 'on'].sort());
-    await api.identity.signIn({ email: 'a@b.test', password: 'pw' }, 'extra' as never);
+    await (api.identity.signIn as (...a: unknown[]) => Promise<unknown>)({ email: 'a@b.test', password: 'pw' }, 'extra');
     await api.sync.getStatus();
     expect(invoked).toEqual([
       [`${ipcInvokePrefix}identity.signIn`, { email: 'a@b.test', password: 'pw' }],
