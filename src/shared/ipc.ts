@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { liveChatTabs } from './limits';
 import { Email, Password } from './schemas/auth';
 import { Id, Timestamp, pageOf } from './schemas/common';
-import { Contact, ConversationCounts, ConversationDetail, ConversationListEntry, Message } from './schemas/entities';
+import { AuthMe, Contact, ConversationCounts, ConversationDetail, ConversationListEntry, Message } from './schemas/entities';
 
 // ---------- shared shapes ----------
 
@@ -124,6 +124,14 @@ export const ipcChannels = {
   /** reloads the profile from Firebase (e.g. after the user clicked the verification link) */
   'identity.reloadUser': channel(NoArgs, DesktopProfile.nullable()),
   'identity.sendPasswordReset': channel(z.strictObject({ email: Email }), Ok),
+  /** display name and photo (Settings > Profile); emits `identity.changed` */
+  'identity.updateProfile': channel(
+    z.strictObject({
+      displayName: z.string().trim().max(120).nullable().optional(),
+      photoURL: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+    }),
+    DesktopProfile,
+  ),
 
   // server address (desktop only: web mode is served by its server)
   'server.getAddress': channel(NoArgs, ServerAddressAnswer),
@@ -137,6 +145,10 @@ export const ipcChannels = {
   ),
   /** the same shape as GET /workspace/{id}/conversations/counts, computed from the cache */
   'cache.conversationCounts': channel(NoArgs, ConversationCounts),
+  /** the signed-in member as last seen online (GET /auth/me), so an offline start passes the signed-in guard */
+  'cache.getMe': channel(NoArgs, AuthMe.nullable()),
+  /** the renderer hands main every fresh GET /auth/me answer; kept in the user's cache (wiped at sign-out) */
+  'cache.putMe': channel(z.strictObject({ me: AuthMe }), Ok),
   /** null when the conversation is not in the cache; `ConversationEvent` is empty (events are not cached) */
   'cache.getConversation': channel(z.strictObject({ conversationId: Id }), ConversationDetail.nullable()),
   /** full-text (FTS5): every word of `search` must match the start of a word of name, phone, e-mail, city, tags */
