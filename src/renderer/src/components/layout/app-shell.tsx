@@ -37,6 +37,7 @@ import {
 import { FormField } from '../ui/form-field';
 import { Input } from '../ui/input';
 import { ThemeToggle } from './theme-toggle';
+import { OfflineBanner } from './offline-banner';
 
 const nav = [
   { to: '/live-chat', label: 'Live chat', icon: MessagesSquare, search: { tab: 'closed' as const } },
@@ -78,6 +79,7 @@ export function AppShell() {
         </div>
       </aside>
       <main className="flex min-w-0 flex-1 flex-col overflow-y-auto" id="main">
+        <OfflineBanner />
         <Outlet />
       </main>
     </div>

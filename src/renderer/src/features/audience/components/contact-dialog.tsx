@@ -8,6 +8,7 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { usePatchContact } from '../api/patch-contact';
 
 const Form = z.object({
@@ -40,6 +41,7 @@ export function ContactDialog({
   onClose: () => void;
 }) {
   const patch = usePatchContact(workspaceId);
+  const offline = useOfflineReason();
   const form = useForm<Form>({
     resolver: zodResolver(Form),
     defaultValues: {
@@ -94,7 +96,7 @@ export function ContactDialog({
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" form="contact-form" loading={patch.isPending}>
+            <Button type="submit" form="contact-form" loading={patch.isPending} disabled={!!offline} title={offline ?? undefined}>
               Save changes
             </Button>
           </>

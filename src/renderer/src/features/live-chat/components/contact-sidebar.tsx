@@ -10,6 +10,7 @@ import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Switch } from '../../../components/ui/switch';
 import { errorText } from '../../../lib/api-client';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useContactConversations } from '../api/list-contact-conversations';
 import { usePatchContact } from '../api/patch-contact';
@@ -47,6 +48,7 @@ export function ContactSidebar({
   const contactAttributes = (attributes.data ?? []).filter((a) => a.type === 'contact');
   const others = useContactConversations(contact.id);
   const patch = usePatchContact(contact.id, conversationId);
+  const offline = useOfflineReason();
 
   const defaults = (): Values => Object.fromEntries(contactAttributes.map((a) => [a.name, toFormValue(a, contact.attributes[a.name])]));
   const form = useForm<Values>({ defaultValues: defaults() });
@@ -158,7 +160,7 @@ export function ContactSidebar({
                 <Button variant="ghost" size="sm" onClick={() => form.reset(defaults())}>
                   Cancel
                 </Button>
-                <Button type="submit" size="sm" loading={patch.isPending}>
+                <Button type="submit" size="sm" loading={patch.isPending} disabled={!!offline} title={offline ?? undefined}>
                   Save
                 </Button>
               </div>

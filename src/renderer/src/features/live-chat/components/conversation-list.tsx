@@ -38,6 +38,7 @@ const ConversationRow = memo(function ConversationRow({
   const assignee = entry.assigneeBotId ? names.bot(entry.assigneeBotId) ?? 'Bot' : entry.assigneeMemberId ? names.member(entry.assigneeMemberId) : null;
   const when = last?.createdAt ?? entry.lastMessageAt ?? entry.createdAt;
   const preview = last ? messagePreview(last) : 'No messages yet';
+  const unread = !!entry.unread && !active;
   return (
     <Link
       to="/live-chat/$conversationId"
@@ -46,7 +47,8 @@ const ConversationRow = memo(function ConversationRow({
       data-index={index}
       data-conversation-id={entry.id}
       aria-current={active ? 'page' : undefined}
-      aria-label={`${name}${assignee ? `, assigned to ${assignee}` : ''}: ${preview}`}
+      data-unread={unread || undefined}
+      aria-label={`${unread ? 'Unread, ' : ''}${name}${assignee ? `, assigned to ${assignee}` : ''}: ${preview}`}
       className={cn(
         'group flex h-full items-center gap-3 border-b border-border/60 px-3 outline-none transition-colors',
         'hover:bg-subtle focus-visible:bg-subtle focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-accent/40',
@@ -56,14 +58,15 @@ const ConversationRow = memo(function ConversationRow({
       <Avatar name={entry.Contact.name ?? entry.Contact.phoneNumber.slice(-2)} className="size-10 text-[13px]" />
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline gap-2">
-          <span className="truncate text-[14px] font-medium text-fg">{name}</span>
+          <span className={cn('truncate text-[14px] text-fg', unread ? 'font-semibold' : 'font-medium')}>{name}</span>
           <time className={cn('ml-auto shrink-0 text-[11px]', active ? 'text-accent-text' : 'text-fg-subtle')} dateTime={when}>
             {formatListTime(when)}
           </time>
         </div>
         <div className="mt-0.5 flex items-center gap-1.5">
           {last && last.creator !== 'user' && <DeliveryTicks status={last.status} failureReason={last.failureReason} />}
-          <span className="truncate text-[13px] text-fg-muted">{preview}</span>
+          <span className={cn('truncate text-[13px]', unread ? 'font-medium text-fg' : 'text-fg-muted')}>{preview}</span>
+          {unread && <span className="ml-1 size-2.5 shrink-0 rounded-full bg-accent" title="Unread" aria-hidden />}
           {assignee && (
             <span
               className="ml-auto inline-flex max-w-[40%] shrink-0 items-center gap-1 truncate rounded-full bg-muted px-1.5 py-px text-[11px] text-fg-muted"
