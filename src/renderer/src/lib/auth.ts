@@ -26,14 +26,16 @@ export function identityKind(): Identity['kind'] | null {
   return identity?.kind ?? null;
 }
 
-/**
- * Starts listening to the identity service (once). `use` replaces the choice (tests); otherwise the presence of
- * `window.desktop` picks the desktop implementation.
- */
+/** The presence of `window.desktop` (the preload's bridge) picks the desktop implementation. */
+export function chooseIdentity(): Identity {
+  const desktop = getDesktop();
+  return desktop ? desktopIdentity(desktop) : webIdentity();
+}
+
+/** Starts listening to the identity service (once). `use` replaces the choice (tests). */
 export function initAuth(use?: Identity): void {
   if (identity && !use) return;
-  const desktop = getDesktop();
-  identity = use ?? (desktop ? desktopIdentity(desktop) : webIdentity());
+  identity = use ?? chooseIdentity();
   const chosen = identity;
   setIdTokenProvider(() => chosen.getIdToken());
   setIdTokenSource(() => chosen.getIdToken());
