@@ -15,6 +15,7 @@ import {
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signOut,
+  updateProfile,
 } from 'firebase/auth';
 import type { DesktopProfile } from '../../shared/ipc';
 import { IpcError } from '../ipc/router';
@@ -45,6 +46,8 @@ export interface Identity {
   sendEmailVerification(): Promise<void>;
   reloadUser(): Promise<DesktopProfile | null>;
   sendPasswordReset(email: string): Promise<void>;
+  /** display name and photo; null clears one, undefined leaves it */
+  updateProfile(changes: { displayName?: string | null; photoURL?: string | null }): Promise<DesktopProfile>;
   /** called with the profile on every sign-in, sign-out and restore; returns the unsubscribe function */
   onChange(listener: (profile: DesktopProfile | null) => void): () => void;
   /** releases the Firebase app (the keychain entry stays: that is the point) */
@@ -192,6 +195,14 @@ export async function createIdentity({ firebase, keychain, appName = 'parley-des
           // Same answer whether or not the address has an account (no account enumeration).
           if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
         }
+      }),
+    updateProfile: (changes) =>
+      run(async () => {
+        const user = requireUser();
+        await updateProfile(user, changes);
+        // onAuthStateChanged does not fire for a profile change
+        emit();
+        return toProfile(user)!;
       }),
     onChange(listener) {
       listeners.add(listener);
