@@ -12,6 +12,7 @@ import { setApiBaseUrl } from './config';
 import { useConnectivity } from './connectivity';
 import { desktopCall } from './desktop';
 import { setUnreachableHandler } from './offline-data';
+import { meQueryOptions } from './queries/session';
 
 /** The badge figure: unread chats assigned to me plus unread chats nobody has (the kinds that notify). */
 export function badgeCount(counts: Pick<ConversationCounts, 'unread'>): number {
@@ -27,6 +28,7 @@ export function conversationOnScreen(pathname: string): string | null {
 /** Queries that read the local cache while offline (lib/offline-data.ts users). */
 function readsCacheOffline(key: readonly unknown[]): boolean {
   if (key[0] === 'live-chat') return ['conversations', 'counts', 'conversation', 'contact-conversations'].includes(key[1] as string);
+  if (key[0] === 'workspace') return key[2] === 'attributes';
   return key[0] === 'me' || (key[0] === 'audience' && key[1] === 'contacts');
 }
 
@@ -55,7 +57,11 @@ export function startDesktopRuntime(desktop: DesktopApi, queryClient: QueryClien
     // What has two sources starts over from the other one (page cursors of the API and the cache differ);
     // back online, everything else on screen is read again too: the catch-up, without a reload.
     void queryClient.resetQueries({ predicate: (q) => readsCacheOffline(q.queryKey) });
-    if (s.online) void queryClient.invalidateQueries();
+    if (s.online) {
+      void queryClient.invalidateQueries();
+      // The member behind the signed-in screens is read by loaders only (no observer): fetch it again too.
+      if (useAuthStore.getState().user) void queryClient.fetchQuery(meQueryOptions()).catch(ignore);
+    }
   };
   stops.push(desktop.on('sync.status', applyStatus));
   void desktopCall('sync.getStatus').then(applyStatus, ignore);

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import type { Message } from '../../../../../shared/schemas/entities';
 import { api } from '../../../lib/api-client';
 import { useConnectivity } from '../../../lib/connectivity';
+import { onlineOrCache } from '../../../lib/offline-data';
 import type { ConversationPages } from '../utils/cache-updates';
 import { liveChatKeys } from './keys';
 
@@ -31,8 +32,10 @@ export function useMarkRead(conversationId: string, workspaceId: string, inbound
         pages: data.pages.map((p) => ({ ...p, items: p.items.map((x) => (x.id === conversationId ? { ...x, unread: false } : x)) })),
       });
     }
-    api('markConversationRead', { params: { conversationId } })
-      .then(() => {
+    // Unreachable after all: sent again when the server is back (`online` changes).
+    onlineOrCache(() => api('markConversationRead', { params: { conversationId } }).then(() => true), async () => false)
+      .then((sent) => {
+        if (!sent) return;
         if (live) void qc.invalidateQueries({ queryKey: liveChatKeys.counts(workspaceId) });
       })
       .catch((err) => console.warn('[live-chat] could not mark the conversation read', err));
