@@ -106,7 +106,7 @@ function feedBackedAutoUpdater(currentVersion: string, platform: NodeJS.Platform
     autoDownload: false,
     autoInstallOnAppQuit: false,
     allowPrerelease: false,
-    on: (event: string, listener: (...args: never[]) => void) => emitter.on(event, listener),
+    on: (event: string, listener: (...args: unknown[]) => void) => emitter.on(event, listener),
     async checkForUpdates() {
       emitter.emit('checking-for-update');
       try {
