@@ -10,12 +10,9 @@ export function deepLinkPath(raw: string): string | null {
     return null;
   }
   if (url.protocol !== `${PROTOCOL}:`) return null;
-  // parley://conversation/abc: host "conversation", path "/abc"
-  const parts = [url.hostname, ...url.pathname.split('/')].filter(Boolean);
-  if (parts[0] === 'conversation' && parts.length === 2 && /^[A-Za-z0-9_-]{1,128}$/.test(parts[1]!)) {
-    return `/live-chat/${parts[1]}`;
-  }
-  return '/';
+  // Matched on the raw text: URL parsing would resolve `..` segments into something that looks valid.
+  const conversation = /^parley:\/\/conversation\/([A-Za-z0-9_-]{1,128})\/?$/i.exec(raw.trim());
+  return conversation ? `/live-chat/${conversation[1]}` : '/';
 }
 
 /** The first deep link among a launch's arguments (Windows and Linux pass it on the command line). */
