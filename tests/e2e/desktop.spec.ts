@@ -94,8 +94,11 @@ test('desktop: keychain session across a restart, notification to its conversati
   });
 
   await test.step('the server comes back: the banner goes and what happened meanwhile appears, without a reload', async () => {
-    await customerWrites(number.phoneNumberId, `1415556${suffix}`, 'Any news about the kettle?', 'Kettle Customer');
     await app.page.getByRole('link', { name: 'Live chat' }).click();
+    await app.page.getByRole('tab', { name: /^Open/ }).click();
+    await expect(inbox(app).getByRole('link', { name: /Kettle Customer/ })).toContainText('Is the blue kettle back in stock?');
+    // The customer writes while the app cannot reach the server.
+    await customerWrites(number.phoneNumberId, `1415556${suffix}`, 'Any news about the kettle?', 'Kettle Customer');
     await gate.up();
     await expect(app.page.getByTestId('offline-banner')).toHaveCount(0, { timeout: 30_000 });
     await expect(inbox(app).getByRole('link', { name: /Kettle Customer/ })).toContainText('Any news about the kettle?', { timeout: 20_000 });

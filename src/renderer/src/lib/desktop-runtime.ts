@@ -33,7 +33,7 @@ function readsCacheOffline(key: readonly unknown[]): boolean {
 }
 
 interface RouterLike {
-  navigate(opts: { to: string }): Promise<void> | void;
+  navigate(opts: { href: string }): Promise<void> | void;
   subscribe(event: 'onResolved', fn: (e: { toLocation: { pathname: string } }) => void): () => void;
   state: { location: { pathname: string } };
 }
@@ -103,7 +103,8 @@ export function startDesktopRuntime(desktop: DesktopApi, queryClient: QueryClien
   );
 
   // Notification clicks and parley:// links.
-  stops.push(desktop.on('navigate', ({ path }) => void router.navigate({ to: path })));
+  // A conversation opens beside the open tab (what notifications are about), not the default closed tab.
+  stops.push(desktop.on('navigate', ({ path }) => void router.navigate({ href: conversationOnScreen(path) ? `${path}?tab=open` : path })));
 
   return () => {
     for (const stop of stops) stop();
