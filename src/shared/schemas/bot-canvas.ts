@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { limits } from '../limits';
 import { messages, productMessages } from '../messages';
 import { Email } from './auth';
+import { Edge, Viewport, canvasRefinement, reactFlowNode as node } from './react-flow';
 
 const b = limits.bot;
 const Label = z.string().max(limits.text.title);
@@ -9,44 +10,6 @@ const Url = z.url({ error: productMessages.mustBeUrl });
 const Header = z.string().max(b.headerMax);
 const Footer = z.string().max(b.footerMax);
 const Body = z.string().min(1, { error: messages.fieldEmpty }).max(b.bodyMax);
-
-export const XYPosition = z.strictObject({ x: z.number(), y: z.number() });
-export const Viewport = z.strictObject({ x: z.number(), y: z.number(), zoom: z.number() });
-
-/**
- * Keys React Flow itself keeps on a node or edge (selection, measured size...). They are presentation only,
- * accepted so that `toObject()` of a canvas can be saved as it is; anything else is refused.
- */
-const reactFlowNodeKeys = {
-  deletable: z.boolean().default(true),
-  measured: z.strictObject({ width: z.number().optional(), height: z.number().optional() }).optional(),
-  width: z.number().nullish(),
-  height: z.number().nullish(),
-  selected: z.boolean().optional(),
-  dragging: z.boolean().optional(),
-  draggable: z.boolean().optional(),
-  selectable: z.boolean().optional(),
-  connectable: z.boolean().optional(),
-  focusable: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-  zIndex: z.number().optional(),
-  parentId: z.string().optional(),
-  extent: z.union([z.literal('parent'), z.array(z.array(z.number()))]).optional(),
-  sourcePosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
-  targetPosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
-  className: z.string().optional(),
-  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-};
-
-function node<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.strictObject({
-    id: z.string().min(1),
-    type: z.literal(type),
-    position: XYPosition,
-    data,
-    ...reactFlowNodeKeys,
-  });
-}
 
 export const AttributeMappingEntry = z.strictObject({
   id: z.string().min(1),
@@ -181,47 +144,7 @@ export type BotNode = z.infer<typeof BotNode>;
 export type BotNodeType = BotNode['type'];
 export const botNodeTypes = BotNode.options.map((o) => o.shape.type.value) as BotNodeType[];
 
-export const Edge = z.strictObject({
-  id: z.string().min(1),
-  source: z.string().min(1),
-  target: z.string().min(1),
-  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  sourceHandle: z.string().nullish(),
-  targetHandle: z.string().nullish(),
-  type: z.string().optional(),
-  animated: z.boolean().optional(),
-  selected: z.boolean().optional(),
-  deletable: z.boolean().optional(),
-  label: z.string().optional(),
-  markerEnd: z.union([z.string(), z.record(z.string(), z.union([z.string(), z.number()]))]).optional(),
-  zIndex: z.number().optional(),
-});
-export type Edge = z.infer<typeof Edge>;
-
-/** Checks that hold across the canvas: unique node ids, edges between existing nodes, one start node. */
-function canvasRefinement(requireStart: string | null) {
-  return (
-    rf: { nodes: { id: string; type: string }[]; edges: { id: string; source: string; target: string }[] },
-    ctx: z.RefinementCtx,
-  ) => {
-    const ids = new Set<string>();
-    rf.nodes.forEach((n, i) => {
-      if (ids.has(n.id)) ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `Duplicate node id ${n.id}` });
-      ids.add(n.id);
-    });
-    rf.edges.forEach((e, i) => {
-      if (!ids.has(e.source)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'source'], message: `Edge source ${e.source} is not a node` });
-      if (!ids.has(e.target)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'target'], message: `Edge target ${e.target} is not a node` });
-    });
-    if (requireStart) {
-      const starts = rf.nodes.filter((n) => n.type === requireStart).length;
-      if (starts > 1) ctx.addIssue({ code: 'custom', path: ['nodes'], message: `A canvas has at most one ${requireStart}` });
-    }
-  };
-}
-
 export const BotRfInstance = z
   .strictObject({ nodes: z.array(BotNode), edges: z.array(Edge), viewport: Viewport.optional() })
   .superRefine(canvasRefinement('StartNode'));
 export type BotRfInstance = z.infer<typeof BotRfInstance>;
-export { canvasRefinement };

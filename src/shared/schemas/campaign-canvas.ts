@@ -1,26 +1,12 @@
 import { z } from 'zod';
 import { limits } from '../limits';
 import { messages } from '../messages';
-import { AttributeMappingEntry, Edge, Viewport, XYPosition, canvasRefinement } from './bot-canvas';
+import { AttributeMappingEntry } from './bot-canvas';
+import { Edge, Viewport, canvasRefinement, reactFlowNode as node } from './react-flow';
 import { delayUnits } from '../limits';
 
 const Label = z.string().max(limits.text.title);
 const Required = z.string({ error: messages.fieldEmpty }).min(1, { error: messages.fieldEmpty });
-
-function node<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.strictObject({
-    id: z.string().min(1),
-    type: z.literal(type),
-    position: XYPosition,
-    data,
-    deletable: z.boolean().default(true),
-    measured: z.strictObject({ width: z.number().optional(), height: z.number().optional() }).optional(),
-    width: z.number().nullish(),
-    height: z.number().nullish(),
-    selected: z.boolean().optional(),
-    dragging: z.boolean().optional(),
-  });
-}
 
 export const OneTimeTriggerNodeData = z.strictObject({
   label: Label,

@@ -16,6 +16,7 @@ import { createDesktopCore, type DesktopCore } from '../../../src/main/core';
 import { osKeychain } from '../../../src/main/identity/keychain';
 import { recordingNotifications } from '../../../src/main/notify/notifier';
 import { ipcEventPrefix, ipcInvokePrefix } from '../../../src/shared/ipc';
+import { aliases } from '../../../scripts/build/aliases';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -40,6 +41,7 @@ function preloadInitScript(): string {
       loader: 'ts',
     },
     bundle: true,
+    alias: aliases(root),
     format: 'iife',
     platform: 'browser',
     write: false,

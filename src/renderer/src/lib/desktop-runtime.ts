@@ -5,8 +5,8 @@
  * parley:// links). Started once from main.tsx when `window.desktop` exists.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { DesktopApi, SyncStatus } from '../../../shared/ipc';
-import type { ConversationCounts } from '../../../shared/schemas/entities';
+import type { DesktopApi, SyncStatus } from '@shared/ipc';
+import type { ConversationCounts } from '@shared/schemas/entities';
 import { useAuthStore, workspaceIdOf } from '../stores/auth-store';
 import { setApiBaseUrl } from './config';
 import { useConnectivity } from './connectivity';

@@ -2,7 +2,7 @@
  * The desktop app's bridge: the preload exposes the IPC contract of src/shared/ipc.ts as `window.desktop`. Its
  * presence is the one switch between desktop and web mode (the desktop end-to-end suite provides it in Chromium).
  */
-import { type DesktopApi, type IpcAnswer, type IpcArgs, type IpcChannelName, splitChannelName, unwrapIpcResult } from '../../../shared/ipc';
+import { type DesktopApi, type IpcAnswer, type IpcArgs, type IpcChannelName, splitChannelName, unwrapIpcResult } from '@shared/ipc';
 
 declare global {
   interface Window {

@@ -2,7 +2,7 @@
  * The data seam of offline browsing: a query reads the API while the server can be reached, and the desktop
  * app's local cache (over IPC) when it cannot. Web mode (no cache) always reads the API.
  */
-import type { IpcAnswer, IpcArgs, IpcChannelName } from '../../../shared/ipc';
+import type { IpcAnswer, IpcArgs, IpcChannelName } from '@shared/ipc';
 import { ApiError } from './api-client';
 import { useConnectivity } from './connectivity';
 import { desktopCall, getDesktop } from './desktop';

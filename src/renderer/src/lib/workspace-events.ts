@@ -8,7 +8,7 @@
  * one with a fresh token and `?lastEventId=` of the last event seen, so nothing is missed either way.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { WorkspaceEvent, workspaceEventTypes } from '../../../shared/schemas/events';
+import { WorkspaceEvent, workspaceEventTypes } from '@shared/schemas/events';
 import { apiBaseUrl } from './config';
 import { currentIdToken, setIdTokenSource } from './id-token';
 

@@ -2,8 +2,8 @@
  * Identity in the desktop app: the firebase session lives in the main process (refresh token in the OS
  * keychain); the renderer asks for short-lived ID tokens over IPC and keeps each until shortly before it expires.
  */
-import type { DesktopApi, DesktopProfile } from '../../../../shared/ipc';
-import { unwrapIpcResult } from '../../../../shared/ipc';
+import type { DesktopApi, DesktopProfile } from '@shared/ipc';
+import { unwrapIpcResult } from '@shared/ipc';
 import type { AuthUser } from '../../stores/auth-store';
 import type { Identity } from './identity';
 

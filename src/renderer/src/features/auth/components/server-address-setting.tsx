@@ -1,6 +1,6 @@
 import { Server } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { ServerAddress } from '../../../../../shared/ipc';
+import { ServerAddress } from '@shared/ipc';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { setApiBaseUrl } from '../../../lib/config';

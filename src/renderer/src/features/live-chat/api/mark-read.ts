@@ -5,7 +5,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Message } from '../../../../../shared/schemas/entities';
+import type { Message } from '@shared/schemas/entities';
 import { api } from '../../../lib/api-client';
 import { useConnectivity } from '../../../lib/connectivity';
 import { onlineOrCache } from '../../../lib/offline-data';

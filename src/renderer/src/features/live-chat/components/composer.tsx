@@ -3,7 +3,7 @@ import { Clock, SendHorizontal } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { CreateMessageBody } from '../../../../../shared/schemas/requests';
+import { CreateMessageBody } from '@shared/schemas/requests';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { useOfflineReason } from '../../../lib/connectivity';
