@@ -3,51 +3,34 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
-import type { SandboxAccount } from '../../src/sandbox';
 import type { SyncStatus } from '../../src/shared/ipc';
 import { createServerApi, type ServerApi } from '../../src/main/cache/server-api';
 import { createSync, type Sync } from '../../src/main/cache/sync';
 import { WorkspaceCache } from '../../src/main/cache/workspace-cache';
-import { buildTestApp, type Session, type TestApp } from '../support/server';
+import type { Session } from '../support/server';
+import { type DeskStack, startDeskStack, until } from './stack-support';
 import { signInWithPassword } from '../../scripts/lib/identity-rest';
 import { emulatorHost } from '../support/server';
 
-let ta: TestApp;
+let stack: DeskStack;
+let ta: DeskStack['ta'];
 let base: string;
-let admin: Session;
-let number: SandboxAccount;
+let admin: DeskStack['admin'];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cache-'));
 
 beforeAll(async () => {
-  ta = await buildTestApp();
-  await ta.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(ta.app.server.address() as AddressInfo).port}`;
-  admin = await ta.newAdmin('Offline Shop');
-  number = ta.sandbox.addAccount();
-  const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
-  expect(res.statusCode).toBe(201);
+  stack = await startDeskStack('Offline Shop', '1650556');
+  ({ ta, base, admin } = stack);
 });
 afterAll(async () => {
-  await ta?.close();
+  await stack?.ta.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-let customerSeq = 0;
-async function customerWrites(text: string, name?: string) {
-  const waId = `1650556${String(1000 + customerSeq++).padStart(4, '0')}`;
-  await ta.sandbox.customers.say(waId, text, { phoneNumberId: number.phoneNumberId, name: name ?? `Customer ${customerSeq}` });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return { waId, contact, conversation };
-}
+const customerWrites = (text: string, name?: string) => stack.customerWrites(text, name);
 
 /** fetch that can lose the network: `down` refuses new requests, `cut()` breaks the open ones. */
 function flakyFetch() {
@@ -79,16 +62,6 @@ function apiFor(session: Session, fetchImpl: typeof fetch = fetch): ServerApi {
     },
     fetch: fetchImpl,
   });
-}
-
-async function until<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('desktop cache sync', () => {

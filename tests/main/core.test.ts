@@ -3,64 +3,36 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as t from '../../src/server/db/schema';
-import type { SandboxAccount } from '../../src/sandbox';
 import { createDesktopCore, type DesktopCore } from '../../src/main/core';
 import { authUserKey } from '../../src/main/identity/identity';
 import { recordingNotifications } from '../../src/main/notify/notifier';
 import type { IpcSender } from '../../src/main/ipc/router';
-import { buildTestApp, emulatorHost, type Session, type TestApp } from '../support/server';
+import { emulatorHost } from '../support/server';
+import { type DeskStack, startDeskStack, until } from './stack-support';
 import { testKeychain } from './keychain-support';
 
 const PAGE = 'file:///app/out/renderer/index.html';
 const sender: IpcSender = { url: `${PAGE}#/live-chat`, isMainFrame: true };
 const apiKey = 'demo-parley-core-key';
 
-let ta: TestApp;
+let stack: DeskStack;
+let ta: DeskStack['ta'];
 let base: string;
-let admin: Session;
-let number: SandboxAccount;
+let admin: DeskStack['admin'];
+let number: DeskStack['number'];
 const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-core-'));
 
 beforeAll(async () => {
-  ta = await buildTestApp();
-  await ta.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(ta.app.server.address() as AddressInfo).port}`;
-  admin = await ta.newAdmin('Desk Shop');
-  number = ta.sandbox.addAccount();
-  const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
-  expect(res.statusCode).toBe(201);
+  stack = await startDeskStack('Desk Shop', '1650557');
+  ({ ta, base, admin, number } = stack);
 });
 afterAll(async () => {
-  await ta?.close();
+  await stack?.ta.close();
   fs.rmSync(userDataDir, { recursive: true, force: true });
 });
 
-let seq = 0;
-async function customerWrites(text: string) {
-  const waId = `1650557${String(1000 + seq++).padStart(4, '0')}`;
-  await ta.sandbox.customers.say(waId, text, { phoneNumberId: number.phoneNumberId, name: `Buyer ${seq}` });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return { waId, conversation };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const customerWrites = (text: string) => stack.customerWrites(text);
 
 describe('desktop core', () => {
   const notifications = recordingNotifications();
