@@ -46,8 +46,11 @@ export interface Config {
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** Durable jobs: polling interval, and the default retries (exponential backoff from retryDelaySeconds). */
   jobs: { pollingIntervalSeconds: number; retryLimit: number; retryDelaySeconds: number; retryBackoff: boolean };
-  /** Event streams: how often an idle stream gets a keep-alive comment. */
-  realtime: { heartbeatMs: number };
+  /**
+   * Event streams: how often an idle stream gets a keep-alive comment, and how often an open stream checks that
+   * its user still exists (not deleted, disabled or revoked) and is still a member of the workspace.
+   */
+  realtime: { heartbeatMs: number; recheckMs?: number };
   /** Rate limits; tests lower or raise them. */
   rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
 }
@@ -76,7 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       retryDelaySeconds: e.JOBS_RETRY_DELAY_SECONDS,
       retryBackoff: true,
     },
-    realtime: { heartbeatMs: 15_000 },
+    realtime: { heartbeatMs: 15_000, recheckMs: 60_000 },
     rateLimits: {
       signUpPerMinute: e.RATE_LIMIT_SIGNUP,
       invitePerMinute: e.RATE_LIMIT_INVITE,

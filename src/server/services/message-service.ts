@@ -104,9 +104,10 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
         const link = body.parameters.headerMediaLink ?? tpl.mediaUrl ?? undefined;
         if (!link) throw badRequest('This template has a media header: give headerMediaLink');
         const kind = header.format.toLowerCase() as 'image' | 'video' | 'document';
-        const key = d.files.keyFromUrl(link);
-        // A file of our own store is handed to Meta as an expiring signed link it can fetch.
-        const publicLink = key ? d.files.signedUrl(key, 24 * 3600) : link;
+        // Only a file of this workspace is signed (an expiring link Meta can fetch); other addresses go as they are.
+        const field = body.parameters.headerMediaLink ? 'headerMediaLink' : 'mediaUrl';
+        const ref = await d.files.resolveReference(link, { workspaceId: ctx.workspaceId, field, allowExternal: true });
+        const publicLink = d.files.publicLink(ref, 24 * 3600);
         headerParam = { type: kind, [kind]: { link: publicLink } } as TemplateParameter;
         headerWire = { type: kind, link };
       } else if (header?.format === 'TEXT') {

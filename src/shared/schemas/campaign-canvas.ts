@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits } from '../limits';
 import { messages } from '../messages';
 import { AttributeMappingEntry } from './bot-canvas';
@@ -6,13 +6,13 @@ import { Edge, Viewport, canvasRefinement, reactFlowNode as node } from './react
 import { delayUnits } from '../limits';
 
 const Label = z.string().max(limits.text.title);
-const Required = z.string({ error: messages.fieldEmpty }).min(1, { error: messages.fieldEmpty });
+const Required = z.string({ error: messages.fieldEmpty }).min(1, { error: messages.fieldEmpty }).max(limits.request.key);
 
 export const OneTimeTriggerNodeData = z.strictObject({
   label: Label,
-  segmentId: z.string({ error: messages.selectSegment }).min(1, { error: messages.selectSegment }),
+  segmentId: z.string({ error: messages.selectSegment }).min(1, { error: messages.selectSegment }).max(limits.request.key),
 });
-export const RecurringTriggerNodeData = z.strictObject({ label: Label, attributeMapping: z.array(AttributeMappingEntry) });
+export const RecurringTriggerNodeData = z.strictObject({ label: Label, attributeMapping: z.array(AttributeMappingEntry).max(limits.request.listItems) });
 export const SendWhatsappNodeData = z.strictObject({
   label: Label,
   whatsappAccountId: Required,
@@ -36,7 +36,11 @@ export type CampaignNodeType = CampaignNode['type'];
 export const campaignNodeTypes = CampaignNode.options.map((o) => o.shape.type.value) as CampaignNodeType[];
 
 export const CampaignRfInstance = z
-  .strictObject({ nodes: z.array(CampaignNode), edges: z.array(Edge), viewport: Viewport.optional() })
+  .strictObject({
+    nodes: z.array(CampaignNode).max(limits.request.canvasNodes),
+    edges: z.array(Edge).max(limits.request.canvasEdges),
+    viewport: Viewport.optional(),
+  })
   .superRefine(canvasRefinement(null))
   .superRefine((rf, ctx) => {
     const triggers = rf.nodes.filter((n) => n.type === 'OneTimeTriggerNode' || n.type === 'RecurringTriggerNode');

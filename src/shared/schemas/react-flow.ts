@@ -2,7 +2,15 @@
  * What React Flow saves of a canvas (`toObject()`: nodes, edges, viewport), shared by the bot and the campaign
  * canvases so that a canvas saved by React Flow passes both schemas; each canvas adds its own node kinds.
  */
-import { z } from 'zod';
+import * as z from '../zod';
+import { limits } from '../limits';
+
+const lim = limits.request;
+/** Ids and handles the client makes up (node ids, React Flow handles, attribute ids). */
+export const Key = z.string().max(lim.key);
+export const ShortText = z.string().max(lim.shortText);
+/** React Flow style objects: a few CSS properties. */
+const Style = z.record(ShortText, z.union([ShortText, z.number()]));
 
 export const XYPosition = z.strictObject({ x: z.number(), y: z.number() });
 export const Viewport = z.strictObject({ x: z.number(), y: z.number(), zoom: z.number() });
@@ -24,18 +32,18 @@ const reactFlowNodeKeys = {
   focusable: z.boolean().optional(),
   hidden: z.boolean().optional(),
   zIndex: z.number().optional(),
-  parentId: z.string().optional(),
-  extent: z.union([z.literal('parent'), z.array(z.array(z.number()))]).optional(),
+  parentId: Key.optional(),
+  extent: z.union([z.literal('parent'), z.array(z.array(z.number()).max(2)).max(2)]).optional(),
   sourcePosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
   targetPosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
-  className: z.string().optional(),
-  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  className: ShortText.optional(),
+  style: Style.optional(),
 };
 
 /** A node of `type` with `data`, as React Flow saves it: id, type, position, data and its own keys. */
 export function reactFlowNode<T extends string, D extends z.ZodType>(type: T, data: D) {
   return z.strictObject({
-    id: z.string().min(1),
+    id: Key.min(1),
     type: z.literal(type),
     position: XYPosition,
     data,
@@ -44,18 +52,18 @@ export function reactFlowNode<T extends string, D extends z.ZodType>(type: T, da
 }
 
 export const Edge = z.strictObject({
-  id: z.string().min(1),
-  source: z.string().min(1),
-  target: z.string().min(1),
-  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  sourceHandle: z.string().nullish(),
-  targetHandle: z.string().nullish(),
-  type: z.string().optional(),
+  id: Key.min(1),
+  source: Key.min(1),
+  target: Key.min(1),
+  style: Style.optional(),
+  sourceHandle: Key.nullish(),
+  targetHandle: Key.nullish(),
+  type: ShortText.optional(),
   animated: z.boolean().optional(),
   selected: z.boolean().optional(),
   deletable: z.boolean().optional(),
-  label: z.string().optional(),
-  markerEnd: z.union([z.string(), z.record(z.string(), z.union([z.string(), z.number()]))]).optional(),
+  label: z.string().max(limits.text.title).optional(),
+  markerEnd: z.union([ShortText, Style]).optional(),
   zIndex: z.number().optional(),
 });
 export type Edge = z.infer<typeof Edge>;

@@ -105,6 +105,9 @@ export async function startStack(log: (line: string) => void = () => undefined):
       configFile: false,
       root: path.join(root, 'src/renderer'),
       resolve: { alias: aliases(root) },
+      // Pre-bundled deps per checkout, not in the (possibly shared) node_modules/.vite: another checkout's Vite
+      // with another config would re-optimize them under this one, and with HMR off the page never reloads.
+      cacheDir: path.join(root, '.parley', 'vite-e2e'),
       plugins: [react(), tailwind()],
       define: {
         'import.meta.env.PARLEY_API_URL': JSON.stringify(apiUrl),
