@@ -5,7 +5,7 @@
  * against the Auth emulator. The screens are the same in both.
  */
 import '@testing-library/jest-dom/vitest';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, configure, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,8 @@ import { defaultAnswers, fakeServer, polyfillDom, verifiedUser } from '../suppor
 import { signUp, uniqueEmail } from '../../support/identity';
 import { IpcFailureAnswer, fakeMain } from './fake-main';
 
+// The whole app renders here; on a busy machine the first screen can take a few seconds.
+configure({ asyncUtilTimeout: 5000 });
 beforeAll(polyfillDom);
 afterEach(() => {
   delete (window as { desktop?: unknown }).desktop;

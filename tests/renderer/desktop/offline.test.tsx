@@ -5,7 +5,7 @@
  * what the agent types; when main reports the server back, the app reads the server again without a reload.
  */
 import '@testing-library/jest-dom/vitest';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -22,6 +22,8 @@ import { contact, listEntry, message } from '../live-chat/fixtures';
 import { withLayout } from '../live-chat/harness';
 import { fakeMain } from './fake-main';
 
+// The whole app renders here; on a busy machine the first screen can take a few seconds.
+configure({ asyncUtilTimeout: 5000 });
 beforeAll(polyfillDom);
 let stopRuntime: (() => void) | null = null;
 let restoreLayout: (() => void) | null = null;
