@@ -8,6 +8,7 @@ import { type SQL, and, eq, exists, gt, inArray, isNotNull, isNull, or, sql } fr
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { TabCounts } from '../../shared/schemas/entities';
+import { tabCountColumns } from './conversations';
 
 /** Marks the conversation read for the member up to now. */
 export async function markRead(ex: Executor, workspaceId: string, memberId: string, conversationId: string): Promise<void> {
@@ -51,12 +52,7 @@ function withReads(workspaceId: string, memberId: string) {
 export async function unreadCounts(ex: Executor, workspaceId: string, memberId: string): Promise<TabCounts> {
   const { c, join, where } = withReads(workspaceId, memberId);
   const [row] = await ex
-    .select({
-      me: sql<number>`count(*) filter (where ${c.isActive} and ${c.assigneeMemberId} = ${memberId})`.mapWith(Number),
-      assigned: sql<number>`count(*) filter (where ${c.isActive} and (${c.assigneeMemberId} is not null or ${c.assigneeBotId} is not null))`.mapWith(Number),
-      open: sql<number>`count(*) filter (where ${c.isActive})`.mapWith(Number),
-      closed: sql<number>`count(*) filter (where not ${c.isActive})`.mapWith(Number),
-    })
+    .select(tabCountColumns(memberId))
     .from(c)
     .leftJoin(t.conversationReads, join)
     .where(where(unreadCondition(ex)));
