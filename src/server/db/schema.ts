@@ -293,6 +293,21 @@ export const messages = pgTable(
   ],
 );
 
+/**
+ * Addition: how far each member has read each conversation. A conversation is unread for a member while the
+ * customer's last inbound message is newer than the member's mark (no row: never opened).
+ */
+export const conversationReads = pgTable(
+  'conversation_reads',
+  {
+    workspaceId: workspaceId(),
+    memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.memberId, t.conversationId] })],
+);
+
 export const importHistories = pgTable(
   'import_histories',
   {
@@ -415,6 +430,7 @@ export const tenantTables = [
   'conversations',
   'conversation_events',
   'messages',
+  'conversation_reads',
   'import_histories',
   'import_rejections',
   'workspace_events',

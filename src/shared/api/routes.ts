@@ -199,7 +199,7 @@ export const routes = {
   }),
   countConversations: route({
     method: 'GET', path: '/workspace/:workspaceId/conversations/counts', tag: 'workspace',
-    summary: 'How many conversations each live-chat tab holds (me, assigned, open, closed)',
+    summary: 'How many conversations each live-chat tab holds (me, assigned, open, closed), and how many are unread for the caller',
     params: p.workspace, status: 200, response: ConversationCounts, access: wsParams('agent'), addition: true,
   }),
   listInvitees: route({
@@ -373,6 +373,11 @@ export const routes = {
     summary: 'Messages of a conversation, newest first; `before` (a message id) pages back beyond those the detail carries',
     params: p.conversation, query: MessageListQuery, status: 200, response: pageOf(Message), access: agentIn('conversation', 'conversationId'),
     addition: true,
+  }),
+  markConversationRead: route({
+    method: 'POST', path: '/conversation/:conversationId/read', tag: 'conversation',
+    summary: "Mark the conversation read for the caller: it leaves the caller's unread counts until the customer writes again",
+    params: p.conversation, status: 200, response: Success, access: agentIn('conversation', 'conversationId'), addition: true,
   }),
   patchConversation: route({
     method: 'PATCH', path: '/conversation/:conversationId', tag: 'conversation', summary: 'Open, close or assign a conversation',

@@ -186,15 +186,23 @@ export const ConversationDetail = Conversation.extend({
   Message: z.array(Message),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
-export const ConversationListEntry = Conversation.extend({ Contact: Contact, lastMessage: Message.nullable() });
+export const ConversationListEntry = Conversation.extend({
+  Contact: Contact,
+  lastMessage: Message.nullable(),
+  /** Addition: the customer wrote since the caller last opened the conversation. */
+  unread: z.boolean().optional(),
+});
 export type ConversationListEntry = z.infer<typeof ConversationListEntry>;
-/** Addition: how many conversations each live-chat tab holds. */
-export const ConversationCounts = z.object({
+/** A figure per live-chat tab. */
+export const TabCounts = z.object({
   me: z.number().int(),
   assigned: z.number().int(),
   open: z.number().int(),
   closed: z.number().int(),
 });
+export type TabCounts = z.infer<typeof TabCounts>;
+/** Addition: how many conversations each live-chat tab holds, and how many of them are unread for the caller. */
+export const ConversationCounts = TabCounts.extend({ unread: TabCounts });
 export type ConversationCounts = z.infer<typeof ConversationCounts>;
 
 // ---------- Import history ----------

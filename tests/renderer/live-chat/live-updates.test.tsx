@@ -30,7 +30,8 @@ beforeEach(() => {
     member: { id: ids.member, uid: 'u1', role: 'agent', createdAt: '2026-01-01T00:00:00.000Z', currentWorkspaceId: ids.workspace, workspaceIds: [ids.workspace], Workspaces: [] },
   });
   server = fakeServer();
-  server.on('GET', /\/conversations\/counts$/, { me: 0, assigned: 0, open: 2, closed: 0 });
+  server.on('GET', /\/conversations\/counts$/, { me: 0, assigned: 0, open: 2, closed: 0, unread: { me: 0, assigned: 0, open: 0, closed: 0 } });
+  server.on('POST', /^\/conversation\/[^/]+\/read$/, { success: true });
   server.on('GET', /\/workspace\/[^/]+\/conversations$/, {
     items: [
       listEntry({ lastMessage: first, lastMessageAt: first.createdAt }),
@@ -75,12 +76,18 @@ describe('live updates from the workspace event stream', () => {
   it('a customer’s new message appears in the open conversation and lifts it in the list, without a refetch', async () => {
     renderAt(`/live-chat/${ids.conversation}?tab=open`);
     await screen.findByText('Where is my order?', { selector: 'p' });
-    const fetchesBefore = server.calls.length;
+    // Neither the list nor the conversation is fetched again (the tab counts are: their unread figure moved).
+    const refetches = () => server.calls.filter((c) => c.method === 'GET' && !c.path.endsWith('/counts')).length;
+    const readMarks = () => server.calls.filter((c) => c.method === 'POST' && c.path === `/conversation/${ids.conversation}/read`).length;
+    const fetchesBefore = refetches();
+    await waitFor(() => expect(readMarks()).toBe(1));
     const incoming = message({ text: 'Hello? Anyone there?', createdAt: new Date().toISOString() });
     emit('message.created', { message: incoming });
     expect(await screen.findByText('Hello? Anyone there?', { selector: 'p' })).toBeInTheDocument();
     expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByText('Hello? Anyone there?')).toBeInTheDocument();
-    expect(server.calls.length).toBe(fetchesBefore);
+    expect(refetches()).toBe(fetchesBefore);
+    // The conversation is on screen: the new customer message counts as read at once.
+    await waitFor(() => expect(readMarks()).toBe(2));
   });
 
   it('a new message in another conversation moves that one to the top; a status update turns the ticks blue', async () => {

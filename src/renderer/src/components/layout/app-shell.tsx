@@ -39,6 +39,7 @@ import { FormField } from '../ui/form-field';
 import { Input } from '../ui/input';
 import { Tooltip } from '../ui/tooltip';
 import { ThemeToggle } from './theme-toggle';
+import { OfflineBanner } from './offline-banner';
 
 const nav = [
   { to: '/live-chat', label: 'Live chat', icon: MessagesSquare, search: { tab: 'closed' as const } },
@@ -86,6 +87,7 @@ export function AppShell() {
         </div>
       </aside>
       <main className="flex min-w-0 flex-1 flex-col overflow-y-auto" id="main" tabIndex={-1}>
+        <OfflineBanner />
         <InsideMain.Provider value={true}>
           <Outlet />
         </InsideMain.Provider>

@@ -80,6 +80,7 @@ export function FormDialog({
   className,
   formClassName,
   footerStart,
+  submitDisabledReason,
   children,
 }: {
   title: string;
@@ -91,6 +92,8 @@ export function FormDialog({
   className?: string;
   formClassName?: string;
   footerStart?: ReactNode;
+  /** When set, the submit button is disabled and this says why (e.g. offline in the desktop app). */
+  submitDisabledReason?: string | null;
   children: ReactNode;
 }) {
   const formId = useId();
@@ -99,7 +102,7 @@ export function FormDialog({
       <Button variant="secondary" onClick={onClose}>
         Cancel
       </Button>
-      <Button type="submit" form={formId} loading={pending}>
+      <Button type="submit" form={formId} loading={pending} disabled={!!submitDisabledReason} title={submitDisabledReason ?? undefined}>
         {submitLabel}
       </Button>
     </div>

@@ -7,6 +7,7 @@ import { FormDialog } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { usePatchContact } from '../api/patch-contact';
 
 const Form = z.object({
@@ -39,6 +40,7 @@ export function ContactDialog({
   onClose: () => void;
 }) {
   const patch = usePatchContact(workspaceId);
+  const offline = useOfflineReason();
   const form = useForm<Form>({
     resolver: zodResolver(Form),
     defaultValues: {
@@ -91,6 +93,7 @@ export function ContactDialog({
       pending={patch.isPending}
       onClose={onClose}
       onSubmit={submit}
+      submitDisabledReason={offline}
       formClassName="flex flex-col gap-3.5"
     >
       <FormField label="Name" error={errors.name?.message}>

@@ -1,12 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Clock, SendHorizontal } from 'lucide-react';
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { limits } from '@shared/limits';
 import { CreateMessageBody } from '@shared/schemas/requests';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
+import { useOfflineReason } from '../../../lib/connectivity';
+import { draftSaver, loadDraft } from '../../../lib/drafts';
 import { useCreateMessage } from '../api/create-message';
 import { formatFull } from '../utils/format';
 import type { WindowState } from '../utils/window';
@@ -59,6 +61,31 @@ export const Composer = forwardRef<ComposerHandle, {
   useEffect(() => {
     if (length === 0 && textarea.current) fitHeight(textarea.current);
   }, [length]);
+  const offline = useOfflineReason();
+  const draft = useMemo(() => draftSaver(conversationId), [conversationId]);
+  // The conversation's draft comes back (unless the agent has started typing); every change is kept.
+  useEffect(() => {
+    let live = true;
+    void loadDraft(conversationId)
+      .then((text) => {
+        if (live && text && !form.getValues('text')) form.setValue('text', text);
+      })
+      .catch(() => undefined);
+    const sub = form.watch(({ text }) => draft.save(text ?? ''));
+    return () => {
+      live = false;
+      sub.unsubscribe();
+      draft.flush();
+    };
+  }, [conversationId, draft, form]);
+
+  if (!w.open && offline) {
+    return (
+      <p role="status" className="border-t border-border bg-surface px-4 py-3 text-[13px] text-fg-muted">
+        {offline}. Templates can be sent once you are back online.
+      </p>
+    );
+  }
 
   if (!w.open) {
     return (
@@ -82,9 +109,12 @@ export const Composer = forwardRef<ComposerHandle, {
   }
 
   const submit = form.handleSubmit(async ({ text }) => {
+    if (offline) return;
     try {
       await send.mutateAsync(text);
       form.reset({ text: '' });
+      draft.save('');
+      draft.flush();
       onSent?.();
     } catch {
       // The mutation cache toasts the failure (`status: message`); the text stays for another try.
@@ -125,9 +155,11 @@ export const Composer = forwardRef<ComposerHandle, {
             onInput={(e) => fitHeight(e.currentTarget)}
           />
         </div>
-        <Button type="submit" size="icon" className="size-10 rounded-full" loading={send.isPending} aria-label="Send">
-          {!send.isPending && <SendHorizontal />}
-        </Button>
+        <span title={offline ?? undefined} className="inline-flex">
+          <Button type="submit" size="icon" className="size-10 rounded-full" loading={send.isPending} disabled={!!offline} aria-label="Send">
+            {!send.isPending && <SendHorizontal />}
+          </Button>
+        </span>
       </div>
       <div className="mt-1.5 flex items-start gap-3">
       <p id="composer-hint" className="min-w-0 flex-1 text-[11px] text-fg-subtle">
@@ -135,6 +167,8 @@ export const Composer = forwardRef<ComposerHandle, {
           <span role="alert" className="text-danger">
             {error}
           </span>
+        ) : offline ? (
+          <span data-testid="composer-offline">{offline}. What you type is kept as a draft.</span>
         ) : (
           <>
             Enter to send, Shift+Enter for a new line · window open for {w.closesAt ? relative(w.closesAt) : ''}

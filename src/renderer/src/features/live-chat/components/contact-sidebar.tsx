@@ -12,6 +12,7 @@ import { Switch } from '../../../components/ui/switch';
 import { TruncatedText } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { errorText } from '../../../lib/api-client';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useContactConversations } from '../api/list-contact-conversations';
 import { usePatchContact } from '../../audience/api/patch-contact';
@@ -51,6 +52,7 @@ export function ContactSidebar({
   const contactAttributes = (attributes.data ?? []).filter((a) => a.type === 'contact');
   const others = useContactConversations(contact.id);
   const patch = usePatchContact(workspaceId);
+  const offline = useOfflineReason();
 
   const defaults = (): Values => Object.fromEntries(contactAttributes.map((a) => [a.name, toFormValue(a, contact.attributes[a.name])]));
   const form = useForm<Values>({ defaultValues: defaults() });
@@ -162,7 +164,7 @@ export function ContactSidebar({
                 <Button variant="ghost" size="sm" onClick={() => form.reset(defaults())}>
                   Cancel
                 </Button>
-                <Button type="submit" size="sm" loading={patch.isPending}>
+                <Button type="submit" size="sm" loading={patch.isPending} disabled={!!offline} title={offline ?? undefined}>
                   Save
                 </Button>
               </div>

@@ -44,6 +44,7 @@ const ConversationRow = memo(function ConversationRow({
   const when = last?.createdAt ?? entry.lastMessageAt ?? entry.createdAt;
   const preview = last ? messagePreview(last) : 'No messages yet';
   const previewId = `conversation-preview-${entry.id}`;
+  const unread = !!entry.unread && !active;
   return (
     // The accessible name is short (contact, state, time); the last message is its description.
     <Link
@@ -59,6 +60,7 @@ const ConversationRow = memo(function ConversationRow({
         // A click without a pointer (detail 0) is Enter on the row: the conversation takes focus when it opens.
         if (e.detail === 0) focusRequest.conversationId = entry.id;
       }}
+      data-unread={unread || undefined}
       className={cn(
         'group flex h-full items-center gap-3 border-b border-border/60 px-3 outline-none transition-colors',
         'hover:bg-subtle focus-visible:bg-subtle focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
@@ -68,7 +70,8 @@ const ConversationRow = memo(function ConversationRow({
       <Avatar name={entry.Contact.name ?? entry.Contact.phoneNumber.slice(-2)} className="size-10 text-[13px]" />
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline gap-2">
-          <TruncatedText text={name} className="text-[14px] font-medium text-fg" />
+          {unread && <span className="sr-only">Unread, </span>}
+          <TruncatedText text={name} className={cn('text-[14px] text-fg', unread ? 'font-semibold' : 'font-medium')} />
           <span className="sr-only">{assignee ? `, assigned to ${assignee}, ` : ', unassigned, '}</span>
           <time className={cn('ml-auto shrink-0 text-[11px]', active ? 'text-accent-text' : 'text-fg-subtle')} dateTime={when}>
             {formatListTime(when)}
@@ -76,9 +79,10 @@ const ConversationRow = memo(function ConversationRow({
         </div>
         <div className="mt-0.5 flex items-center gap-1.5" aria-hidden>
           {last && last.creator !== 'user' && <DeliveryTicks status={last.status} failureReason={last.failureReason} />}
-          <span id={previewId} className="truncate text-[13px] text-fg-muted">
+          <span id={previewId} className={cn('truncate text-[13px]', unread ? 'font-medium text-fg' : 'text-fg-muted')}>
             {preview}
           </span>
+          {unread && <span className="ml-1 size-2.5 shrink-0 rounded-full bg-accent" title="Unread" />}
           {assignee && (
             <span
               className="ml-auto inline-flex max-w-[40%] shrink-0 items-center gap-1 truncate rounded-full bg-muted px-1.5 py-px text-[11px] text-fg-muted"

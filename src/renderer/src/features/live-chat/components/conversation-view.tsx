@@ -16,9 +16,11 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { TruncatedText } from '../../../components/ui/tooltip';
 import { errorText } from '../../../lib/api-client';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { useMember } from '../../../lib/queries/session';
 import { DETAIL_MESSAGE_LIMIT, useConversation } from '../api/get-conversation';
 import { useOlderMessages } from '../api/list-older-messages';
+import { latestInboundId, useMarkRead } from '../api/mark-read';
 import { usePatchConversation } from '../api/patch-conversation';
 import { buildTimeline, mergeMessages } from '../utils/timeline';
 import { customerWindow, lastInboundAt } from '../utils/window';
@@ -52,6 +54,7 @@ function Header({
 }) {
   const patch = usePatchConversation(detail.id, workspaceId);
   const me = useMember();
+  const offline = useOfflineReason();
   const contactName = detail.Contact.name || detail.Contact.phoneNumber;
   const assignee = detail.assigneeBotId ? names.bot(detail.assigneeBotId) : detail.assigneeMemberId ? names.member(detail.assigneeMemberId) : null;
 
@@ -71,8 +74,9 @@ function Header({
           <TruncatedText text={assignee ? `Assigned to ${assignee}` : 'Unassigned'} />
         </p>
       </div>
+      <span title={offline ?? undefined} className="inline-flex gap-3">
       <DropdownMenu>
-        <DropdownMenuTrigger asChild>
+        <DropdownMenuTrigger asChild disabled={!!offline}>
           <Button
             variant="secondary"
             loading={patch.isPending && patch.variables?.isActive === undefined}
@@ -121,14 +125,15 @@ function Header({
         </DropdownMenuContent>
       </DropdownMenu>
       {detail.isActive ? (
-        <Button variant="primary" onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
+        <Button variant="primary" disabled={!!offline} onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
           <CircleCheck aria-hidden /> Close
         </Button>
       ) : (
-        <Button variant="secondary" onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
+        <Button variant="secondary" disabled={!!offline} onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
           <RotateCcw aria-hidden /> Reopen
         </Button>
       )}
+      </span>
       <Button
         ref={sidebarToggle}
         variant="ghost"
@@ -164,6 +169,7 @@ function Body({
     [all, detail.ConversationEvent, hasMore],
   );
   const timeline = useRef<MessageTimelineHandle>(null);
+  useMarkRead(detail.id, workspaceId, latestInboundId(detail.Message));
   const inbound = (detail as { lastInboundAt?: string | null }).lastInboundAt ?? lastInboundAt(all);
   const [now, setNow] = useState(() => new Date());
   const w = customerWindow(inbound, now);
