@@ -27,6 +27,12 @@ export interface JobInfo {
 
 export type JobHandler<T = unknown> = (data: T, job: JobInfo) => Promise<void>;
 
+/**
+ * Handles up to `batchSize` jobs of one name at once (names.ts). Answers the jobs that failed (id -> error):
+ * those are retried alone, the others count as done. Throwing fails (and retries) the whole batch.
+ */
+export type BatchHandler<T = unknown> = (jobs: { data: T; job: JobInfo }[]) => Promise<Map<string, unknown> | void>;
+
 export interface SendOptions {
   /** At most one queued job per key (see above). */
   singletonKey?: string;
@@ -43,6 +49,8 @@ export interface SendOptions {
 export interface JobQueue {
   /** Registers the handler of a job listed in names.ts (before start, or after: its workers start at once). */
   register<T = unknown>(name: string, handler: JobHandler<T>): void;
+  /** Registers the handler of a job whose definition has a batchSize: it gets the jobs of one fetch together. */
+  registerBatch<T = unknown>(name: string, handler: BatchHandler<T>): void;
   /** Queues a job; answers its id, or null when a job with the same singletonKey is already queued. */
   send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
   /** For tests: resolves once no job of a registered name is queued, retrying or running. */
@@ -70,7 +78,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const { database, config, log } = opts;
   const definitions = opts.definitions ?? jobDefinitions;
-  const handlers = new Map<string, JobHandler<never>>();
+  const handlers = new Map<string, { one?: JobHandler<never>; batch?: BatchHandler<never> }>();
   const workers = new Map<string, string[]>();
   let boss: PgBoss | undefined;
   let booting: Promise<void> | undefined;
@@ -112,21 +120,41 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       }
     }
     const ids = workers.get(name)!;
+    const batchSize = Math.max(1, def.batchSize ?? 1);
+    const run = async (jobs: PgBoss.JobWithMetadata<never>[]) => {
+      const infos = jobs.map((j) => ({ data: j.data, job: { id: j.id, name, retryCount: j.retryCount } }));
+      if (handler.batch) {
+        const failed = await handler.batch(infos);
+        // The failed ones are retried alone; pg-boss then completes the rest (it completes only active jobs).
+        for (const [id, err] of failed ?? []) {
+          const job = infos.find((i) => i.job.id === id)?.job;
+          log.warn({ err, job: name, jobId: id, retryCount: job?.retryCount }, 'job failed');
+          await b.fail(name, id, err instanceof Error ? { message: err.message } : { value: String(err) });
+        }
+        return;
+      }
+      const [{ data, job }] = infos;
+      await handler.one!(data, job);
+    };
     for (let i = 0; i < Math.max(1, def.concurrency ?? 1); i++) {
-      ids.push(
-        await b.work<never>(
-          name,
-          { pollingIntervalSeconds: config.jobs.pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
-          async ([job]) => {
-            try {
-              await handler(job.data, { id: job.id, name, retryCount: job.retryCount });
-            } catch (err) {
-              log.warn({ err, job: name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
-              throw err;
-            }
-          },
-        ),
+      let workerId = '';
+      workerId = await b.work<never>(
+        name,
+        { pollingIntervalSeconds: config.jobs.pollingIntervalSeconds, batchSize, includeMetadata: true },
+        async (jobs) => {
+          try {
+            await run(jobs);
+          } catch (err) {
+            log.warn({ err, job: name, jobIds: jobs.map((j) => j.id) }, 'job failed');
+            throw err;
+          } finally {
+            // A full fetch means more are probably waiting: fetch again at once instead of after the polling
+            // interval (pg-boss waits for the interval after every fetch unless the worker was notified).
+            if (jobs.length === batchSize && workerId) b.notifyWorker(workerId);
+          }
+        },
       );
+      ids.push(workerId);
     }
   }
 
@@ -174,6 +202,54 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     retryTimer.unref();
   }
 
+  function addHandler(name: string, handler: { one?: JobHandler<never>; batch?: BatchHandler<never> }) {
+    known(name);
+    if (handlers.has(name)) throw new Error(`Job ${name} already has a handler`);
+    handlers.set(name, handler);
+    if (boss) void startWorkers(boss, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
+  }
+
+  /**
+   * Group commit of keyless sends made outside a transaction: the sends of one moment (e.g. a burst of webhooks)
+   * go into pgboss.job in one INSERT, each caller answered once it is committed. One commit per send made the
+   * queue, not the work, the limit of a burst.
+   */
+  const insertMax = 500;
+  const insertsInFlightMax = database.raw.kind === 'pglite' ? 1 : 3;
+  const pendingInserts: { job: PgBoss.JobInsert; done(err?: unknown): void }[] = [];
+  let insertsInFlight = 0;
+  let insertScheduled = false;
+  const scheduleInsert = () => {
+    if (insertScheduled || insertsInFlight >= insertsInFlightMax || pendingInserts.length === 0) return;
+    insertScheduled = true;
+    setImmediate(() => {
+      insertScheduled = false;
+      const batch = pendingInserts.splice(0, insertMax);
+      insertsInFlight++;
+      boot()
+        .then(() => boss!.insert(batch.map((p) => p.job)))
+        .then(
+          () => {
+            for (const p of batch) p.done();
+            for (const name of new Set(batch.map((p) => p.job.name))) notify(name);
+          },
+          (err) => {
+            for (const p of batch) p.done(err);
+          },
+        )
+        .finally(() => {
+          insertsInFlight--;
+          scheduleInsert();
+        });
+      scheduleInsert();
+    });
+  };
+  const insertJob = (job: PgBoss.JobInsert) =>
+    new Promise<void>((resolve, reject) => {
+      pendingInserts.push({ job, done: (err) => (err ? reject(err) : resolve()) });
+      scheduleInsert();
+    });
+
   const notify = (name?: string) => {
     if (!boss) return;
     for (const [n, ids] of workers) if (!name || n === name) for (const id of ids) boss.notifyWorker(id);
@@ -181,22 +257,43 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
 
   const queue: JobQueue = {
     register(name, handler) {
-      known(name);
-      if (handlers.has(name)) throw new Error(`Job ${name} already has a handler`);
-      handlers.set(name, handler as JobHandler<never>);
-      if (boss) void startWorkers(boss, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
+      addHandler(name, { one: handler as JobHandler<never> });
+    },
+
+    registerBatch(name, handler) {
+      if (!known(name).batchSize) throw new Error(`Job ${name} has no batchSize in src/server/jobs/names.ts`);
+      addHandler(name, { batch: handler as BatchHandler<never> });
     },
 
     async send(name, data, o = {}) {
       const def = known(name);
+      const retryLimit = o.retryLimit ?? def.retryLimit ?? config.jobs.retryLimit;
+      const retryDelay = def.retryDelaySeconds ?? config.jobs.retryDelaySeconds;
+      const retryBackoff = def.retryBackoff ?? config.jobs.retryBackoff;
+      if (!o.tx && !o.singletonKey) {
+        const id = randomUUID();
+        const startAfter = o.startAfter instanceof Date ? o.startAfter.toISOString() : o.startAfter !== undefined ? `${o.startAfter} seconds` : undefined;
+        await insertJob({
+          id,
+          name,
+          data,
+          // Keyless jobs get a key of their own: the `short` policy allows one queued job per key.
+          singletonKey: `job:${id}`,
+          retryLimit,
+          retryDelay,
+          retryBackoff,
+          ...(startAfter !== undefined && { startAfter }),
+          ...(def.expireInSeconds !== undefined && { expireInSeconds: def.expireInSeconds }),
+        } as PgBoss.JobInsert);
+        return id;
+      }
       await boot();
       const id = await boss!.send(name, data, {
-        // Keyless jobs get a key of their own: the `short` policy allows one queued job per key.
         singletonKey: o.singletonKey ?? `job:${randomUUID()}`,
         ...(o.startAfter !== undefined && { startAfter: o.startAfter }),
-        retryLimit: o.retryLimit ?? def.retryLimit ?? config.jobs.retryLimit,
-        retryDelay: def.retryDelaySeconds ?? config.jobs.retryDelaySeconds,
-        retryBackoff: def.retryBackoff ?? config.jobs.retryBackoff,
+        retryLimit,
+        retryDelay,
+        retryBackoff,
         ...(def.expireInSeconds !== undefined && { expireInSeconds: def.expireInSeconds }),
         ...(o.tx && { db: executorDb(o.tx) }),
       });

@@ -4,7 +4,7 @@
  * NOTIFY is delivered to the listening servers only on commit.
  */
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
+import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
 import {
   type WorkspaceEvent,
@@ -55,6 +55,35 @@ export async function appendEvent<T extends WorkspaceEventType>(
       .returning();
     await tx.execute(sql`select pg_notify(${eventChannel}, ${`${workspaceId}:${row.seq}`})`);
     return toWorkspaceEvent(row);
+  });
+}
+
+/** One event of a batch for appendEvents. */
+export type NewEvent = { [T in WorkspaceEventType]: { type: T; payload: WorkspaceEventPayload<T> } }[WorkspaceEventType];
+
+/**
+ * Appends several events of one workspace in one statement, in the given order (consecutive seqs), under the
+ * same lock as appendEvent, with one NOTIFY for the last seq (a listener reads everything it missed from the
+ * log). Call it last in a transaction: the workspace's appends wait for this transaction's commit.
+ */
+export async function appendEvents(ex: Executor, workspaceId: string, events: NewEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const data = events.map((e) => ({ type: e.type, payload: eventPayloads[e.type].parse(e.payload) }));
+  return ex.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(lockClass))}, hashtext(${workspaceId}))`);
+    const [row] = rowsOf<{ seq: number }>(
+      await tx.execute(sql`
+        with base as (select coalesce(max(seq), 0) as seq from ${t.workspaceEvents} where workspace_id = ${workspaceId}),
+        added as (
+          insert into ${t.workspaceEvents} (workspace_id, seq, type, payload)
+          select ${workspaceId}, base.seq + e.ord, e.value ->> 'type', e.value -> 'payload'
+          from base, jsonb_array_elements(${JSON.stringify(data)}::jsonb) with ordinality as e(value, ord)
+          returning seq)
+        select max(seq)::bigint as seq from added`),
+    );
+    const last = Number(row.seq);
+    await tx.execute(sql`select pg_notify(${eventChannel}, ${`${workspaceId}:${last}`})`);
+    return last;
   });
 }
 

@@ -7,7 +7,7 @@ import { SecretsError, createSecretBox, type SecretBox } from '../crypto/secrets
 import * as ch from '../repositories/channel';
 import type { AccountRow } from '../repositories/channel';
 import type { ChannelDeps, MediaDownloader } from './channel-deps';
-import { WEBHOOK_JOB, webhookProcessor } from './ingest';
+import { WEBHOOK_JOB, type WebhookDelivery, webhookProcessor } from './ingest';
 import type { GraphClient, GraphCredentials } from './graph-client';
 import { GraphApiError } from './graph-errors';
 
@@ -54,10 +54,12 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     },
   };
 
-  const processWebhook = webhookProcessor({ ...d, media: d.media ?? media });
-  d.jobs.register<{ payload: unknown; receivedAt?: number }>(WEBHOOK_JOB, (data, job) =>
-    processWebhook(data.payload, data.receivedAt, job.retryCount),
-  );
+  const { processWebhook, processDeliveries } = webhookProcessor({ ...d, media: d.media ?? media });
+  // A burst of deliveries is taken in batches (names.ts batchSize); only the deliveries that must be retried fail.
+  d.jobs.registerBatch<WebhookDelivery>(WEBHOOK_JOB, async (jobs) => {
+    const retry = await processDeliveries(jobs.map(({ data, job }) => ({ ...data, attempt: job.retryCount })));
+    return new Map([...retry].map(([index, err]) => [jobs[index].job.id, err]));
+  });
 
   /**
    * Marks the customer's newest message of the conversation read at WhatsApp (blue ticks on their phone; earlier
@@ -89,9 +91,12 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     credsOf,
     media,
     processWebhook,
-    /** Queues a verified delivery as a durable job (answered 200 only once it is queued). */
+    /**
+     * Queues a verified delivery as a durable job (answered 200 only once it is queued). Deliveries arriving
+     * together share one INSERT (the queue's group commit), and this process's workers are woken at once.
+     */
     async enqueueWebhook(payload: unknown): Promise<void> {
-      await d.jobs.send(WEBHOOK_JOB, { payload, receivedAt: Date.now() });
+      await d.jobs.send(WEBHOOK_JOB, { payload, receivedAt: Date.now() } satisfies WebhookDelivery);
     },
     /** Queues the read receipt for a conversation an agent has just answered; never fails the caller. */
     async queueReadReceipt(workspaceId: string, conversationId: string): Promise<void> {
