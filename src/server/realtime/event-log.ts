@@ -64,27 +64,25 @@ export type NewEvent = { [T in WorkspaceEventType]: { type: T; payload: Workspac
 /**
  * Appends several events of one workspace in one statement, in the given order (consecutive seqs), under the
  * same lock as appendEvent, with one NOTIFY for the last seq (a listener reads everything it missed from the
- * log). Call it last in a transaction: the workspace's appends wait for this transaction's commit.
+ * log). Runs in the caller's transaction (no savepoint of its own); call it last there: the workspace's
+ * appends wait for that transaction's commit.
  */
-export async function appendEvents(ex: Executor, workspaceId: string, events: NewEvent[]): Promise<number> {
+export async function appendEvents(tx: Executor, workspaceId: string, events: NewEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   const data = events.map((e) => ({ type: e.type, payload: eventPayloads[e.type].parse(e.payload) }));
-  return ex.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(lockClass))}, hashtext(${workspaceId}))`);
-    const [row] = rowsOf<{ seq: number }>(
-      await tx.execute(sql`
-        with base as (select coalesce(max(seq), 0) as seq from ${t.workspaceEvents} where workspace_id = ${workspaceId}),
-        added as (
-          insert into ${t.workspaceEvents} (workspace_id, seq, type, payload)
-          select ${workspaceId}, base.seq + e.ord, e.value ->> 'type', e.value -> 'payload'
-          from base, jsonb_array_elements(${JSON.stringify(data)}::jsonb) with ordinality as e(value, ord)
-          returning seq)
-        select max(seq)::bigint as seq from added`),
-    );
-    const last = Number(row.seq);
-    await tx.execute(sql`select pg_notify(${eventChannel}, ${`${workspaceId}:${last}`})`);
-    return last;
-  });
+  // Its own statement: the insert below must take its snapshot after the lock is granted.
+  await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(lockClass))}, hashtext(${workspaceId}))`);
+  const [row] = rowsOf<{ seq: number }>(
+    await tx.execute(sql`
+      with base as (select coalesce(max(seq), 0) as seq from ${t.workspaceEvents} where workspace_id = ${workspaceId}),
+      added as (
+        insert into ${t.workspaceEvents} (workspace_id, seq, type, payload)
+        select ${workspaceId}, base.seq + e.ord, e.value ->> 'type', e.value -> 'payload'
+        from base, jsonb_array_elements(${JSON.stringify(data)}::jsonb) with ordinality as e(value, ord)
+        returning seq)
+      select pg_notify(${eventChannel}, ${`${workspaceId}:`} || max(seq)), max(seq)::bigint as seq from added`),
+  );
+  return Number(row.seq);
 }
 
 /** Events after `afterSeq`, oldest first (replay for a client that resumes, catch-up after a lost NOTIFY). */

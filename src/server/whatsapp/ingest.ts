@@ -287,11 +287,18 @@ export function webhookProcessor(d: ChannelDeps) {
     // Messages: drop repeated deliveries (stored already, or twice in this batch), then store the rest.
     const seen = new Set<string>();
     const pending: { index: number; account: ch.AccountRow; m: InboundMessage; profileName: string | undefined; receivedAt: Date }[] = [];
+    const wamidsOf = new Map<string, string[]>();
+    for (const { account, messages } of changes) {
+      const list = wamidsOf.get(account.workspaceId) ?? [];
+      list.push(...messages.messages.map((x) => x.m.id));
+      wamidsOf.set(account.workspaceId, list);
+    }
+    const stored = new Set<string>();
+    for (const [ws, wamids] of wamidsOf) for (const w of await ch.storedWamids(db(), ws, wamids)) stored.add(`${ws}:${w}`);
     for (const { index, account, messages } of changes) {
-      const stored = await ch.storedWamids(db(), account.workspaceId, messages.messages.map((x) => x.m.id));
       for (const message of messages.messages) {
         const key = `${account.workspaceId}:${message.m.id}`;
-        if (stored.has(message.m.id) || seen.has(key)) continue;
+        if (stored.has(key) || seen.has(key)) continue;
         seen.add(key);
         pending.push({ index, account, ...message });
       }
