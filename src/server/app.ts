@@ -21,6 +21,7 @@ import { registerFileRoutes } from './storage/http';
 import { registerWhatsappWebhook } from './whatsapp/webhook-route';
 import type { JobDefinition } from './jobs/names';
 import { createRealtime } from './realtime/stream';
+import { registerEventRetention } from './realtime/retention';
 
 export interface AppOptions {
   config: Config;
@@ -194,7 +195,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     appSecret: config.whatsappAppSecret,
     enqueue: (payload) => services.channel.enqueueWebhook(payload),
   });
+  const retention = registerEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays });
   // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
-  app.addHook('onReady', () => jobs.start());
+  app.addHook('onReady', async () => {
+    await jobs.start();
+    void retention.schedule();
+  });
   return app;
 }

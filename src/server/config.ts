@@ -25,6 +25,8 @@ const Env = z.object({
   JOBS_POLLING_INTERVAL_SECONDS: z.coerce.number().min(0.5).default(2),
   JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).default(5),
   JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+  /** Ours: workspace events older than this are pruned daily; a client resuming from before them is told to reload. */
+  EVENTS_RETENTION_DAYS: z.coerce.number().min(1).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -46,8 +48,8 @@ export interface Config {
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** Durable jobs: polling interval, and the default retries (exponential backoff from retryDelaySeconds). */
   jobs: { pollingIntervalSeconds: number; retryLimit: number; retryDelaySeconds: number; retryBackoff: boolean };
-  /** Event streams: how often an idle stream gets a keep-alive comment. */
-  realtime: { heartbeatMs: number };
+  /** Event streams: how often an idle stream gets a keep-alive comment; how many days of events are kept. */
+  realtime: { heartbeatMs: number; retentionDays: number };
   /** Rate limits; tests lower or raise them. */
   rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
 }
@@ -76,7 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       retryDelaySeconds: e.JOBS_RETRY_DELAY_SECONDS,
       retryBackoff: true,
     },
-    realtime: { heartbeatMs: 15_000 },
+    realtime: { heartbeatMs: 15_000, retentionDays: e.EVENTS_RETENTION_DAYS },
     rateLimits: {
       signUpPerMinute: e.RATE_LIMIT_SIGNUP,
       invitePerMinute: e.RATE_LIMIT_INVITE,

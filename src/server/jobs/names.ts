@@ -28,6 +28,8 @@ export const jobDefinitions: Record<string, JobDefinition> = {
   'whatsapp.webhook': { retryLimit: 8, concurrency: 2, batchSize: 100 },
   /** Read receipt for a conversation an agent answered (src/server/whatsapp/channel.ts); repeating it is harmless. */
   'whatsapp.mark-read': { retryLimit: 3, retryDelaySeconds: 5, concurrency: 2 },
+  /** Daily pruning of the workspace event log (src/server/realtime/retention.ts); reschedules itself. */
+  'events.prune': { retryLimit: 3 },
   /** One contact import (src/server/imports); resumes after the rows already committed. */
   'contacts.import': { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 3600, concurrency: 1 },
 };

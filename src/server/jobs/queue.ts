@@ -53,7 +53,10 @@ export interface JobQueue {
   registerBatch<T = unknown>(name: string, handler: BatchHandler<T>): void;
   /** Queues a job; answers its id, or null when a job with the same singletonKey is already queued. */
   send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
-  /** For tests: resolves once no job of a registered name is queued, retrying or running. */
+  /**
+   * For tests: resolves once no job of a registered name is queued, retrying or running (jobs scheduled more
+   * than a minute ahead, such as tomorrow's event pruning, do not count).
+   */
   drain(opts?: { timeoutMs?: number }): Promise<void>;
   /**
    * Refuses to start (rejects) while a listed job has no handler. If the database does not answer, it logs,
@@ -311,7 +314,8 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
         const rows = rowsOf<{ name: string; state: string; n: number }>(
           await database.db.execute(sql`
             select name, state::text as state, count(*)::int as n from pgboss.job
-            where name in ${names} and state < 'completed' group by name, state`),
+            where name in ${names} and state < 'completed' and start_after < now() + interval '1 minute'
+            group by name, state`),
         );
         if (rows.length === 0) return;
         if (Date.now() > deadline) {

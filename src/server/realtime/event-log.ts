@@ -106,3 +106,38 @@ export async function latestSeq(ex: Executor, workspaceId: string): Promise<numb
     .where(eq(e.workspaceId, workspaceId));
   return Number(row?.seq ?? 0);
 }
+
+/** The oldest seq the log still holds for a workspace (0 when it has none). */
+export async function oldestSeq(ex: Executor, workspaceId: string): Promise<number> {
+  const e = t.workspaceEvents;
+  const [row] = await ex
+    .select({ seq: sql<number>`coalesce(min(${e.seq}), 0)::int` })
+    .from(e)
+    .where(eq(e.workspaceId, workspaceId));
+  return Number(row?.seq ?? 0);
+}
+
+/**
+ * Deletes events created before `before`, in chunks (short transactions on a busy log), keeping each workspace's
+ * newest event: seqs continue from it, so a seq is never handed out twice. Answers how many were deleted.
+ */
+export async function pruneEvents(ex: Executor, before: Date, chunk = 10_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = rowsOf<{ n: number }>(
+      await ex.execute(sql`
+        with doomed as (
+          select e.workspace_id, e.seq from ${t.workspaceEvents} e
+          where e.created_at < ${before.toISOString()}::timestamptz
+            and e.seq < (select max(n.seq) from ${t.workspaceEvents} n where n.workspace_id = e.workspace_id)
+          limit ${chunk}),
+        deleted as (
+          delete from ${t.workspaceEvents} e using doomed d
+          where e.workspace_id = d.workspace_id and e.seq = d.seq
+          returning 1)
+        select count(*)::int as n from deleted`),
+    );
+    total += Number(row.n);
+    if (Number(row.n) < chunk) return total;
+  }
+}
