@@ -2,13 +2,18 @@ import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { aliases } from './scripts/build/aliases';
+import { startupBundleGuard } from './scripts/build/startup-bundle-guard';
 
 // Native modules must stay in node_modules (loaded with require at run time, rebuilt for
 // Electron by electron-builder and unpacked from the asar, see electron-builder.yml).
 const nativeDeps = ['better-sqlite3', '@napi-rs/keyring'];
 
+const alias = aliases(import.meta.dirname);
+
 export default defineConfig({
   main: {
+    resolve: { alias },
     build: {
       // Every package.json dependency stays external (electron-vite's default); listed
       // explicitly so the native ones can never be bundled by accident.
@@ -17,6 +22,7 @@ export default defineConfig({
     },
   },
   preload: {
+    resolve: { alias },
     build: {
       // A sandboxed preload cannot require() packages from node_modules: bundle everything
       // (zod and src/shared included); only electron stays external.
@@ -31,6 +37,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'src/renderer'),
+    resolve: { alias },
     build: {
       // electron-vite leaves bundles unminified; the renderer is the one worth shrinking (parse time at start-up).
       minify: true,
@@ -38,7 +45,12 @@ export default defineConfig({
         input: resolve(import.meta.dirname, 'src/renderer/index.html'),
       },
     },
-    plugins: [react(), tailwindcss()],
+    plugins: [
+      react(),
+      tailwindcss(),
+      // React Flow and the two canvas editors load on first visit of a canvas route (src/renderer/src/app/router.tsx).
+      startupBundleGuard([/\/node_modules\/@xyflow\//, /\/src\/renderer\/src\/features\/(automation\/components\/bot-page|campaigns\/components\/campaign-page)\.tsx$/]),
+    ],
     // Where the renderer finds the server and the Auth emulator (npm start passes them; empty = the defaults
     // in src/renderer/src/lib/config.ts).
     define: {

@@ -10,6 +10,9 @@
 //   main     never imports renderer or server
 //   preload  imports only shared (and electron, plus the few builtins a sandboxed preload has)
 //
+// `@shared/...` is an alias of src/shared (scripts/build/aliases.ts): allowed wherever shared is, and never
+// with `..` in it, so it cannot become a way around these rules.
+//
 // The patterns are regular expressions over the import specifier. A relative specifier is
 // forbidden when, after any number of `../` segments (optionally followed by `src/`), its
 // first folder is a forbidden layer; a `src/<layer>` specifier (baseUrl style) is forbidden too.
@@ -82,6 +85,15 @@ const forbidReact = (from) => ({
 });
 
 /**
+ * `@shared/...` (scripts/build/aliases.ts) is src/shared, which every layer may import; a specifier that climbs
+ * out of it (`@shared/../server/app`) would reach any layer, so no layer may use one.
+ */
+const forbidLeavingSharedAlias = (from) => ({
+  regex: '^@shared/(?:.*/)?\\.\\.(?:/|$)',
+  message: `${from} must not climb out of @shared with '..': it would bypass the layer boundaries ${SECTION}`,
+});
+
+/**
  * @param {string} folder layer folder under src/
  * @param {ReturnType<typeof forbidLayer>[]} patterns
  */
@@ -89,7 +101,7 @@ const boundary = (folder, patterns) => ({
   name: `parley/boundaries/${folder}`,
   files: [`src/${folder}/${CODE}`],
   rules: {
-    'no-restricted-imports': ['error', { patterns }],
+    'no-restricted-imports': ['error', { patterns: [...patterns, forbidLeavingSharedAlias(folder)] }],
   },
 });
 

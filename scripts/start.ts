@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SANDBOX_PORT, type Sandbox, startSandbox } from '../src/sandbox';
+import { aliases } from './build/aliases';
 import { startAuthEmulator } from './lib/auth-emulator';
 import { demoLogin, ensureDemo } from './lib/demo-seed';
 
@@ -135,6 +136,7 @@ async function startWebMode(): Promise<void> {
   const vite = await createServer({
     configFile: false,
     root: path.join(root, 'src/renderer'),
+    resolve: { alias: aliases(root) },
     plugins: [react(), tailwind()],
     define: {
       'import.meta.env.PARLEY_API_URL': JSON.stringify(base),

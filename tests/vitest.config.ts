@@ -1,9 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { aliases } from '../scripts/build/aliases';
 
 // Kept under tests/ so the repository's top level stays as the mission names it; paths are from the repo root.
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
 export default defineConfig({
-  root: fileURLToPath(new URL('..', import.meta.url)),
+  root: repoRoot,
+  resolve: { alias: aliases(repoRoot) },
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     exclude: ['tests/e2e/**', 'node_modules/**'],

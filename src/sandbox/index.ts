@@ -109,45 +109,45 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> 
     origin,
     account: sandboxAccount,
     customers: {
-      send: (waId, message, o) => core.customerSend(waId, message, o),
-      say: (waId, text, o) => core.customerSend(waId, { type: 'text', text }, o),
-      restoreWindow: (waId, at, phoneNumberId = sandboxAccount.phoneNumberId) => core.restoreWindow(phoneNumberId, waId, at),
-      windowOpen: (waId, phoneNumberId = sandboxAccount.phoneNumberId) => core.windowOpen(phoneNumberId, waId.replace(/\D/g, '')),
+      send: (waId, message, o) => core.customers.customerSend(waId, message, o),
+      say: (waId, text, o) => core.customers.customerSend(waId, { type: 'text', text }, o),
+      restoreWindow: (waId, at, phoneNumberId = sandboxAccount.phoneNumberId) => core.messaging.restoreWindow(phoneNumberId, waId, at),
+      windowOpen: (waId, phoneNumberId = sandboxAccount.phoneNumberId) => core.messaging.windowOpen(phoneNumberId, waId.replace(/\D/g, '')),
     },
     get sent() {
-      return core.sent;
+      return core.state.sent;
     },
     get received() {
-      return core.received;
+      return core.state.received;
     },
     get templates() {
-      return core.templates;
+      return core.state.templates;
     },
     get flows() {
-      return core.flows;
+      return core.state.flows;
     },
     get media() {
-      return core.media;
+      return core.state.media;
     },
     get webhooks() {
-      return core.webhooks.records;
+      return core.state.webhooks.records;
     },
-    setWebhookUrl: (url) => core.webhooks.setWebhookUrl(url),
+    setWebhookUrl: (url) => core.state.webhooks.setWebhookUrl(url),
     addAccount: (partial) => core.addAccount(partial),
-    addToken: (token) => core.addToken(token),
-    expireToken: (token) => core.expireToken(token),
-    injectFailure: (f) => core.injectFailure(f),
-    interruptNextUpload: (bytes) => core.interruptNextUpload(bytes),
-    advanceTime: (ms) => core.advanceTime(ms),
+    addToken: (token) => core.state.addToken(token),
+    expireToken: (token) => core.state.expireToken(token),
+    injectFailure: (f) => core.messaging.injectFailure(f),
+    interruptNextUpload: (bytes) => core.media.interruptNextUpload(bytes),
+    advanceTime: (ms) => core.state.advanceTime(ms),
     async setTemplateStatus(nameOrId, status, reason) {
-      const matches = core.templates.filter((t) => t.id === nameOrId || t.name === nameOrId);
+      const matches = core.state.templates.filter((t) => t.id === nameOrId || t.name === nameOrId);
       if (matches.length === 0) throw new Error(`no template ${nameOrId}`);
-      for (const t of matches) await core.setTemplateStatus(t, status, reason);
+      for (const t of matches) await core.templates.setTemplateStatus(t, status, reason);
     },
-    uploadedFile: (handle) => core.uploadedFile(handle),
-    settle: () => core.settle(),
+    uploadedFile: (handle) => core.media.uploadedFile(handle),
+    settle: () => core.state.settle(),
     async close() {
-      core.close();
+      core.state.close();
       await app.close();
     },
   };

@@ -49,18 +49,18 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
   const graph = (req: FastifyRequest): SandboxAccount[] => {
     const { version } = req.params as Params;
     if (!/^v\d+\.\d+$/.test(version)) throw badParam(`Unknown path components: /${version} is not a Graph API version`);
-    return core.authenticate(tokenOf(req));
+    return core.state.authenticate(tokenOf(req));
   };
 
   app.post('/:version/:id/messages', async (req) => {
     const visible = graph(req);
-    const account = core.phoneNumber(visible, (req.params as Params).id, 'POST');
-    return core.send(account, req.body);
+    const account = core.state.phoneNumber(visible, (req.params as Params).id, 'POST');
+    return core.messaging.send(account, req.body);
   });
 
   app.post('/:version/:id/media', async (req) => {
     const visible = graph(req);
-    const account = core.phoneNumber(visible, (req.params as Params).id, 'POST');
+    const account = core.state.phoneNumber(visible, (req.params as Params).id, 'POST');
     if (!req.isMultipart()) throw badParam('Media uploads must be multipart/form-data.');
     const fields: Record<string, string> = {};
     let file: { data: Buffer; mimeType: string; fileName?: string } | undefined;
@@ -72,16 +72,16 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
         fields[part.fieldname] = String(part.value);
       }
     }
-    return core.uploadMedia(account, fields, file);
+    return core.media.uploadMedia(account, fields, file);
   });
 
   app.get('/:version/:id/message_templates', async (req) => {
     const visible = graph(req);
     const { version, id } = req.params as Params;
-    const account = core.waba(visible, id, 'GET');
+    const account = core.state.waba(visible, id, 'GET');
     const q = req.query as Query;
     const limit = Math.min(Math.max(Number(q.limit ?? 25) || 25, 1), 1000);
-    const all = core.listTemplates(account, q);
+    const all = core.templates.listTemplates(account, q);
     const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) || 0 : 0;
     const page = all.slice(start, start + limit);
     const fields = q.fields ? q.fields.split(',').map((f) => f.trim()) : ['name', 'status', 'category', 'language', 'components', 'parameter_format'];
@@ -112,19 +112,19 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
 
   app.post('/:version/:id/message_templates', async (req) => {
     const visible = graph(req);
-    return core.createTemplate(core.waba(visible, (req.params as Params).id, 'POST'), req.body);
+    return core.templates.createTemplate(core.state.waba(visible, (req.params as Params).id, 'POST'), req.body);
   });
 
   app.delete('/:version/:id/message_templates', async (req) => {
     const visible = graph(req);
     const q = req.query as Query;
-    return core.deleteTemplate(core.waba(visible, (req.params as Params).id, 'DELETE'), q.name, q.hsm_id);
+    return core.templates.deleteTemplate(core.state.waba(visible, (req.params as Params).id, 'DELETE'), q.name, q.hsm_id);
   });
 
   app.get('/:version/:id/flows', async (req) => {
     const visible = graph(req);
-    const account = core.waba(visible, (req.params as Params).id, 'GET');
-    const data = core.flows
+    const account = core.state.waba(visible, (req.params as Params).id, 'GET');
+    const data = core.state.flows
       .filter((f) => f.wabaId === account.wabaAccountId)
       .map(({ id, name, status, categories, validation_errors }) => ({ id, name, status, categories, validation_errors }));
     return { data, paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } } };
@@ -132,13 +132,13 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
 
   app.get('/:version/:id/phone_numbers', async (req) => {
     const visible = graph(req);
-    const account = core.waba(visible, (req.params as Params).id, 'GET');
-    return { data: [...core.accounts.values()].filter((a) => a.wabaAccountId === account.wabaAccountId).map(phoneNumberView) };
+    const account = core.state.waba(visible, (req.params as Params).id, 'GET');
+    return { data: [...core.state.accounts.values()].filter((a) => a.wabaAccountId === account.wabaAccountId).map(phoneNumberView) };
   });
 
   app.post('/:version/:id/uploads', async (req) => {
     const visible = graph(req);
-    return core.createUploadSession(core.app(visible, (req.params as Params).id, 'POST'), req.query as Query);
+    return core.media.createUploadSession(core.state.app(visible, (req.params as Params).id, 'POST'), req.query as Query);
   });
 
   // GET /{id}: a phone number, WABA, media, flow, template or upload session, whichever the id names.
@@ -146,25 +146,25 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
     const visible = graph(req);
     const { id } = req.params as Params;
     if (id.startsWith('upload:')) {
-      const s = core.uploadSession(visible, id, 'GET');
+      const s = core.media.uploadSession(visible, id, 'GET');
       return { id: s.id, file_offset: s.offset };
     }
     const phone = visible.find((a) => a.phoneNumberId === id);
     if (phone) return phoneNumberView(phone);
     const waba = visible.find((a) => a.wabaAccountId === id);
     if (waba) return { id, name: waba.verifiedName, currency: 'USD', timezone_id: '1', message_template_namespace: `sandbox_${id}` };
-    const media = core.mediaFor(visible, id);
+    const media = core.media.mediaFor(visible, id);
     if (media) {
       return {
         messaging_product: 'whatsapp',
-        url: `${origin()}/lookaside/whatsapp_business/attachments/?${core.mediaUrlQuery(media)}`,
+        url: `${origin()}/lookaside/whatsapp_business/attachments/?${core.media.mediaUrlQuery(media)}`,
         mime_type: media.mimeType,
         sha256: media.sha256,
         file_size: media.data.length,
         id: media.id,
       };
     }
-    const flow = core.flows.find((f) => f.id === id && visible.some((a) => a.wabaAccountId === f.wabaId));
+    const flow = core.state.flows.find((f) => f.id === id && visible.some((a) => a.wabaAccountId === f.wabaId));
     if (flow) {
       return {
         id: flow.id,
@@ -177,7 +177,7 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
         health_status: { can_send_message: flow.status === 'PUBLISHED' ? 'AVAILABLE' : 'BLOCKED', entities: [] },
       };
     }
-    const template = core.templates.find((t) => t.id === id && visible.some((a) => a.wabaAccountId === t.wabaId));
+    const template = core.state.templates.find((t) => t.id === id && visible.some((a) => a.wabaAccountId === t.wabaId));
     if (template) return { id: template.id, name: template.name, status: template.status, category: template.category, language: template.language, components: template.components };
     throw unknownObject(id, 'GET');
   });
@@ -187,10 +187,10 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
     const visible = graph(req);
     const { id } = req.params as Params;
     if (!id.startsWith('upload:')) throw unknownObject(id, 'POST');
-    const s = core.uploadSession(visible, id, 'POST');
+    const s = core.media.uploadSession(visible, id, 'POST');
     const data = Buffer.isBuffer(req.body) ? req.body : Buffer.from(typeof req.body === 'string' ? req.body : '');
     const offset = req.headers.file_offset;
-    const { body, interrupt } = core.appendUpload(s, Array.isArray(offset) ? offset[0] : offset, data);
+    const { body, interrupt } = core.media.appendUpload(s, Array.isArray(offset) ? offset[0] : offset, data);
     if (interrupt) {
       // Simulates a dropped connection mid-upload: the client sees a network error, the session keeps the bytes.
       req.raw.socket.destroy();
@@ -202,9 +202,9 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
   app.delete('/:version/:id', async (req) => {
     const visible = graph(req);
     const { id } = req.params as Params;
-    const media = core.mediaFor(visible, id);
+    const media = core.media.mediaFor(visible, id);
     if (!media) throw unknownObject(id, 'DELETE');
-    core.media.delete(id);
+    core.state.media.delete(id);
     return { success: true };
   });
 
@@ -214,11 +214,11 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
     const token = tokenOf(req);
     let visible: SandboxAccount[];
     try {
-      visible = core.authenticate(token);
+      visible = core.state.authenticate(token);
     } catch {
       return reply.code(401).type('text/plain').send('Unauthorized: send the access token as a Bearer token');
     }
-    const found = core.checkMediaUrl(q.mid ?? '', q.ext ?? '', q.hash ?? '');
+    const found = core.media.checkMediaUrl(q.mid ?? '', q.ext ?? '', q.hash ?? '');
     if (found === 'expired') return reply.code(404).type('text/plain').send('URL signature expired');
     if (!found || !visible.some((a) => a.phoneNumberId === found.phoneNumberId)) return reply.code(404).type('text/plain').send('Not found');
     reply.header('content-type', found.mimeType);
@@ -247,15 +247,15 @@ export function phoneNumberView(a: SandboxAccount) {
 function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => string): void {
   app.get('/_sandbox', async () => ({
     baseUrl: `${origin()}/v23.0`,
-    accounts: [...core.accounts.values()],
-    webhookUrl: core.webhooks.webhookUrl,
+    accounts: [...core.state.accounts.values()],
+    webhookUrl: core.state.webhooks.webhookUrl,
   }));
 
   app.get('/_sandbox/state', async () => ({
-    sent: core.sent.slice(-50),
-    received: core.received.slice(-50),
-    templates: core.templates,
-    webhooks: core.webhooks.records.slice(-50).map(({ seq, field, status, attempts, delivered }) => ({ seq, field, status, attempts, delivered })),
+    sent: core.state.sent.slice(-50),
+    received: core.state.received.slice(-50),
+    templates: core.state.templates,
+    webhooks: core.state.webhooks.records.slice(-50).map(({ seq, field, status, attempts, delivered }) => ({ seq, field, status, attempts, delivered })),
   }));
 
   app.post('/_sandbox/customers/:waId/messages', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -265,7 +265,7 @@ function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => 
     const { name, phoneNumberId, dataBase64, ...rest } = b as Record<string, unknown>;
     const msg = { ...rest, ...(typeof dataBase64 === 'string' ? { data: Buffer.from(dataBase64, 'base64') } : {}) } as CustomerMessage;
     try {
-      const { id, webhook } = await core.customerSend(waId, msg, {
+      const { id, webhook } = await core.customers.customerSend(waId, msg, {
         name: typeof name === 'string' ? name : undefined,
         phoneNumberId: typeof phoneNumberId === 'string' ? phoneNumberId : undefined,
       });
@@ -277,7 +277,7 @@ function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => 
 
   app.post('/_sandbox/webhook-url', async (req) => {
     const url = isObj(req.body) && typeof req.body.url === 'string' ? req.body.url : undefined;
-    core.webhooks.setWebhookUrl(url);
+    core.state.webhooks.setWebhookUrl(url);
     return { webhookUrl: url ?? null };
   });
 
@@ -286,23 +286,23 @@ function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => 
     const b = isObj(req.body) ? req.body : {};
     const statuses: TemplateStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
     if (!statuses.includes(b.status as TemplateStatus)) return reply.code(400).send({ error: `status must be one of ${statuses.join(', ')}` });
-    const matches = core.templates.filter((t) => t.name === name || t.id === name).filter((t) => !b.language || t.language === b.language);
+    const matches = core.state.templates.filter((t) => t.name === name || t.id === name).filter((t) => !b.language || t.language === b.language);
     if (matches.length === 0) return reply.code(404).send({ error: `no template ${name}` });
-    for (const t of matches) await core.setTemplateStatus(t, b.status as TemplateStatus, typeof b.reason === 'string' ? b.reason : undefined);
+    for (const t of matches) await core.templates.setTemplateStatus(t, b.status as TemplateStatus, typeof b.reason === 'string' ? b.reason : undefined);
     return { updated: matches.map((t) => ({ id: t.id, name: t.name, language: t.language, status: t.status })) };
   });
 
   app.post('/_sandbox/failures', async (req, reply) => {
     const b = req.body;
     if (!isObj(b) || typeof b.code !== 'number') return reply.code(400).send({ error: 'body must be { code, mode?, count?, details? }' });
-    core.injectFailure(b as unknown as InjectedFailure);
+    core.messaging.injectFailure(b as unknown as InjectedFailure);
     return { queued: true };
   });
 
   app.post('/_sandbox/time', async (req, reply) => {
     const ms = isObj(req.body) ? Number(req.body.advanceMs) : NaN;
     if (!Number.isFinite(ms) || ms < 0) return reply.code(400).send({ error: 'body must be { advanceMs }' });
-    core.advanceTime(ms);
-    return { now: new Date(core.now()).toISOString() };
+    core.state.advanceTime(ms);
+    return { now: new Date(core.state.now()).toISOString() };
   });
 }

@@ -283,9 +283,3 @@ export function parseSend(body: unknown): ParsedSend {
   }
   return result;
 }
-
-/** `{{1}}` / `{{first_name}}` placeholders of a template text, unique, in order. */
-export function placeholders(textValue: string | undefined): string[] {
-  if (!textValue) return [];
-  return [...new Set([...textValue.matchAll(/\{\{\s*([a-z0-9_]+)\s*\}\}/gi)].map((m) => m[1]))];
-}

@@ -8,14 +8,18 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
-import { type IdentityProvider, firebaseIdentity } from './auth/identity';
-import { installErrorHandler } from './http/error-handler';
+import { type IdentityProvider, assertSafeIdentityConfig, firebaseIdentity } from './auth/identity';
+import { frameworkError, installErrorHandler } from './http/error-handler';
+import { errorForLog, requestForLog } from './http/log-safety';
+import { jsonNestsDeeperThan, tooDeepMessage } from './http/json-depth';
+import { badRequest } from './errors';
 import { registerRoutes } from './http/register';
 import { buildHandlers } from './routes';
 import { buildServices, type Services } from './services';
 import { createMailer, type Mailer } from './services/mailer';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import multipart from '@fastify/multipart';
+import helmet from '@fastify/helmet';
 import { createFileStore } from './storage/file-store';
 import { registerFileRoutes } from './storage/http';
 import { registerWhatsappWebhook } from './whatsapp/webhook-route';
@@ -54,17 +58,6 @@ export const redactPaths = [
   '*.secret',
 ];
 
-/** Fastify's request log fields, with a `token` query parameter (event streams) masked. */
-function requestForLog(req: FastifyRequest) {
-  return {
-    method: req.method,
-    url: req.url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]'),
-    host: req.host,
-    remoteAddress: req.ip,
-    remotePort: req.socket?.remotePort,
-  };
-}
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
@@ -74,7 +67,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         : {
             level: config.logLevel,
             redact: { paths: redactPaths, censor: '[redacted]' },
-            serializers: { req: requestForLog },
+            serializers: { req: requestForLog, err: errorForLog },
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
     genReqId: (req) => {
@@ -85,17 +78,38 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 5 * 1024 * 1024,
     return503OnClosing: true,
+    frameworkErrors: frameworkError,
   });
+  assertSafeIdentityConfig(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Answers to a bearer token are the caller's own data: no shared or browser cache keeps them.
+    if (request.headers.authorization && !reply.hasHeader('cache-control') && /json/.test(String(reply.getHeader('content-type')))) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
+  // nosniff, frame options, referrer policy on every answer; HSTS only where the server is reached over https.
+  // Files are shown by the app's own pages on other origins (web mode, the desktop app), so they stay
+  // embeddable cross-origin; the API answers JSON only, and /docs needs its inline scripts, hence no global CSP
+  // (stored files get their own sandboxing CSP in storage/http.ts).
+  await app.register(helmet, {
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: config.publicUrl.startsWith('https://') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
 
   // CORS for the renderer (web mode on another port, the desktop app's file:// page sends Origin: null).
   // Calls carry a bearer token, never cookies, so a page of another origin gains nothing it could not do itself;
-  // still, only the app's own origins are let in: loopback, APP_URL's origin, and the desktop app.
+  // still, only the app's own origins are let in: loopback, APP_URL's origin, and the desktop app. The packaged
+  // desktop app loads its page from file:// (src/main/window.ts), whose requests carry `Origin: null`: without
+  // it the app cannot call the server. What `null` also lets in (sandboxed frames, other local files) holds no
+  // token of ours, and no answer is readable without one (README, Security).
   const appOrigin = (() => {
     try {
       return new URL(config.appUrl).origin;
@@ -127,6 +141,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    if (jsonNestsDeeperThan(body as string)) return done(badRequest(tooDeepMessage), undefined);
     return defaultJson(req, body as string, done);
   });
 
@@ -134,7 +149,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') }));
   if (!opts.database) await database.migrate();
   const jobs = createJobQueue({ database, config, log: app.log, ...opts.jobs });
-  const realtime = createRealtime({ database, log: app.log, heartbeatMs: config.realtime.heartbeatMs });
+  const realtime = createRealtime({ database, log: app.log, heartbeatMs: config.realtime.heartbeatMs, recheckMs: config.realtime.recheckMs });
   // Event streams never finish on their own: end them first, or closing would wait for them forever.
   app.addHook('preClose', async () => realtime.closeStreams());
   // One hook, in order: finish running jobs before the database they write to goes away.
@@ -195,7 +210,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     appSecret: config.whatsappAppSecret,
     enqueue: (payload) => services.channel.enqueueWebhook(payload),
   });
-  const retention = registerEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays });
+  const retention = registerEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });
   // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
   app.addHook('onReady', async () => {
     await jobs.start();

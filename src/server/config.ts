@@ -48,8 +48,12 @@ export interface Config {
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** Durable jobs: polling interval, and the default retries (exponential backoff from retryDelaySeconds). */
   jobs: { pollingIntervalSeconds: number; retryLimit: number; retryDelaySeconds: number; retryBackoff: boolean };
-  /** Event streams: how often an idle stream gets a keep-alive comment; how many days of events are kept. */
-  realtime: { heartbeatMs: number; retentionDays: number };
+  /**
+   * Event streams: how often an idle stream gets a keep-alive comment, and how often an open stream checks that
+   * its user still exists (not deleted, disabled or revoked) and is still a member of the workspace; how many
+   * days of events the log keeps (EVENTS_RETENTION_DAYS, 30 when absent).
+   */
+  realtime: { heartbeatMs: number; recheckMs?: number; retentionDays?: number };
   /** Rate limits; tests lower or raise them. */
   rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
 }
@@ -78,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       retryDelaySeconds: e.JOBS_RETRY_DELAY_SECONDS,
       retryBackoff: true,
     },
-    realtime: { heartbeatMs: 15_000, retentionDays: e.EVENTS_RETENTION_DAYS },
+    realtime: { heartbeatMs: 15_000, recheckMs: 60_000, retentionDays: e.EVENTS_RETENTION_DAYS },
     rateLimits: {
       signUpPerMinute: e.RATE_LIMIT_SIGNUP,
       invitePerMinute: e.RATE_LIMIT_INVITE,

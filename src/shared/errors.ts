@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /** Every error answer: `{ statusCode, message, error }`; `message` is a string or a list of strings. */
 export const ErrorBody = z.object({
@@ -15,6 +15,7 @@ export const httpErrorNames: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',

@@ -22,6 +22,26 @@ export const limits = {
   text: { title: 200, description: 1000, generic: 4096 },
   /** WhatsApp Cloud API: text message body. */
   whatsappTextMax: 4096,
+  /**
+   * Ours: sizes of request parts that neither Meta nor the spec bounds, so that every string and array of a
+   * request has a maximum (tests/shared/request-limits.test.ts). Meta's own limits are kept where it has them
+   * (template buttons 10, one component of each kind, list rows 10 and reply buttons 3 as canvas nodes).
+   */
+  request: {
+    /** Ids and handles a client makes up (canvas node ids, React Flow handles, flow ids). */
+    key: 128,
+    /** Short free text (labels, CSS values, header keys). */
+    shortText: 256,
+    url: 2048,
+    canvasNodes: 500,
+    canvasEdges: 2000,
+    /** Branches of a condition node, conditions of a branch, message blocks, mappings, headers, recipients. */
+    listItems: 50,
+    /** HEADER, BODY, FOOTER, BUTTONS: one of each. */
+    templateComponents: 4,
+    /** Sample values of a template (Meta takes one sample set; a body has at most this many variables). */
+    templateExamples: 100,
+  },
 } as const;
 
 export const delayUnits = ['hours', 'days'] as const;

@@ -29,6 +29,7 @@ export const productMessages = {
   notMember: 'You are not a member of this workspace',
   adminOnly: 'Only workspace admins can do this',
   unauthenticated: 'Missing or invalid identity token',
+  emailNotVerified: 'Verify your email address first',
 } as const;
 
 /** Every message the contract itself emits; used to decide whether a validation message needs its field path. */

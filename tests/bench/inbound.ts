@@ -38,7 +38,7 @@ const benchToken = 'bench-token';
 const benchIdentity = (uid: string): IdentityProvider => ({
   async verifyIdToken(token) {
     if (token !== benchToken) throw new Error('bad token');
-    return { uid, email: 'bench@parley.test', emailVerified: true };
+    return { uid, email: 'bench@parley.test', emailVerified: true, expiresAt: new Date(Date.now() + 3_600_000) };
   },
   createUser: async () => uid,
   deleteUser: async () => undefined,

@@ -60,8 +60,8 @@ test('every screen', async ({ page }) => {
   await call('POST', '/invitee', { email: 'grace@northwind-e2e.com', role: 'agent', workspaceId: w });
   await call('POST', '/invitee', { email: 'linus@northwind-e2e.com', role: 'admin', workspaceId: w });
 
-  const invites = await call<{ items: { id: string }[] }>('GET', `/workspace/${w}/invitees`);
-  await page.goto(`/invite/${invites.items[0].id}`);
+  const invites = await call<{ items: { id: string; token: string }[] }>('GET', `/workspace/${w}/invitees`);
+  await page.goto(`/invite/${invites.items[0].token}`);
   await expect(page.getByRole('heading', { name: 'Join Northwind Support' })).toBeVisible();
   await shot(page, '05-invitation');
 

@@ -105,12 +105,12 @@ test('invite a member who signs up, verifies, and lands in the workspace', async
   await expect(openInvites.getByText(inviteeEmail)).toBeVisible();
 
   const call = await adminApi(admin);
-  const invites = await call<{ items: { id: string; email: string }[] }>('GET', `/workspace/${admin.workspaceId}/invitees`);
+  const invites = await call<{ items: { id: string; email: string; token: string }[] }>('GET', `/workspace/${admin.workspaceId}/invitees`);
   const invite = invites.items.find((i) => i.email === inviteeEmail)!;
 
   const context = await browser.newContext({ baseURL: stack.webUrl });
   const other = await context.newPage();
-  await other.goto(`/invite/${invite.id}`);
+  await other.goto(`/invite/${invite.token}`);
   await expect(other.getByRole('heading', { name: 'Join Invite Works' })).toBeVisible();
   await other.getByRole('link', { name: 'Create your account' }).click();
   await expect(other).toHaveURL(/\/signup\?/);

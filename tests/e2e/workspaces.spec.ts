@@ -5,17 +5,17 @@ test('an existing user accepts an invitation after signing in, then switches bet
   const guest = await createAdmin({ organizationName: 'Guest Home' });
   const call = await adminApi(host);
   await call('POST', '/invitee', { email: guest.email, role: 'agent', workspaceId: host.workspaceId });
-  const invites = await call<{ items: { id: string; email: string }[] }>('GET', `/workspace/${host.workspaceId}/invitees`);
+  const invites = await call<{ items: { id: string; email: string; token: string }[] }>('GET', `/workspace/${host.workspaceId}/invitees`);
   const invite = invites.items.find((i) => i.email === guest.email)!;
 
-  await page.goto(`${stack.webUrl}/invite/${invite.id}`);
+  await page.goto(`${stack.webUrl}/invite/${invite.token}`);
   await expect(page.getByRole('heading', { name: 'Join Host Workspace' })).toBeVisible();
   await page.getByRole('link', { name: 'Sign in to accept' }).click();
   await expect(page).toHaveURL(/\/login\?redirect=/);
   await page.getByLabel('Email').fill(guest.email);
   await page.getByLabel('Password', { exact: true }).fill(guest.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`/invite/${invite.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/invite/${invite.token}$`));
   await page.getByRole('button', { name: 'Accept invitation' }).click();
   await expect(page).toHaveURL(/\/live-chat\?tab=closed/);
   await expect(page.getByRole('button', { name: /Workspace: Host Workspace/ })).toBeVisible();
@@ -32,7 +32,7 @@ test('an existing user accepts an invitation after signing in, then switches bet
   await expect(page.getByRole('button', { name: 'Invite member' })).toBeVisible();
 
   // The invitation is used now.
-  await page.goto(`/invite/${invite.id}`);
+  await page.goto(`/invite/${invite.token}`);
   await expect(page.getByRole('heading', { name: 'Invitation already used' })).toBeVisible();
 });
 

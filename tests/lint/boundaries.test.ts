@@ -1,10 +1,12 @@
 // Feeds the real eslint.config.js snippets at realistic paths and checks that every import
 // boundary of ARCHITECTURE section 2 is reported by `no-restricted-imports`, and that the
 // allowed imports are not. If the rule or one of its patterns disappears, this fails.
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint, type Linter } from 'eslint';
 import { describe, it, expect } from 'vitest';
+import { aliases } from '../../scripts/build/aliases';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const eslint = new ESLint({ cwd: repoRoot });
@@ -106,6 +108,17 @@ const forbidden: Case[] = [
   ...['fs', 'node:fs', 'path', 'node:child_process'].map(
     (spec): Case => ({ file: 'src/preload/index.ts', spec, message: 'preload must not import Node builtins' }),
   ),
+
+  // the @shared alias (src/shared) is no way around the rules: no layer may climb out of it
+  ...[
+    ['renderer', 'src/renderer/src/features/x/a.ts', '@shared/../server/app'],
+    ['renderer', 'src/renderer/src/lib/desktop.ts', '@shared/schemas/../../main/window'],
+    ['preload', 'src/preload/index.ts', '@shared/../renderer/src/lib/api'],
+    ['main', 'src/main/index.ts', '@shared/./../server/realtime/stream'],
+    ['server', 'src/server/app.ts', '@shared/../sandbox'],
+    ['sandbox', 'src/sandbox/core.ts', '@shared/api/../../server/app'],
+    ['shared', 'src/shared/index.ts', '@shared/..'],
+  ].map(([from, file, spec]): Case => ({ file, spec, message: `${from} must not climb out of @shared` })),
 ];
 
 const allowed: Array<{ file: string; spec: string }> = [
@@ -117,8 +130,11 @@ const allowed: Array<{ file: string; spec: string }> = [
   { file: 'src/renderer/src/main.tsx', spec: 'react-dom/client' },
   { file: 'src/renderer/src/main.tsx', spec: 'zod' },
   { file: 'src/renderer/src/app/router.tsx', spec: '@tanstack/react-router' },
+  { file: 'src/renderer/src/features/live-chat/api/list.ts', spec: '@shared/schemas/entities' },
+  { file: 'src/renderer/src/lib/api.ts', spec: '@shared' },
   // server
   { file: 'src/server/routes/contacts.ts', spec: '../../shared/schemas/contact' },
+  { file: 'src/server/services/x.ts', spec: '@shared/template-variables' },
   { file: 'src/server/app.ts', spec: '../shared' },
   { file: 'src/server/app.ts', spec: 'node:crypto' },
   { file: 'src/server/app.ts', spec: 'fastify' },
@@ -127,10 +143,12 @@ const allowed: Array<{ file: string; spec: string }> = [
   { file: 'src/sandbox/core.ts', spec: '../shared/schemas/entities' },
   { file: 'src/sandbox/server.ts', spec: 'fastify' },
   { file: 'src/sandbox/core.ts', spec: 'node:crypto' },
+  { file: 'src/sandbox/templates.ts', spec: '@shared/template-variables' },
   { file: 'tests/sandbox/graph-client.test.ts', spec: '../../src/sandbox' },
   // main
   { file: 'src/main/ipc/handlers.ts', spec: '../../shared/ipc' },
   { file: 'src/main/index.ts', spec: '../shared' },
+  { file: 'src/main/ipc/handlers.ts', spec: '@shared/ipc' },
   { file: 'src/main/index.ts', spec: 'electron' },
   { file: 'src/main/index.ts', spec: 'node:path' },
   { file: 'src/main/cache/db.ts', spec: 'better-sqlite3' },
@@ -138,6 +156,7 @@ const allowed: Array<{ file: string; spec: string }> = [
   // preload
   { file: 'src/preload/index.ts', spec: 'electron' },
   { file: 'src/preload/index.ts', spec: '../shared/ipc' },
+  { file: 'src/preload/index.ts', spec: '@shared/ipc' },
   { file: 'src/preload/index.ts', spec: 'node:events' },
   { file: 'src/preload/index.ts', spec: './bridge' },
   // shared
@@ -171,6 +190,12 @@ describe('import boundaries (ARCHITECTURE section 2)', () => {
       expect(setting, layer).toBeDefined();
       expect([2, 'error']).toContain(Array.isArray(setting) ? setting[0] : setting);
     }
+  });
+
+  it('resolves @shared to src/shared and nowhere else, for the bundlers and the type checker alike', () => {
+    expect(aliases(repoRoot)).toEqual({ '@shared': resolve(repoRoot, 'src/shared') });
+    const tsconfig = JSON.parse(readFileSync(resolve(repoRoot, 'tsconfig.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
+    expect(tsconfig.compilerOptions.paths).toEqual({ '@shared': ['./src/shared'], '@shared/*': ['./src/shared/*'] });
   });
 
   it('also covers .tsx files', async () => {

@@ -154,13 +154,20 @@ describe('invitations', () => {
     await ta.call('POST', '/invitee', { token: admin.token, body: { email, role: 'admin', workspaceId: admin.workspaceId } });
     const mail = ta.app.parley.mailer.outbox.find((m) => m.to === email);
     expect(mail?.subject).toBe('You are invited to Lighthouse Co on Parley');
-    const id = /\/invite\/([0-9a-f-]{36})/.exec(mail!.text)?.[1];
-    expect(id).toBeTruthy();
+    const [inv] = await ta.db.select().from(t.invitees).where(eq(t.invitees.email, email.toLowerCase()));
+    // The link carries the invitation's token, not its id.
+    const id = /\/invite\/([A-Za-z0-9_-]+)/.exec(mail!.text)?.[1];
+    expect(id).toBe(inv.token);
     const v = await ta.call('POST', '/invitee/validate', { body: { id } });
     expect(v.statusCode).toBe(200);
-    expect(v.json()).toMatchObject({ id, email, role: 'admin', used: false, workspaceName: 'Lighthouse Co' });
-    expect(v.json().uid).toBeUndefined();
+    // Only what the invitation page shows: no token, no inviting member, no identity uid.
+    expect(v.json()).toEqual({ email, role: 'admin', workspaceName: 'Lighthouse Co', hasAccount: false });
+    expect(v.body).not.toContain(inv.token);
+    expect(v.body).not.toContain(admin.member.id);
     expect((await ta.call('POST', '/invitee/validate', { body: { id: randomUUID() } })).statusCode).toBe(404);
+    // The invitation's id is no credential: it neither looks the invitation up nor signs anyone up.
+    expect((await ta.call('POST', '/invitee/validate', { body: { id: inv.id } })).statusCode).toBe(404);
+    expect((await ta.call('POST', `/auth/sign-up/${inv.id}`, { body: { email, password: 'password1' } })).statusCode).toBe(404);
   });
 
   it('tells the invitation page when the invitee already has an account, who then accepts signed in', async () => {
@@ -168,8 +175,9 @@ describe('invitations', () => {
     const adminB = await ta.newAdmin('Shop B');
     await ta.call('POST', '/invitee', { token: adminA.token, body: { email: adminB.email, role: 'agent', workspaceId: adminA.workspaceId } });
     const [inv] = await ta.db.select().from(t.invitees).where(eq(t.invitees.email, adminB.email.toLowerCase()));
-    const v = await ta.call('POST', '/invitee/validate', { body: { id: inv.id } });
-    expect(v.json().uid).toBe(adminB.member.uid);
+    const v = await ta.call('POST', '/invitee/validate', { body: { id: inv.token } });
+    expect(v.json()).toEqual({ email: adminB.email.toLowerCase(), role: 'agent', workspaceName: 'Shop A', hasAccount: true });
+    expect(v.body).not.toContain(adminB.member.uid);
 
     const accepted = await ta.call('POST', '/invitee/accept', { token: adminB.token, body: { token: inv.token } });
     expect(accepted.statusCode).toBe(200);

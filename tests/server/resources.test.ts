@@ -317,7 +317,7 @@ describe('workspace reads', () => {
     expect(w.memberIds).toEqual([admin.member.id, agent.member.id]);
     expect(w.Attribute.map((x: { name: string }) => x.name)).toContain('plan');
     expect(w.Member).toEqual([
-      expect.objectContaining({ id: admin.member.id, role: 'admin', email: admin.email.toLowerCase(), displayName: 'Ada Admin', emailVerified: false }),
+      expect.objectContaining({ id: admin.member.id, role: 'admin', email: admin.email.toLowerCase(), displayName: 'Ada Admin', emailVerified: true }),
       expect.objectContaining({ id: agent.member.id, role: 'agent', email: agent.email.toLowerCase() }),
     ]);
     const members = (await ta.call('GET', `/workspace/${admin.workspaceId}/members`, { token: agent.token })).json();

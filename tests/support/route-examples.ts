@@ -37,7 +37,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
     columnAttributeMap: [{ columnName: 'phone', attribute: 'phoneNumber' }],
   }),
   createInvitee: (s) => ({ email: `new-${Date.now()}@acme-test.com`, role: 'agent', workspaceId: s.workspaceId }),
-  validateInvitee: (s) => ({ id: s.ids.invitee }),
+  validateInvitee: (s) => ({ id: s.inviteToken }),
   acceptInvitee: (s) => ({ token: s.inviteToken }),
   patchConversation: () => ({ isActive: false }),
   createTemplate: (s) => ({

@@ -34,22 +34,40 @@ export interface AccessDeps {
   onTokenFailure: (request: FastifyRequest) => Promise<boolean>;
 }
 
-export async function authenticate(request: FastifyRequest, deps: AccessDeps): Promise<Caller> {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  if (!match) {
+/** What a route asks of the caller's identity beyond a valid token (see accessOptionsFor). */
+export interface AccessOptions {
+  /** Ask the identity service whether the user still exists, is enabled and has no revoked tokens. */
+  checkRevoked?: boolean;
+  /** Refuse an identity whose e-mail address is not verified (403). */
+  requireVerifiedEmail?: boolean;
+}
+
+/**
+ * Calls that create or change data, and event streams (which outlive the request), are sign-in sensitive: their
+ * token is checked for revocation (a deleted or disabled user, revoked sessions). Calls that create or change
+ * data also need a verified e-mail address; public sign-up precedes verification and stays open.
+ */
+export function accessOptionsFor(def: { method: string; access: Access; stream?: true }): AccessOptions {
+  const writes = def.method !== 'GET' && def.access.kind !== 'public';
+  return { checkRevoked: writes || def.stream === true, requireVerifiedEmail: writes };
+}
+
+export async function authenticate(request: FastifyRequest, deps: AccessDeps, opts: AccessOptions = {}): Promise<Caller> {
+  const token = bearerToken(request);
+  if (!token) {
     throw (await deps.onTokenFailure(request))
       ? new HttpError(429, 'Too many failed sign-in attempts; try again in a minute')
       : new HttpError(401, productMessages.unauthenticated);
   }
   let verified;
   try {
-    verified = await deps.identity.verifyIdToken(match[1]);
+    verified = await deps.identity.verifyIdToken(token, opts.checkRevoked === true);
   } catch {
     throw (await deps.onTokenFailure(request))
       ? new HttpError(429, 'Too many failed sign-in attempts; try again in a minute')
       : new HttpError(401, productMessages.unauthenticated);
   }
+  if (opts.requireVerifiedEmail && !verified.emailVerified) throw forbidden(productMessages.emailNotVerified);
   const member = await findMemberByUid(deps.db.db, verified.uid);
   return { ...verified, member };
 }
@@ -60,9 +78,10 @@ export async function resolveAccess(
   access: Access,
   request: FastifyRequest,
   deps: AccessDeps,
+  opts: AccessOptions = {},
 ): Promise<AccessResult> {
   if (access.kind === 'public') return { caller: null };
-  const caller = await authenticate(request, deps);
+  const caller = await authenticate(request, deps, opts);
   if (access.kind === 'signedIn') return { caller };
 
   let workspaceId: string | null;
@@ -90,4 +109,30 @@ export async function resolveAccess(
   if (!m) throw forbidden(productMessages.notMember);
   if (access.role === 'admin' && m.role !== 'admin') throw forbidden(productMessages.adminOnly);
   return { caller: caller as WorkspaceContext['caller'], workspaceId, role: m.role };
+}
+
+/**
+ * Whether an event stream may go on: its token is checked again with revocation (a deleted or disabled user
+ * ends the stream) and its member must still belong to the workspace. Called by the stream at intervals.
+ */
+export function streamStillAllowed(
+  deps: Pick<AccessDeps, 'db' | 'identity'>,
+  token: string,
+  ctx: { workspaceId: string; caller: { member: { id: string } } },
+): () => Promise<boolean> {
+  return async () => {
+    try {
+      await deps.identity.verifyIdToken(token, true);
+    } catch {
+      return false;
+    }
+    return (await membership(deps.db.db, ctx.workspaceId, ctx.caller.member.id)) !== null;
+  };
+}
+
+/** The bearer token of a request (streams take it from ?token= too: register.ts copies it into the header). */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match ? match[1] : null;
 }

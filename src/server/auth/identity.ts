@@ -9,6 +9,8 @@ export interface VerifiedToken {
   uid: string;
   email: string | null;
   emailVerified: boolean;
+  /** When the ID token stops being valid (its `exp`): an event stream opened with it ends then. */
+  expiresAt: Date;
 }
 
 export interface IdentityProfile {
@@ -22,7 +24,11 @@ export interface IdentityProfile {
 }
 
 export interface IdentityProvider {
-  verifyIdToken(token: string): Promise<VerifiedToken>;
+  /**
+   * Checks an ID token's signature and expiry; with `checkRevoked` also asks the identity service whether the
+   * user still exists, is enabled and has not had its tokens revoked since (one more round trip).
+   */
+  verifyIdToken(token: string, checkRevoked?: boolean): Promise<VerifiedToken>;
   createUser(input: { email: string; password: string; displayName?: string }): Promise<string>;
   deleteUser(uid: string): Promise<void>;
   findUidByEmail(email: string): Promise<string | null>;
@@ -42,7 +48,22 @@ export class IdentityInputError extends Error {
 
 let appCounter = 0;
 
+/**
+ * The Auth emulator accepts unsigned tokens: with FIREBASE_AUTH_EMULATOR_HOST set against a real project, anyone
+ * could mint a token for any user. Firebase's own rule is that emulator projects are `demo-` projects; the server
+ * refuses to start otherwise.
+ */
+export function assertSafeIdentityConfig(projectId: string, emulatorHost = process.env.FIREBASE_AUTH_EMULATOR_HOST): void {
+  if (emulatorHost && !projectId.startsWith('demo-')) {
+    throw new Error(
+      `FIREBASE_AUTH_EMULATOR_HOST is set while FIREBASE_PROJECT_ID is "${projectId}": the emulator's unsigned tokens would be ` +
+        'accepted for a real project. Use a demo- project with the emulator, or unset FIREBASE_AUTH_EMULATOR_HOST.',
+    );
+  }
+}
+
 export function firebaseIdentity(projectId: string, emulatorHost?: string): IdentityProvider {
+  assertSafeIdentityConfig(projectId, emulatorHost);
   if (emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
   const app: App = initializeApp({ projectId }, `parley-${process.pid}-${++appCounter}`);
   const auth: Auth = getAuth(app);
@@ -56,9 +77,9 @@ export function firebaseIdentity(projectId: string, emulatorHost?: string): Iden
   };
 
   return {
-    async verifyIdToken(token) {
-      const d = await auth.verifyIdToken(token);
-      return { uid: d.uid, email: d.email ?? null, emailVerified: d.email_verified === true };
+    async verifyIdToken(token, checkRevoked = false) {
+      const d = await auth.verifyIdToken(token, checkRevoked);
+      return { uid: d.uid, email: d.email ?? null, emailVerified: d.email_verified === true, expiresAt: new Date(d.exp * 1000) };
     },
     async createUser({ email, password, displayName }) {
       try {

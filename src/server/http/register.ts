@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type RouteDef, routes, routeNames } from '../../shared/api/routes';
 import { ErrorBody } from '../../shared/errors';
 import { notImplemented } from '../errors';
-import { type AccessDeps, resolveAccess } from '../auth/access';
+import { type AccessDeps, accessOptionsFor, resolveAccess } from '../auth/access';
 import type { Handler, Handlers } from './types';
 
 export interface RateLimitConfig {
@@ -51,7 +51,7 @@ export function registerRoutes(app: FastifyInstance, handlers: Handlers, deps: A
         if (def.stream && !request.headers.authorization && typeof queryToken === 'string') {
           request.headers.authorization = `Bearer ${queryToken}`;
         }
-        const ctx = await resolveAccess(def.access, request, deps);
+        const ctx = await resolveAccess(def.access, request, deps, accessOptionsFor(def));
         if (def.pending || !handler) throw notImplemented(def.pending ?? 'Not implemented');
         const result = await handler({
           params: request.params as never,

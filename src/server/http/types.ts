@@ -8,6 +8,8 @@ export interface Caller {
   uid: string;
   email: string | null;
   emailVerified: boolean;
+  /** When the caller's ID token expires. */
+  expiresAt: Date;
   /** Null for an identity that has no Parley account yet. */
   member: MemberRow | null;
 }

@@ -8,7 +8,6 @@ import type { WorkspaceContext } from '../http/types';
 import * as r from '../repositories/resources';
 import { attributeIndex } from '../segments';
 import type { ServiceDeps } from '../services/context';
-import { parseKey } from '../storage/file-store';
 import { ImportFileError, inspectCsv } from './csv-file';
 import { type ImportJobData, importJobName, importRunner, planColumns, toImportHistoryWire } from './run-import';
 import { jobDefinitions } from '../jobs/names';
@@ -37,11 +36,13 @@ export function importService(d: ServiceDeps) {
      * attributes. The rows themselves are read by the job.
      */
     async create(ctx: WorkspaceContext, body: z.output<typeof CreateImportBody>): Promise<ImportHistory> {
-      const key = d.files.keyFromUrl(body.fileUrl);
-      const parsed = key ? parseKey(key) : null;
-      if (!key || !parsed || parsed.workspaceId !== ctx.workspaceId || parsed.area !== 'imports' || !(await d.files.stat(key))) {
-        throw badRequest('fileUrl must be the fileUrl answered by POST /import-history/upload in this workspace');
-      }
+      // Only a stored upload of this workspace's imports resolves (no external addresses): `key` is set.
+      const { key } = (await d.files.resolveReference(body.fileUrl, {
+        workspaceId: ctx.workspaceId,
+        field: 'fileUrl',
+        areas: ['imports'],
+        refusal: badRequest('fileUrl must be the fileUrl answered by POST /import-history/upload in this workspace'),
+      })) as { key: string };
       try {
         const info = await inspectCsv(d.files.pathOf(key));
         planColumns(info.header, body.columnAttributeMap, await attributeIndex(d.db.db, ctx.workspaceId));

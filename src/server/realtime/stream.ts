@@ -25,6 +25,11 @@ export interface StreamInput {
   request: FastifyRequest;
   reply: FastifyReply;
   lastEventId?: number;
+  /**
+   * The identity the stream was opened with: it ends when the ID token expires (the client reconnects with a
+   * fresh one) or when `stillAllowed` (checked every `recheckMs`) says the user or membership is gone.
+   */
+  identity?: { expiresAt: Date; stillAllowed: () => Promise<boolean> };
 }
 
 export interface Realtime {
@@ -46,9 +51,10 @@ function resumePoint(request: FastifyRequest, fromQuery: number | undefined): nu
   return fromQuery;
 }
 
-export function createRealtime(opts: { database: Database; log: FastifyBaseLogger; heartbeatMs?: number }): Realtime {
+export function createRealtime(opts: { database: Database; log: FastifyBaseLogger; heartbeatMs?: number; recheckMs?: number }): Realtime {
   const { database, log } = opts;
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const recheckMs = opts.recheckMs ?? 60_000;
   const hub = createEventHub(database, log);
   const open = new Set<() => void>();
 
@@ -58,7 +64,7 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       return open.size;
     },
 
-    async stream({ workspaceId, request, reply, lastEventId }) {
+    async stream({ workspaceId, request, reply, lastEventId, identity }) {
       const newest = await latestSeq(database.db, workspaceId);
       // A resume point beyond the log (a client of a reset database) starts from the newest event.
       let last = Math.min(resumePoint(request, lastEventId) ?? newest, newest);
@@ -118,11 +124,13 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
         if (!raw.writableNeedDrain) raw.write(': ping\n\n');
       }, heartbeatMs);
       heartbeat.unref();
+      const identityTimers = identity ? watchIdentity(identity, recheckMs, () => end()) : [];
 
       const cleanup = () => {
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
+        identityTimers.forEach(clearTimeout);
         unsubscribe();
         open.delete(end);
       };
@@ -163,4 +171,19 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       await hub.stop();
     },
   };
+}
+
+/** Ends a stream when its token expires, or when a periodic check finds the user or the membership gone. */
+function watchIdentity(identity: NonNullable<StreamInput['identity']>, recheckMs: number, end: () => void): NodeJS.Timeout[] {
+  // setTimeout holds at most 2^31-1 ms; ID tokens live an hour.
+  const expiry = setTimeout(end, Math.min(Math.max(0, identity.expiresAt.getTime() - Date.now()), 2 ** 31 - 1));
+  const recheck = setInterval(() => {
+    identity.stillAllowed().then(
+      (allowed) => allowed || end(),
+      () => end(),
+    );
+  }, recheckMs);
+  expiry.unref();
+  recheck.unref();
+  return [expiry, recheck];
 }

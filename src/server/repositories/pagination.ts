@@ -17,11 +17,17 @@ export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
 }
 
+/**
+ * A cursor names a row by its timestamp and UUID. Anything else (a forged or truncated cursor, an id that is no
+ * UUID, a date PostgreSQL cannot compare such as year 275760) answers 400 instead of reaching SQL as a cast error.
+ */
 export function decodeCursor(cursor: string): { at: Date; id: string } {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (typeof at !== 'string' || typeof id !== 'string' || !isUuid(id)) throw new Error('bad');
     const d = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(d.getTime())) throw new Error('bad');
+    const year = d.getUTCFullYear();
+    if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw new Error('bad');
     return { at: d, id };
   } catch {
     throw badRequest('Invalid cursor');

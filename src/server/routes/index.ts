@@ -10,6 +10,7 @@ import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import { uploadHandlers } from '../storage/uploads';
 import { routes } from '../../shared/api/routes';
+import { bearerToken, streamStillAllowed } from '../auth/access';
 
 export function buildHandlers(s: Services): Handlers {
   const ex = () => s.deps.db.db;
@@ -70,7 +71,13 @@ export function buildHandlers(s: Services): Handlers {
       mapPage(await r.whatsappTemplates.page(ex(), ctx.workspaceId, query), r.toTemplate),
     listImportHistory: ({ ctx, query }) => s.imports.list(ctx, query),
     streamEvents: ({ ctx, query, request, reply }) =>
-      s.deps.realtime.stream({ workspaceId: ctx.workspaceId, request, reply, lastEventId: query.lastEventId }),
+      s.deps.realtime.stream({
+        workspaceId: ctx.workspaceId,
+        request,
+        reply,
+        lastEventId: query.lastEventId,
+        identity: { expiresAt: ctx.caller.expiresAt, stillAllowed: streamStillAllowed(s.deps, bearerToken(request) ?? '', ctx) },
+      }),
 
     // bot
     getBot: ({ ctx, params }) => s.automation.getBot(ctx, params.botId),

@@ -9,7 +9,9 @@
  */
 import type { z } from 'zod';
 import type { Message, TemplateComponent } from '../../shared';
+import { customerWindow } from '../../shared/customer-window';
 import type { CreateMessageBody, CreateTemplateMessageBody } from '../../shared/schemas/requests';
+import { fillTemplateVariables, templateVariables } from '../../shared/template-variables';
 import * as t from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
@@ -22,22 +24,8 @@ import { viaGraph } from '../whatsapp/graph-failure';
 import { emit } from '../whatsapp/events';
 import type { ServiceDeps } from './context';
 
-export const CUSTOMER_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const outsideWindowMessage =
   'More than 24 hours have passed since the customer last wrote; send an approved template to reopen the conversation';
-
-/** `{{1}}`, `{{2}}` ... (positional) or `{{first_name}}` (named) placeholders of a template text. */
-export function placeholdersOf(text: string | undefined): string[] {
-  if (!text) return [];
-  return [...new Set([...text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]))];
-}
-
-function fill(text: string, values: string[], names: string[]): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (all, key: string) => {
-    const i = names.indexOf(key);
-    return i >= 0 && values[i] !== undefined ? values[i] : all;
-  });
-}
 
 export function messageService(d: ServiceDeps, channel: Channel, graph: GraphClient) {
   const ex = () => d.db.db;
@@ -68,7 +56,7 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
   return {
     async sendText(ctx: WorkspaceContext, body: z.output<typeof CreateMessageBody>): Promise<Message> {
       const { c, contact, account } = await target(ctx, body.conversationId);
-      if (!c.lastInboundAt || Date.now() - c.lastInboundAt.getTime() >= CUSTOMER_WINDOW_MS) throw conflict(outsideWindowMessage);
+      if (!customerWindow(c.lastInboundAt).open) throw conflict(outsideWindowMessage);
       const creds = channel.credsOf(account);
       const sent = await viaGraph(d.log, 'send text', () =>
         graph.sendMessage(creds, contact.phoneNumber, graphMessages.text(body.text, { previewUrl: /https?:\/\//.test(body.text) })),
@@ -103,7 +91,7 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
       const bodyC = components.find((x) => x.type === 'BODY');
       const footer = components.find((x) => x.type === 'FOOTER');
       const buttons = components.find((x) => x.type === 'BUTTONS');
-      const names = placeholdersOf(bodyC?.text);
+      const names = templateVariables(bodyC?.text);
       const values = body.parameters.body;
       if (values.length !== names.length) {
         throw badRequest(`This template needs ${names.length} body parameter${names.length === 1 ? '' : 's'}, ${values.length} given`);
@@ -116,22 +104,23 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
         const link = body.parameters.headerMediaLink ?? tpl.mediaUrl ?? undefined;
         if (!link) throw badRequest('This template has a media header: give headerMediaLink');
         const kind = header.format.toLowerCase() as 'image' | 'video' | 'document';
-        const key = d.files.keyFromUrl(link);
-        // A file of our own store is handed to Meta as an expiring signed link it can fetch.
-        const publicLink = key ? d.files.signedUrl(key, 24 * 3600) : link;
+        // Only a file of this workspace is signed (an expiring link Meta can fetch); other addresses go as they are.
+        const field = body.parameters.headerMediaLink ? 'headerMediaLink' : 'mediaUrl';
+        const ref = await d.files.resolveReference(link, { workspaceId: ctx.workspaceId, field, allowExternal: true });
+        const publicLink = d.files.publicLink(ref, 24 * 3600);
         headerParam = { type: kind, [kind]: { link: publicLink } } as TemplateParameter;
         headerWire = { type: kind, link };
       } else if (header?.format === 'TEXT') {
-        const variables = placeholdersOf(header.text);
+        const variables = templateVariables(header.text);
         if (variables.length > 0 && !body.parameters.headerText) throw badRequest("This template's header has a variable: give headerText");
         if (variables.length > 0) headerParam = { type: 'text', text: body.parameters.headerText! };
-        headerWire = { type: 'text', text: fill(header.text ?? '', body.parameters.headerText ? [body.parameters.headerText] : [], variables) };
+        headerWire = { type: 'text', text: fillTemplateVariables(header.text ?? '', body.parameters.headerText ? [body.parameters.headerText] : []) };
       }
 
       // URL buttons whose url has a variable take one value each, in button order.
       const dynamicUrls = (buttons?.buttons ?? [])
         .map((b, index) => ({ b, index }))
-        .filter(({ b }) => b.type === 'URL' && placeholdersOf(b.url).length > 0);
+        .filter(({ b }) => b.type === 'URL' && templateVariables(b.url).length > 0);
       const urlValues = body.parameters.urlButtons ?? [];
       if (urlValues.length !== dynamicUrls.length) {
         throw badRequest(`This template needs ${dynamicUrls.length} URL button value${dynamicUrls.length === 1 ? '' : 's'}, ${urlValues.length} given`);
@@ -149,7 +138,7 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
       return store(ctx, c.id, {
         type: 'template',
         header: headerWire,
-        text: bodyC ? fill(bodyC.text, values, names) : null,
+        text: bodyC ? fillTemplateVariables(bodyC.text, values) : null,
         footer: footer?.text ?? null,
         action: buttons ? { buttons: buttons.buttons } : null,
         templateComponents: { templateId: tpl.id, name: tpl.name, language: tpl.language, components: sendComponents },

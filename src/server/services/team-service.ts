@@ -5,7 +5,6 @@ import type { Role } from '../../shared/schemas/common';
 import * as t from '../db/schema';
 import { conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
-import { isUuid } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
 
@@ -36,7 +35,8 @@ export function teamService(d: ServiceDeps) {
         return r.invitees.insert(tx, { workspaceId: ctx.workspaceId, email: normalized, role, token, memberId: ctx.caller.member.id });
       });
       const [w] = await ex().select({ name: t.workspaces.name }).from(t.workspaces).where(eq(t.workspaces.id, ctx.workspaceId));
-      const link = `${d.config.appUrl.replace(/\/$/, '')}/invite/${invitation.id}`;
+      // The link carries the invitation's secret token (only the e-mail has it); ids are not credentials.
+      const link = `${d.config.appUrl.replace(/\/$/, '')}/invite/${invitation.token}`;
       await d.mailer
         .send({
           to: normalized,
@@ -47,15 +47,18 @@ export function teamService(d: ServiceDeps) {
       return { success: true as const };
     },
 
-    /** Public: what the invitation page needs to send the invitee to sign-up or to sign-in. */
-    async validate(id: string) {
-      if (!isUuid(id)) throw notFound('This invitation does not exist or was revoked');
-      const [inv] = await ex().select().from(t.invitees).where(eq(t.invitees.id, id)).limit(1);
+    /**
+     * Public, by the token of the e-mailed link: only what the invitation page shows (workspace name, e-mail,
+     * role, whether the invitee has an account and so signs in instead of up). Never the token, the inviting
+     * member or the invitee's identity uid.
+     */
+    async validate(token: string) {
+      const [inv] = await ex().select().from(t.invitees).where(eq(t.invitees.token, token)).limit(1);
       if (!inv) throw notFound('This invitation does not exist or was revoked');
       if (inv.used) throw conflict('This invitation has already been used');
       const [w] = await ex().select({ name: t.workspaces.name }).from(t.workspaces).where(eq(t.workspaces.id, inv.workspaceId));
       const uid = await d.identity.findUidByEmail(inv.email);
-      return { ...r.toInvitee(inv), workspaceName: w.name, ...(uid ? { uid } : {}) };
+      return { email: inv.email, role: inv.role, workspaceName: w.name, hasAccount: uid !== null };
     },
 
     async revoke(ctx: WorkspaceContext, id: string) {

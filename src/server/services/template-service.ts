@@ -37,6 +37,9 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
         throw badRequest('A media header needs a sample: upload one first (example.header_handle)');
       }
       if (await ch.templateByName(ex(), ctx.workspaceId, account.id, body.name, body.language)) throw templateExists(body.name, body.language);
+      const media = body.mediaUrl
+        ? await d.files.resolveReference(body.mediaUrl, { workspaceId: ctx.workspaceId, field: 'mediaUrl', allowExternal: true })
+        : null;
 
       const created = await viaGraph(d.log, 'create template', () =>
         graph.createTemplate(channel.credsOf(account), {
@@ -55,7 +58,7 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
             language: body.language,
             category: body.category,
             components: body.components,
-            mediaUrl: body.mediaUrl ?? null,
+            mediaUrl: media?.url ?? null,
             status: created.status,
             whatsappTemplateId: created.id,
             memberId: ctx.caller.member.id,

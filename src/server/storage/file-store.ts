@@ -10,7 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { HttpError } from '../errors';
+import { HttpError, badRequest, notFound } from '../errors';
 
 /** whatsapp-media: inbound customer media; template-media: template header samples (WhatsApp channel). */
 export const fileAreas = ['bot-media', 'profile-photos', 'imports', 'import-reports', 'whatsapp-media', 'template-media'] as const;
@@ -36,6 +36,25 @@ export interface FileMeta {
   size: number;
 }
 
+/**
+ * What a file reference of a request names once resolved: a file of the caller's own workspace in this store,
+ * or an address elsewhere that is handed on as it is and never signed.
+ */
+export type FileReference = { kind: 'stored'; key: string; url: string } | { kind: 'external'; url: string };
+
+export interface ResolveOptions {
+  /** The caller's workspace: a stored file must belong to it. */
+  workspaceId: string;
+  /** The request field, named in the refusal. */
+  field: string;
+  /** Areas a stored file may come from (any area of the workspace when absent). */
+  areas?: readonly FileArea[];
+  /** Whether an http(s) address outside this store is accepted. */
+  allowExternal?: boolean;
+  /** The refusal for anything that is not an acceptable file (default: 404, as for an unknown file). */
+  refusal?: HttpError;
+}
+
 export interface FileStore {
   put(input: PutInput): Promise<StoredFile>;
   open(key: string): Readable;
@@ -46,6 +65,15 @@ export interface FileStore {
   url(key: string): string;
   /** The key a URL of this store names (public URL, or path), or null for anything else. */
   keyFromUrl(url: string): string | null;
+  /**
+   * The one check of every file reference a request carries (template header media, template mediaUrl, bot
+   * media links, import fileUrl): an address of this store must name an existing file of `workspaceId` (another
+   * workspace's file is refused exactly like an unknown one); anything else must be an external http(s) URL,
+   * where the caller allows those.
+   */
+  resolveReference(value: string, opts: ResolveOptions): Promise<FileReference>;
+  /** The link handed to Meta: a stored file as an expiring signed link, an external URL as it is. */
+  publicLink(ref: FileReference, ttlSeconds: number): string;
   verifySignature(key: string, expires: string | undefined, sig: string | undefined): boolean;
   remove(key: string): Promise<void>;
   /** Absolute path on disk (readers that need random access, such as the import job). */
@@ -99,8 +127,25 @@ export function createFileStore(opts: FileStoreOptions): FileStore {
   const metaPath = (key: string) => `${pathOf(key)}.meta.json`;
   const sign = (key: string, expires: string) => createHmac('sha256', signingKey).update(`${key}\n${expires}`).digest('base64url');
   const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
+  const baseUrl = new URL(base);
+  const filesPrefix = `${baseUrl.pathname.replace(/\/+$/, '')}/files/`;
+  /**
+   * The encoded key part of an address of this store (`/files/...`, or any spelling of PUBLIC_URL's origin
+   * followed by it, dot segments resolved), or null for an address elsewhere. Query and fragment are ignored.
+   */
+  const storePath = (value: string): string | null => {
+    if (value.startsWith('/files/')) return value.slice('/files/'.length).split(/[?#]/)[0];
+    let u: URL;
+    try {
+      u = new URL(value);
+    } catch {
+      return null;
+    }
+    if (u.origin !== baseUrl.origin || !u.pathname.startsWith(filesPrefix)) return null;
+    return u.pathname.slice(filesPrefix.length);
+  };
 
-  return {
+  const store: FileStore = {
     async put(input) {
       const key = `${input.workspaceId}/${input.area}/${randomUUID()}/${safeFileName(input.fileName)}`;
       if (!parseKey(key)) throw new Error('Invalid file key');
@@ -149,11 +194,8 @@ export function createFileStore(opts: FileStoreOptions): FileStore {
     },
     url: (key) => `${base}/files/${encodeKey(key)}`,
     keyFromUrl(url) {
-      let p: string;
-      if (url.startsWith(`${base}/files/`)) p = url.slice(base.length + '/files/'.length);
-      else if (url.startsWith('/files/')) p = url.slice('/files/'.length);
-      else return null;
-      p = p.split(/[?#]/)[0];
+      const p = storePath(url);
+      if (p === null) return null;
       let key: string;
       try {
         key = p.split('/').map(decodeURIComponent).join('/');
@@ -161,6 +203,31 @@ export function createFileStore(opts: FileStoreOptions): FileStore {
         return null;
       }
       return parseKey(key) ? key : null;
+    },
+    async resolveReference(value, opts) {
+      const refusal = opts.refusal ?? notFound(`${opts.field}: no file of this workspace has this address`);
+      if (storePath(value) !== null) {
+        const key = store.keyFromUrl(value);
+        const parsed = key ? parseKey(key) : null;
+        if (!key || !parsed || parsed.workspaceId !== opts.workspaceId) throw refusal;
+        if (opts.areas && !opts.areas.includes(parsed.area)) throw refusal;
+        if (!(await store.stat(key))) throw refusal;
+        return { kind: 'stored', key, url: store.url(key) };
+      }
+      if (!opts.allowExternal) throw refusal;
+      let parsedUrl: URL;
+      try {
+        parsedUrl = new URL(value);
+      } catch {
+        throw badRequest(`${opts.field} must be a file uploaded to this workspace or an http(s) address`);
+      }
+      if (parsedUrl.protocol !== 'https:' && parsedUrl.protocol !== 'http:') {
+        throw badRequest(`${opts.field} must be a file uploaded to this workspace or an http(s) address`);
+      }
+      return { kind: 'external', url: value };
+    },
+    publicLink(ref, ttlSeconds) {
+      return ref.kind === 'stored' ? store.signedUrl(ref.key, ttlSeconds) : ref.url;
     },
     verifySignature(key, expires, sig) {
       if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return false;
@@ -175,6 +242,7 @@ export function createFileStore(opts: FileStoreOptions): FileStore {
     },
     pathOf,
   };
+  return store;
 }
 
 /** A random signing secret kept beside the files, so signed links survive a restart. */

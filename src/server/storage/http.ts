@@ -51,12 +51,16 @@ export async function receiveUpload(
   }
 }
 
+/**
+ * What a failed upload answers: 413 over the limit; a server fault (the disk: errors with a `syscall`) stays a
+ * 500; anything else came from reading the request (no closing boundary, cut off, malformed headers): 400.
+ */
 function uploadError(err: unknown, spec: MultipartSpec, hint: string): unknown {
   if (err instanceof HttpError) return err;
-  const e = err as { statusCode?: number; code?: string };
+  const e = err as { statusCode?: number; code?: string; syscall?: string };
   if (e?.code === 'FST_REQ_FILE_TOO_LARGE' || e?.statusCode === 413) return tooLarge(spec.maxBytes);
-  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) return badRequest(`The upload could not be read. ${hint}`);
-  return err;
+  if (e?.syscall || (e?.statusCode !== undefined && e.statusCode >= 500)) return err;
+  return badRequest(`The upload could not be read. ${hint}`);
 }
 
 /**

@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { httpErrorNames } from '../../shared/errors';
 import { verifyWebhookSignature } from './signature';
+import { jsonNestsDeeperThan, tooDeepMessage } from '../http/json-depth';
 
 export const WEBHOOK_PATH = '/webhooks/whatsapp';
 
@@ -78,7 +79,9 @@ export async function registerWhatsappWebhook(app: FastifyInstance, opts: Webhoo
         }
         let payload: unknown;
         try {
-          payload = JSON.parse(raw.toString('utf8'));
+          const text = raw.toString('utf8');
+          if (jsonNestsDeeperThan(text)) return reply.code(400).send(errorBody(400, tooDeepMessage));
+          payload = JSON.parse(text);
         } catch {
           return reply.code(400).send(errorBody(400, 'The webhook body is not JSON'));
         }

@@ -3,7 +3,7 @@
  * The server registers its routes from it, the renderer's typed client calls through it, the OpenAPI document
  * at /docs is generated from it, and the isolation and malformed-input tests walk it.
  */
-import { z } from 'zod';
+import * as z from '../zod';
 import { Id, Role, Success, pageOf } from '../schemas/common';
 import { InviteSignUpBody, Member, MemberProfile, PatchMeBody, SignUpBody } from '../schemas/auth';
 import {

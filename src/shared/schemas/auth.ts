@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { messages, productMessages } from '../messages';
 import { limits } from '../limits';
 import { Id, Role, Timestamp } from './common';

@@ -1,91 +1,55 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits } from '../limits';
 import { messages, productMessages } from '../messages';
 import { Email } from './auth';
+import { Edge, Key, ShortText, Viewport, canvasRefinement, reactFlowNode as node } from './react-flow';
 
 const b = limits.bot;
+const lim = limits.request;
 const Label = z.string().max(limits.text.title);
-const Url = z.url({ error: productMessages.mustBeUrl });
+const Url = z.url({ error: productMessages.mustBeUrl }).max(lim.url);
 const Header = z.string().max(b.headerMax);
 const Footer = z.string().max(b.footerMax);
 const Body = z.string().min(1, { error: messages.fieldEmpty }).max(b.bodyMax);
 
-export const XYPosition = z.strictObject({ x: z.number(), y: z.number() });
-export const Viewport = z.strictObject({ x: z.number(), y: z.number(), zoom: z.number() });
-
-/**
- * Keys React Flow itself keeps on a node or edge (selection, measured size...). They are presentation only,
- * accepted so that `toObject()` of a canvas can be saved as it is; anything else is refused.
- */
-const reactFlowNodeKeys = {
-  deletable: z.boolean().default(true),
-  measured: z.strictObject({ width: z.number().optional(), height: z.number().optional() }).optional(),
-  width: z.number().nullish(),
-  height: z.number().nullish(),
-  selected: z.boolean().optional(),
-  dragging: z.boolean().optional(),
-  draggable: z.boolean().optional(),
-  selectable: z.boolean().optional(),
-  connectable: z.boolean().optional(),
-  focusable: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-  zIndex: z.number().optional(),
-  parentId: z.string().optional(),
-  extent: z.union([z.literal('parent'), z.array(z.array(z.number()))]).optional(),
-  sourcePosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
-  targetPosition: z.enum(['left', 'right', 'top', 'bottom']).optional(),
-  className: z.string().optional(),
-  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-};
-
-function node<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.strictObject({
-    id: z.string().min(1),
-    type: z.literal(type),
-    position: XYPosition,
-    data,
-    ...reactFlowNodeKeys,
-  });
-}
-
 export const AttributeMappingEntry = z.strictObject({
-  id: z.string().min(1),
-  objectKey: z.string().min(1, { error: messages.fieldEmpty }),
-  attributeId: z.string().min(1, { error: messages.fieldEmpty }),
+  id: Key.min(1),
+  objectKey: ShortText.min(1, { error: messages.fieldEmpty }),
+  attributeId: Key.min(1, { error: messages.fieldEmpty }),
 });
 
 export const ConditionOperator = z.enum(['EQUALS', 'NOT_EQUALS']);
 export const Condition = z.strictObject({
-  id: z.string().min(1),
-  attributeId: z.string().min(1, { error: messages.fieldEmpty }),
+  id: Key.min(1),
+  attributeId: Key.min(1, { error: messages.fieldEmpty }),
   operator: ConditionOperator,
-  value: z.string(),
+  value: z.string().max(limits.text.description),
 });
 export const ConditionBranch = z.strictObject({
-  id: z.string().min(1),
+  id: Key.min(1),
   label: Label,
   type: z.literal('Normal'),
-  conditions: z.array(Condition).min(1, { error: productMessages.branchConditions }),
+  conditions: z.array(Condition).min(1, { error: productMessages.branchConditions }).max(lim.listItems),
 });
 
-export const StartNodeData = z.strictObject({ label: Label, variableId: z.string().optional() });
-export const CollectInputNodeData = z.strictObject({ label: Label, body: Body, variableId: z.string().min(1) });
+export const StartNodeData = z.strictObject({ label: Label, variableId: Key.optional() });
+export const CollectInputNodeData = z.strictObject({ label: Label, body: Body, variableId: Key.min(1) });
 export const ConditionNodeData = z.strictObject({
   label: Label,
-  branches: z.array(ConditionBranch).min(1, { error: productMessages.conditionBranches }),
+  branches: z.array(ConditionBranch).min(1, { error: productMessages.conditionBranches }).max(lim.listItems),
 });
 export const ConditionBranchNodeData = z.strictObject({ label: Label, type: z.enum(['Default', 'Normal']) });
 export const SendEmailNodeData = z.strictObject({
   label: Label,
-  to: z.array(Email),
-  cc: z.array(Email),
-  bcc: z.array(Email),
+  to: z.array(Email).max(lim.listItems),
+  cc: z.array(Email).max(lim.listItems),
+  bcc: z.array(Email).max(lim.listItems),
   subject: z.string().max(b.emailSubjectMax),
   body: z.string().max(b.emailBodyMax),
 });
 export const HumanHandoffNodeData = z.strictObject({
   label: Label,
-  assigneeMemberId: z.string().min(1, { error: messages.fieldEmpty }),
+  assigneeMemberId: Key.min(1, { error: messages.fieldEmpty }),
   messageOnChatAssigned: z.string().max(limits.whatsappTextMax),
 });
 export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH']);
@@ -93,7 +57,7 @@ export const HTTPRequestNodeData = z.strictObject({
   label: Label,
   url: Url,
   method: HttpMethod,
-  headers: z.array(z.strictObject({ key: z.string().min(1), value: z.string() })),
+  headers: z.array(z.strictObject({ key: ShortText.min(1), value: z.string().max(limits.text.generic) })).max(lim.listItems),
   body: z.string().max(limits.text.generic).optional(),
   bodyType: z.enum(['raw', 'form']),
 });
@@ -104,7 +68,7 @@ export const ListNodeData = z.strictObject({
   buttonName: z.string().min(b.listButtonName.min).max(b.listButtonName.max),
   footer: Footer.optional(),
   errorMessage: z.string().max(limits.whatsappTextMax),
-  selectedAttributeId: z.string().optional(),
+  selectedAttributeId: Key.optional(),
 });
 export const ListButtonNodeData = z.strictObject({
   label: z.string().min(b.listItemLabel.min).max(b.listItemLabel.max),
@@ -118,18 +82,18 @@ export const MediaNodeData = z.strictObject({
   filename: z.string().max(240).optional(),
 });
 export const MessageBlock = z.strictObject({
-  id: z.string().min(1),
+  id: Key.min(1),
   type: z.literal('text').default('text'),
   text: z.string().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax),
 });
-export const SendMessageNodeData = z.strictObject({ label: Label, messageBlocks: z.array(MessageBlock) });
+export const SendMessageNodeData = z.strictObject({ label: Label, messageBlocks: z.array(MessageBlock).max(lim.listItems) });
 export const ReplyNodeData = z.strictObject({
   label: Label,
   header: Header.optional(),
   body: Body,
   footer: Footer.optional(),
   errorMessage: z.string().max(limits.whatsappTextMax),
-  selectedAttributeId: z.string().optional(),
+  selectedAttributeId: Key.optional(),
 });
 export const ReplyButtonNodeData = z.strictObject({
   label: z.string().min(b.replyButtonLabel.min).max(b.replyButtonLabel.max),
@@ -141,8 +105,8 @@ export const WhatsappFlowNodeData = z.strictObject({
   errorMessage: z.string().max(limits.whatsappTextMax),
   footer: Footer.optional(),
   flowCTA: z.string().min(b.flowCta.min).max(b.flowCta.max),
-  flowId: z.string().min(1, { error: messages.fieldEmpty }),
-  attributeMapping: z.array(AttributeMappingEntry),
+  flowId: Key.min(1, { error: messages.fieldEmpty }),
+  attributeMapping: z.array(AttributeMappingEntry).max(lim.listItems),
 });
 
 export const StartNode = node('StartNode', StartNodeData).extend({ deletable: z.literal(false).default(false) });
@@ -181,47 +145,7 @@ export type BotNode = z.infer<typeof BotNode>;
 export type BotNodeType = BotNode['type'];
 export const botNodeTypes = BotNode.options.map((o) => o.shape.type.value) as BotNodeType[];
 
-export const Edge = z.strictObject({
-  id: z.string().min(1),
-  source: z.string().min(1),
-  target: z.string().min(1),
-  style: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  sourceHandle: z.string().nullish(),
-  targetHandle: z.string().nullish(),
-  type: z.string().optional(),
-  animated: z.boolean().optional(),
-  selected: z.boolean().optional(),
-  deletable: z.boolean().optional(),
-  label: z.string().optional(),
-  markerEnd: z.union([z.string(), z.record(z.string(), z.union([z.string(), z.number()]))]).optional(),
-  zIndex: z.number().optional(),
-});
-export type Edge = z.infer<typeof Edge>;
-
-/** Checks that hold across the canvas: unique node ids, edges between existing nodes, one start node. */
-function canvasRefinement(requireStart: string | null) {
-  return (
-    rf: { nodes: { id: string; type: string }[]; edges: { id: string; source: string; target: string }[] },
-    ctx: z.RefinementCtx,
-  ) => {
-    const ids = new Set<string>();
-    rf.nodes.forEach((n, i) => {
-      if (ids.has(n.id)) ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `Duplicate node id ${n.id}` });
-      ids.add(n.id);
-    });
-    rf.edges.forEach((e, i) => {
-      if (!ids.has(e.source)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'source'], message: `Edge source ${e.source} is not a node` });
-      if (!ids.has(e.target)) ctx.addIssue({ code: 'custom', path: ['edges', i, 'target'], message: `Edge target ${e.target} is not a node` });
-    });
-    if (requireStart) {
-      const starts = rf.nodes.filter((n) => n.type === requireStart).length;
-      if (starts > 1) ctx.addIssue({ code: 'custom', path: ['nodes'], message: `A canvas has at most one ${requireStart}` });
-    }
-  };
-}
-
 export const BotRfInstance = z
-  .strictObject({ nodes: z.array(BotNode), edges: z.array(Edge), viewport: Viewport.optional() })
+  .strictObject({ nodes: z.array(BotNode).max(lim.canvasNodes), edges: z.array(Edge).max(lim.canvasEdges), viewport: Viewport.optional() })
   .superRefine(canvasRefinement('StartNode'));
 export type BotRfInstance = z.infer<typeof BotRfInstance>;
-export { canvasRefinement };

@@ -1,32 +1,18 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits } from '../limits';
 import { messages } from '../messages';
-import { AttributeMappingEntry, Edge, Viewport, XYPosition, canvasRefinement } from './bot-canvas';
+import { AttributeMappingEntry } from './bot-canvas';
+import { Edge, Viewport, canvasRefinement, reactFlowNode as node } from './react-flow';
 import { delayUnits } from '../limits';
 
 const Label = z.string().max(limits.text.title);
-const Required = z.string({ error: messages.fieldEmpty }).min(1, { error: messages.fieldEmpty });
-
-function node<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.strictObject({
-    id: z.string().min(1),
-    type: z.literal(type),
-    position: XYPosition,
-    data,
-    deletable: z.boolean().default(true),
-    measured: z.strictObject({ width: z.number().optional(), height: z.number().optional() }).optional(),
-    width: z.number().nullish(),
-    height: z.number().nullish(),
-    selected: z.boolean().optional(),
-    dragging: z.boolean().optional(),
-  });
-}
+const Required = z.string({ error: messages.fieldEmpty }).min(1, { error: messages.fieldEmpty }).max(limits.request.key);
 
 export const OneTimeTriggerNodeData = z.strictObject({
   label: Label,
-  segmentId: z.string({ error: messages.selectSegment }).min(1, { error: messages.selectSegment }),
+  segmentId: z.string({ error: messages.selectSegment }).min(1, { error: messages.selectSegment }).max(limits.request.key),
 });
-export const RecurringTriggerNodeData = z.strictObject({ label: Label, attributeMapping: z.array(AttributeMappingEntry) });
+export const RecurringTriggerNodeData = z.strictObject({ label: Label, attributeMapping: z.array(AttributeMappingEntry).max(limits.request.listItems) });
 export const SendWhatsappNodeData = z.strictObject({
   label: Label,
   whatsappAccountId: Required,
@@ -50,7 +36,11 @@ export type CampaignNodeType = CampaignNode['type'];
 export const campaignNodeTypes = CampaignNode.options.map((o) => o.shape.type.value) as CampaignNodeType[];
 
 export const CampaignRfInstance = z
-  .strictObject({ nodes: z.array(CampaignNode), edges: z.array(Edge), viewport: Viewport.optional() })
+  .strictObject({
+    nodes: z.array(CampaignNode).max(limits.request.canvasNodes),
+    edges: z.array(Edge).max(limits.request.canvasEdges),
+    viewport: Viewport.optional(),
+  })
   .superRefine(canvasRefinement(null))
   .superRefine((rf, ctx) => {
     const triggers = rf.nodes.filter((n) => n.type === 'OneTimeTriggerNode' || n.type === 'RecurringTriggerNode');

@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import * as z from '../zod';
+import { isStorableText, unstorableTextMessage } from '../zod';
 import { limits } from '../limits';
 
 /** Identifiers on the wire are opaque strings (UUIDs today). */
 export const Id = z.string().min(1).max(128);
 /** Timestamps on the wire are ISO 8601 strings in UTC. */
-export const Timestamp = z.iso.datetime();
+export const Timestamp = z.iso.datetime().max(64).refine(isStorableText, { error: unstorableTextMessage });
 export const Role = z.enum(['admin', 'agent']);
 export type Role = z.infer<typeof Role>;
 export const Channel = z.literal('WhatsApp');

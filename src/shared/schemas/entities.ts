@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits } from '../limits';
 import { messages, productMessages } from '../messages';
 import { Channel, Id, Json, Role, Timestamp } from './common';
@@ -85,7 +85,7 @@ export type Campaign = z.infer<typeof Campaign>;
 export const CampaignListEntry = Campaign.extend({ CampaignLogs: z.array(CampaignLog) });
 
 // ---------- Contact ----------
-export const AttributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const AttributeValue = z.union([z.string().max(limits.text.description), z.number(), z.boolean(), z.null()]);
 export const Contact = z.object({
   id: Id,
   createdAt: Timestamp,
@@ -230,11 +230,17 @@ export const Invitee = z.object({
   workspaceId: Id,
 });
 export type Invitee = z.infer<typeof Invitee>;
-export const InviteValidation = Invitee.extend({
-  /** Present when an identity with the invitation's e-mail exists already: the invitee signs in instead. */
-  uid: z.string().optional(),
+/**
+ * What POST /invitee/validate answers: only what the invitation page shows (issue 9.7), not the token, the
+ * inviting member or the invitee's identity uid, so the answer is worth nothing beyond the link itself.
+ */
+export const InviteValidation = z.object({
+  email: z.string(),
+  role: Role,
   /** Addition: the inviting workspace's name, to greet the invitee. */
   workspaceName: z.string(),
+  /** Addition (replaces the spec's `uid`): an identity with this e-mail exists, so the invitee signs in instead. */
+  hasAccount: z.boolean(),
 });
 
 // ---------- Segment ----------
@@ -296,10 +302,10 @@ const TemplateButton = z.strictObject({
   text: z.string().min(1).max(25),
   url: z.string().max(2000).optional(),
   phone_number: z.string().max(20).optional(),
-  example: z.array(z.string()).optional(),
-  flow_id: z.string().optional(),
-  flow_action: z.string().optional(),
-  navigate_screen: z.string().optional(),
+  example: z.array(z.string().max(2000)).max(limits.request.templateExamples).optional(),
+  flow_id: z.string().max(limits.request.key).optional(),
+  flow_action: z.string().max(limits.request.key).optional(),
+  navigate_screen: z.string().max(limits.request.key).optional(),
 });
 export const TemplateComponent = z.discriminatedUnion('type', [
   z.strictObject({
@@ -307,13 +313,23 @@ export const TemplateComponent = z.discriminatedUnion('type', [
     format: z.enum(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION']),
     text: z.string().max(60).optional(),
     example: z
-      .strictObject({ header_text: z.array(z.string()).optional(), header_handle: z.array(z.string()).optional() })
+      .strictObject({
+        header_text: z.array(z.string().max(60)).max(limits.request.templateExamples).optional(),
+        header_handle: z.array(z.string().max(limits.request.url)).max(limits.request.templateExamples).optional(),
+      })
       .optional(),
   }),
   z.strictObject({
     type: z.literal('BODY'),
     text: z.string().min(1).max(1024),
-    example: z.strictObject({ body_text: z.array(z.array(z.string())).optional() }).optional(),
+    example: z
+      .strictObject({
+        body_text: z
+          .array(z.array(z.string().max(1024)).max(limits.request.templateExamples))
+          .max(limits.request.templateExamples)
+          .optional(),
+      })
+      .optional(),
   }),
   z.strictObject({ type: z.literal('FOOTER'), text: z.string().min(1).max(60) }),
   z.strictObject({ type: z.literal('BUTTONS'), buttons: z.array(TemplateButton).min(1).max(10) }),

@@ -5,7 +5,7 @@
  * one per workspace; a client resumes with `Last-Event-ID` (or `?lastEventId=`) and receives what it missed.
  * Payloads carry the entities in their REST wire shapes, so a client updates its cache without a refetch.
  */
-import { z } from 'zod';
+import * as z from '../zod';
 import { Id, Timestamp } from './common';
 import { Contact, Conversation, ConversationListEntry, ImportHistory, Message, WhatsappTemplate } from './entities';
 

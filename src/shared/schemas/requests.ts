@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { limits, liveChatTabs } from '../limits';
 import { messages } from '../messages';
 import { isValidPhoneNumber } from 'libphonenumber-js/mobile';
@@ -36,7 +36,7 @@ export const PatchBotBody = z.strictObject({
 });
 export const ConnectWabaBody = z.strictObject({
   /** The WhatsApp account (its id in this workspace, or its WABA id) the bot answers on; null disconnects. */
-  wabaAccountId: z.string().min(1).nullable(),
+  wabaAccountId: z.string().min(1).max(limits.request.key).nullable(),
 });
 
 export const CreateCampaignBody = z.strictObject({
@@ -98,7 +98,11 @@ export const CreateImportBody = z.strictObject({
   fileName: z.string().min(1).max(255),
   fileUrl: z.string().min(1).max(2048),
   /** Addition: ISO country assumed for numbers written without a country code (default: the workspace's). */
-  defaultCountry: z.string().regex(/^[A-Z]{2}$/, { error: 'defaultCountry is a two-letter country code such as US' }).optional(),
+  defaultCountry: z
+    .string()
+    .max(2, { error: 'defaultCountry is a two-letter country code such as US' })
+    .regex(/^[A-Z]{2}$/, { error: 'defaultCountry is a two-letter country code such as US' })
+    .optional(),
   ...WorkspaceRef,
   columnAttributeMap: z
     .array(z.strictObject({ columnName: z.string().max(255), attribute: z.string().max(64).nullable().optional() }))
@@ -107,6 +111,7 @@ export const CreateImportBody = z.strictObject({
 });
 
 export const CreateInviteeBody = z.strictObject({ email: Email, role: Role, ...WorkspaceRef });
+/** `id` is what the e-mailed link /invite/{inviteId} carries: the invitation's token. */
 export const ValidateInviteeBody = z.strictObject({ id: z.string().min(1).max(128) });
 
 export const PatchConversationBody = z
@@ -126,7 +131,7 @@ export const CreateTemplateBody = z.strictObject({
   name: TemplateName,
   language: z.string().min(2).max(15),
   category: TemplateCategory,
-  components: z.array(TemplateComponent).min(1),
+  components: z.array(TemplateComponent).min(1).max(limits.request.templateComponents),
   mediaUrl: z.string().max(2048).nullable().optional(),
   whatsappAccountId: Id,
   ...WorkspaceRef,

@@ -13,6 +13,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aliases } from '../../../scripts/build/aliases';
 import { startAuthEmulator } from '../../../scripts/lib/auth-emulator';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -103,6 +104,10 @@ export async function startStack(log: (line: string) => void = () => undefined):
     const vite = await createServer({
       configFile: false,
       root: path.join(root, 'src/renderer'),
+      resolve: { alias: aliases(root) },
+      // Pre-bundled deps per checkout, not in the (possibly shared) node_modules/.vite: another checkout's Vite
+      // with another config would re-optimize them under this one, and with HMR off the page never reloads.
+      cacheDir: path.join(root, '.parley', 'vite-e2e'),
       plugins: [react(), tailwind()],
       define: {
         'import.meta.env.PARLEY_API_URL': JSON.stringify(apiUrl),

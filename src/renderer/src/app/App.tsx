@@ -2,7 +2,7 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { Toaster } from 'sonner';
-import { toastDefaults } from '../../../shared/limits';
+import { toastDefaults } from '@shared/limits';
 import { FullPageSpinner } from '../components/ui/spinner';
 import { useThemeStore } from '../lib/theme';
 import { useAuthStore } from '../stores/auth-store';

@@ -1,4 +1,4 @@
-import { defaultLiveChatTab } from '../../../shared/limits';
+import { defaultLiveChatTab } from '@shared/limits';
 
 /** Where a signed-in user lands by default (spec section 2). */
 export const homeHref = `/live-chat?tab=${defaultLiveChatTab}`;

@@ -17,10 +17,11 @@ import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
+  lazyRouteComponent,
   redirect,
 } from '@tanstack/react-router';
 import { z } from 'zod';
-import { defaultLiveChatTab, liveChatTabs } from '../../../shared/limits';
+import { defaultLiveChatTab, liveChatTabs } from '@shared/limits';
 import { meQueryOptions } from '../lib/queries/session';
 import { whatsappAccountsQueryOptions } from '../lib/queries/whatsapp-accounts';
 import { attributesQueryOptions } from '../lib/queries/attributes';
@@ -39,11 +40,9 @@ import { TemplatesPage } from '../features/templates/components/templates-page';
 import { CreateTemplatePage } from '../features/templates/components/create-template-page';
 import { templatesQueryOptions } from '../features/templates/api/get-templates';
 import { BotsPage } from '../features/automation/components/bots-page';
-import { BotPage } from '../features/automation/components/bot-page';
 import { botsQueryOptions } from '../features/automation/api/get-bots';
 import { botQueryOptions } from '../features/automation/api/get-bot';
 import { CampaignsPage } from '../features/campaigns/components/campaigns-page';
-import { CampaignPage } from '../features/campaigns/components/campaign-page';
 import { campaignsQueryOptions } from '../features/campaigns/api/get-campaigns';
 import { campaignQueryOptions } from '../features/campaigns/api/get-campaign';
 import { SettingsLayout } from '../features/settings/components/settings-layout';
@@ -56,22 +55,19 @@ import { MembersPage } from '../features/settings/components/members-page';
 import { membersQueryOptions } from '../features/settings/api/get-members';
 import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
-import * as liveChat from '../features/live-chat';
-import * as audience from '../features/audience';
+import { ConversationPage, LiveChatPage, conversationLoader, liveChatLoader } from '../features/live-chat';
+import { AudiencePage, audienceLoader } from '../features/audience';
 
 export interface RouterContext {
   queryClient: QueryClient;
 }
 
 /**
- * Loaders that the live-chat and audience features may export from their index (optional): the router calls them
- * so their data is fetched before the screen renders.
+ * The two canvas editors (bots and campaigns) load on first visit, so React Flow stays out of the start-up
+ * bundle (electron.vite.config.ts fails the build if it or these pages end up there).
  */
-type FeatureLoader = (ctx: { queryClient: QueryClient; workspaceId: string; params: Record<string, string>; search: Record<string, unknown> }) => Promise<unknown>;
-function featureLoader(mod: object, name: string): FeatureLoader | undefined {
-  const fn = (mod as Record<string, unknown>)[name];
-  return typeof fn === 'function' ? (fn as FeatureLoader) : undefined;
-}
+const BotPage = lazyRouteComponent(() => import('../features/automation/components/bot-page'), 'BotPage');
+const CampaignPage = lazyRouteComponent(() => import('../features/campaigns/components/campaign-page'), 'CampaignPage');
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Outlet,
@@ -140,15 +136,15 @@ const liveChatRoute = createRoute({
   validateSearch: z.object({ tab: z.enum(liveChatTabs).catch(defaultLiveChatTab).default(defaultLiveChatTab) }),
   loaderDeps: ({ search }) => ({ tab: search.tab }),
   loader: ({ context, deps }) =>
-    featureLoader(liveChat, 'liveChatLoader')?.({ queryClient: context.queryClient, workspaceId: context.workspaceId, params: {}, search: deps }),
-  component: liveChat.LiveChatPage,
+    liveChatLoader({ queryClient: context.queryClient, workspaceId: context.workspaceId, params: {}, search: deps }),
+  component: LiveChatPage,
 });
 const conversationRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/live-chat/$conversationId',
   loader: ({ context, params }) =>
-    featureLoader(liveChat, 'conversationLoader')?.({ queryClient: context.queryClient, workspaceId: context.workspaceId, params, search: {} }),
-  component: liveChat.ConversationPage,
+    conversationLoader({ queryClient: context.queryClient, workspaceId: context.workspaceId, params, search: {} }),
+  component: ConversationPage,
 });
 const audienceRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -156,10 +152,10 @@ const audienceRoute = createRoute({
   loader: async ({ context }) => {
     await Promise.all([
       context.queryClient.ensureQueryData(attributesQueryOptions(context.workspaceId)),
-      featureLoader(audience, 'audienceLoader')?.({ queryClient: context.queryClient, workspaceId: context.workspaceId, params: {}, search: {} }),
+      audienceLoader({ queryClient: context.queryClient, workspaceId: context.workspaceId }),
     ]);
   },
-  component: audience.AudiencePage,
+  component: AudiencePage,
 });
 
 const botsRoute = createRoute({

@@ -10,8 +10,8 @@
  */
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { toastText } from '../../../shared/errors';
-import { buildPath, routes, type RouteName, type Routes } from '../../../shared/api/routes';
+import { toastText } from '@shared/errors';
+import { buildPath, routes, type RouteName, type Routes } from '@shared/api/routes';
 import { apiBaseUrl } from './config';
 
 type Def<N extends RouteName> = Routes[N];

@@ -10,7 +10,7 @@
  * `event: reset` instead: the changes in between cannot be replayed, so reset listeners reload what they show.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { StreamReset, WorkspaceEvent, streamResetEvent, workspaceEventTypes } from '../../../shared/schemas/events';
+import { StreamReset, WorkspaceEvent, streamResetEvent, workspaceEventTypes } from '@shared/schemas/events';
 import { apiBaseUrl } from './config';
 import { currentIdToken, setIdTokenSource } from './id-token';
 

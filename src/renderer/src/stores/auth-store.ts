@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AuthMe } from '../../../shared/schemas/entities';
+import type { AuthMe } from '@shared/schemas/entities';
 
 /** What the renderer needs of the identity (a plain object: the desktop app will fill it from IPC). */
 export interface AuthUser {

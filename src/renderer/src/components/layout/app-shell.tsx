@@ -17,7 +17,7 @@ import {
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { WorkspaceName } from '../../../../shared/schemas/entities';
+import { WorkspaceName } from '@shared/schemas/entities';
 import { api } from '../../lib/api-client';
 import { signOut } from '../../lib/auth';
 import { useMember, useWorkspaceId } from '../../lib/queries/session';

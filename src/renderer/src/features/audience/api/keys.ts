@@ -2,6 +2,5 @@
 export const audienceKeys = {
   contacts: (workspaceId: string) => ['audience', 'contacts', workspaceId] as const,
   contactList: (workspaceId: string, search: string, segmentId: string | null) => ['audience', 'contacts', workspaceId, search, segmentId] as const,
-  segments: (workspaceId: string) => ['audience', 'segments', workspaceId] as const,
   imports: (workspaceId: string) => ['audience', 'imports', workspaceId] as const,
 };

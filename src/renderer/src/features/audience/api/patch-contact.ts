@@ -1,7 +1,11 @@
-/** PATCH /contact/{contactId}: name, e-mail, country and attribute values. */
+/**
+ * PATCH /contact/{contactId}: name, e-mail, country and attribute values, from the audience's contact dialog or
+ * a conversation's sidebar. Both screens show the change: the audience lists and every loaded conversation.
+ */
 import { type InfiniteData, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Contact } from '../../../../../shared/schemas/entities';
+import type { Contact, ConversationDetail } from '@shared/schemas/entities';
 import { type ApiBody, api } from '../../../lib/api-client';
+import { liveChatKeys } from '../../live-chat/api/keys';
 import { audienceKeys } from './keys';
 
 type Pages = InfiniteData<{ items: Contact[]; nextCursor: string | null }, string | undefined>;
@@ -20,7 +24,11 @@ export function usePatchContact(workspaceId: string) {
           pages: data.pages.map((p) => ({ ...p, items: p.items.map((c) => (c.id === contact.id ? contact : c)) })),
         });
       }
+      for (const [key, detail] of qc.getQueriesData<ConversationDetail>({ queryKey: liveChatKeys.all })) {
+        if (detail && !Array.isArray(detail) && 'contactId' in detail && detail.contactId === contact.id) qc.setQueryData(key, { ...detail, Contact: contact });
+      }
       void qc.invalidateQueries({ queryKey: audienceKeys.contacts(workspaceId) });
+      void qc.invalidateQueries({ queryKey: liveChatKeys.conversations(workspaceId) });
     },
   });
 }

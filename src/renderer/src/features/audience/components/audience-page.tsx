@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { FileUp, Search } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Contact } from '../../../../../shared/schemas/entities';
+import type { Contact } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
@@ -10,7 +10,7 @@ import { useAttributes } from '../../../lib/queries/attributes';
 import { useWorkspaceId } from '../../../lib/queries/session';
 import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { audienceKeys } from '../api/keys';
-import { useSegments } from '../api/list-segments';
+import { useSegments } from '../../settings/api/get-segments';
 import { ContactDialog } from './contact-dialog';
 import { ContactsTable } from './contacts-table';
 import { ImportHistoryList } from './import-history-list';

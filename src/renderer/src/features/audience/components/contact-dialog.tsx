@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import type { Attribute, Contact } from '../../../../../shared/schemas/entities';
-import { PatchContactBody } from '../../../../../shared/schemas/requests';
+import type { Attribute, Contact } from '@shared/schemas/entities';
+import { PatchContactBody } from '@shared/schemas/requests';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';

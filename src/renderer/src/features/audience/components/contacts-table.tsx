@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Check, Pencil, SearchX, Users } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
-import type { Attribute, Contact } from '../../../../../shared/schemas/entities';
+import type { Attribute, Contact } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';

@@ -1,7 +1,7 @@
 import { toast } from 'sonner';
 import { Download, FileSpreadsheet } from 'lucide-react';
 import { useMemo } from 'react';
-import type { ImportHistory } from '../../../../../shared/schemas/entities';
+import type { ImportHistory } from '@shared/schemas/entities';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';

@@ -2,7 +2,7 @@ import { toast } from 'sonner';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Download, FileUp, XCircle } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { Attribute, ImportHistory } from '../../../../../shared/schemas/entities';
+import type { Attribute, ImportHistory } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Select } from '../../../components/ui/select';

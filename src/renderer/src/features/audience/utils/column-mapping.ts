@@ -3,8 +3,8 @@
  * skipped. Checked with the shared CreateImportBody rule ('At least one column must be mapped to phoneNumber').
  */
 import { z } from 'zod';
-import { messages } from '../../../../../shared/messages';
-import { CreateImportBody } from '../../../../../shared/schemas/requests';
+import { messages } from '@shared/messages';
+import { CreateImportBody } from '@shared/schemas/requests';
 
 export const SKIP = '';
 export const builtInTargets = [

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { SignUpBody } from '../../../../../shared/schemas/auth';
+import type { SignUpBody } from '@shared/schemas/auth';
 import { api } from '../../../lib/api-client';
 import { sendVerificationEmail, signIn } from '../../../lib/auth';
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-/** POST /invitee/validate: the invitation (workspace name, role, e-mail) and `uid` when the invitee has an account. */
+/** POST /invitee/validate by the link's token: workspace name, role, e-mail, and whether the invitee has an account. */
 export const inviteQueryOptions = (inviteId: string) =>
   queryOptions({
     queryKey: ['invite', inviteId] as const,

@@ -13,7 +13,8 @@ import { useInvite } from '../api/validate-invite';
 
 /**
  * `/invite/{inviteId}`: looks the invitation up; a new invitee signs up (e-mail and password), one who has an
- * account signs in and accepts (POST /invitee/accept).
+ * account signs in and accepts (POST /invitee/accept). `inviteId` is the invitation's token from the e-mailed
+ * link; the look-up answers only what this page shows, never the token.
  */
 export function InvitePage() {
   const { inviteId } = useParams({ from: '/invite/$inviteId' });
@@ -61,7 +62,7 @@ export function InvitePage() {
           className="w-full"
           loading={accept.isPending}
           onClick={() =>
-            accept.mutate(inv.token, {
+            accept.mutate(inviteId, {
               onSuccess: () => void navigate({ to: '/live-chat', search: { tab: 'closed' } }),
             })
           }
@@ -81,7 +82,7 @@ export function InvitePage() {
           </Button>
         </div>
       );
-    } else if (inv.uid) {
+    } else if (inv.hasAccount) {
       action = (
         <Button asChild size="lg" className="w-full">
           <Link to="/login" search={{ redirect: here }}>
@@ -92,7 +93,7 @@ export function InvitePage() {
     } else {
       action = (
         <Button asChild size="lg" className="w-full">
-          <Link to="/signup" search={{ email: inv.email, token: inv.token }}>
+          <Link to="/signup" search={{ email: inv.email, token: inviteId }}>
             Create your account
           </Link>
         </Button>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Email } from '../../../../../shared/schemas/auth';
+import { Email } from '@shared/schemas/auth';
 import { AuthCard } from '../../../components/layout/guest-layout';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import { InviteSignUpBody, SignUpBody } from '../../../../../shared/schemas/auth';
+import { InviteSignUpBody, SignUpBody } from '@shared/schemas/auth';
 import { AuthCard } from '../../../components/layout/guest-layout';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, api } from '../../../lib/api-client';
-import { workspaceKeys } from '../../../lib/queries/session';
+import { botsQueryOptions } from './get-bots';
 
 /** POST /bot: a new bot with a start node. */
 export function useCreateBot(workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ApiBody<'createBot'>) => api('createBot', { body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: workspaceKeys.list(workspaceId, 'bots') }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: botsQueryOptions(workspaceId).queryKey }),
   });
 }

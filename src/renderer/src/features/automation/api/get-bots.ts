@@ -1,8 +1,11 @@
+/**
+ * GET /workspace/{id}/bots: the one bots list (the bots page and live chat's hand-off menu both read it, so a bot
+ * created or deleted shows everywhere). Mutations invalidate botsQueryOptions(id).queryKey.
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, fetchAllPages } from '../../../lib/api-client';
 import { workspaceKeys } from '../../../lib/queries/session';
 
-/** GET /workspace/{id}/bots */
 export const botsQueryOptions = (workspaceId: string) =>
   queryOptions({
     queryKey: workspaceKeys.list(workspaceId, 'bots'),

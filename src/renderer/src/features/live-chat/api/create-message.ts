@@ -1,6 +1,6 @@
 /** POST /message: sends a text to the contact of a conversation. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConversationDetail } from '../../../../../shared/schemas/entities';
+import type { ConversationDetail } from '@shared/schemas/entities';
 import { api } from '../../../lib/api-client';
 import { mergeMessages } from '../utils/timeline';
 import { liveChatKeys } from './keys';

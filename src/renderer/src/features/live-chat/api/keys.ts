@@ -11,6 +11,4 @@ export const liveChatKeys = {
   olderMessages: (conversationId: string) => ['live-chat', 'conversation', conversationId, 'older'] as const,
   contactConversations: (contactId: string) => ['live-chat', 'contact-conversations', contactId] as const,
   workspace: (workspaceId: string) => ['live-chat', 'workspace', workspaceId] as const,
-  bots: (workspaceId: string) => ['live-chat', 'bots', workspaceId] as const,
-  templates: (workspaceId: string) => ['live-chat', 'templates', workspaceId] as const,
 };

@@ -5,7 +5,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import type { Message } from '../../../../../shared/schemas/entities';
+import type { Message } from '@shared/schemas/entities';
 import { api, toastError } from '../../../lib/api-client';
 import { mergeMessages } from '../utils/timeline';
 import { liveChatKeys } from './keys';

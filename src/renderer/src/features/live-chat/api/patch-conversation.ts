@@ -1,6 +1,6 @@
 /** PATCH /conversation/{conversationId}: close, reopen, assign to a member or a bot. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConversationDetail } from '../../../../../shared/schemas/entities';
+import type { ConversationDetail } from '@shared/schemas/entities';
 import { type ApiBody, api } from '../../../lib/api-client';
 import { liveChatKeys } from './keys';
 

@@ -1,6 +1,6 @@
 /** POST /message/template (addition): sends an approved template into a conversation, outside the 24-hour window too. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConversationDetail } from '../../../../../shared/schemas/entities';
+import type { ConversationDetail } from '@shared/schemas/entities';
 import { api } from '../../../lib/api-client';
 import { mergeMessages } from '../utils/timeline';
 import { liveChatKeys } from './keys';

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Clock, SendHorizontal } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { CreateMessageBody } from '../../../../../shared/schemas/requests';
+import { CreateMessageBody } from '@shared/schemas/requests';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { useCreateMessage } from '../api/create-message';

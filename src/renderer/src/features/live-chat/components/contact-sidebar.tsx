@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { Mail, MapPin, MessageSquare, Phone, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import type { Attribute, Contact } from '../../../../../shared/schemas/entities';
+import type { Attribute, Contact } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -12,7 +12,7 @@ import { Switch } from '../../../components/ui/switch';
 import { errorText } from '../../../lib/api-client';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useContactConversations } from '../api/list-contact-conversations';
-import { usePatchContact } from '../api/patch-contact';
+import { usePatchContact } from '../../audience/api/patch-contact';
 import { formatListTime } from '../utils/format';
 import { messagePreview } from '../utils/message-content';
 
@@ -46,7 +46,7 @@ export function ContactSidebar({
   const attributes = useAttributes(workspaceId);
   const contactAttributes = (attributes.data ?? []).filter((a) => a.type === 'contact');
   const others = useContactConversations(contact.id);
-  const patch = usePatchContact(contact.id, conversationId);
+  const patch = usePatchContact(workspaceId);
 
   const defaults = (): Values => Object.fromEntries(contactAttributes.map((a) => [a.name, toFormValue(a, contact.attributes[a.name])]));
   const form = useForm<Values>({ defaultValues: defaults() });
@@ -60,7 +60,7 @@ export function ContactSidebar({
     const changed = contactAttributes.filter((a) => form.formState.dirtyFields[a.name]);
     if (!changed.length) return;
     try {
-      await patch.mutateAsync({ attributes: Object.fromEntries(changed.map((a) => [a.name, fromFormValue(a, values[a.name])])) });
+      await patch.mutateAsync({ contactId: contact.id, body: { attributes: Object.fromEntries(changed.map((a) => [a.name, fromFormValue(a, values[a.name])])) } });
       form.reset(values);
     } catch {
       // Toasted (`status: message`); the edits stay for another try.

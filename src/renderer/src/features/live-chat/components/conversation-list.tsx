@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Bot, Inbox, SearchX } from 'lucide-react';
 import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from 'react';
-import type { ConversationListEntry } from '../../../../../shared/schemas/entities';
+import type { ConversationListEntry } from '@shared/schemas/entities';
 import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { Avatar } from '../../../components/ui/avatar';

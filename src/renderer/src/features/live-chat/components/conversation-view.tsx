@@ -1,6 +1,6 @@
 import { Bot, Check, CircleCheck, PanelRight, RotateCcw, UserRound, UserRoundX } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ConversationDetail, Message } from '../../../../../shared/schemas/entities';
+import type { ConversationDetail, Message } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,5 @@
 import { AlertCircle, Check, CheckCheck, Clock } from 'lucide-react';
-import type { Message } from '../../../../../shared/schemas/entities';
+import type { Message } from '@shared/schemas/entities';
 import { cn } from '../../../lib/cn';
 
 const labels: Record<Message['status'], string> = {

@@ -7,7 +7,7 @@ import { Tabs, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useMember, useWorkspace, useWorkspaceId } from '../../../lib/queries/session';
 import { useEventStreamStatus } from '../../../lib/workspace-events';
 import { useConversationCounts } from '../api/count-conversations';
-import { useBots } from '../api/list-bots';
+import { useBots } from '../../automation/api/get-bots';
 import { useLiveChatSync } from '../hooks/use-live-chat-sync';
 import { useLiveChatUi } from '../hooks/use-live-chat-ui';
 import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';

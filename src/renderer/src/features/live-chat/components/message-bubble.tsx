@@ -1,7 +1,7 @@
 import { Popover } from 'radix-ui';
 import { Bot, ExternalLink, FileText, LayoutTemplate, List, Reply, Workflow } from 'lucide-react';
 import { memo } from 'react';
-import type { Message } from '../../../../../shared/schemas/entities';
+import type { Message } from '@shared/schemas/entities';
 import { toast } from 'sonner';
 import { needsToken, openFile, serverFileUrl, useFileSrc } from '../../../lib/authorized-files';
 import { cn } from '../../../lib/cn';

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown } from 'lucide-react';
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
-import type { Message } from '../../../../../shared/schemas/entities';
+import type { Message } from '@shared/schemas/entities';
 import type { TimelineItem } from '../utils/timeline';
 import { MessageBubble } from './message-bubble';
 import { DaySeparator, EventRow, type NameLookup } from './timeline-rows';

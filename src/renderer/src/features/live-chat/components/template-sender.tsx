@@ -1,12 +1,12 @@
 import { LayoutTemplate, SendHorizontal } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import type { WhatsappTemplate } from '../../../../../shared/schemas/entities';
+import type { WhatsappTemplate } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-client';
-import { useApprovedTemplates } from '../api/list-templates';
+import { useApprovedTemplates } from '../../templates/api/get-templates';
 import { useSendTemplateMessage } from '../api/send-template-message';
 import { fillTemplateText, templateParts } from '../utils/template-params';
 

@@ -1,5 +1,5 @@
 import { CircleCheck, RotateCcw, UserRoundCheck } from 'lucide-react';
-import type { ConversationEvent } from '../../../../../shared/schemas/entities';
+import type { ConversationEvent } from '@shared/schemas/entities';
 import { formatDay, formatFull, formatTime } from '../utils/format';
 
 export interface NameLookup {

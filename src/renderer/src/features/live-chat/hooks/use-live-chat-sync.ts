@@ -4,7 +4,7 @@
  */
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef } from 'react';
-import type { Conversation, ConversationDetail, ConversationListEntry, Message } from '../../../../../shared/schemas/entities';
+import type { Conversation, ConversationDetail, ConversationListEntry, Message } from '@shared/schemas/entities';
 import { api } from '../../../lib/api-client';
 import { type WorkspaceEvent, useWorkspaceEvents, useWorkspaceEventsReset } from '../../../lib/workspace-events';
 import { liveChatKeys } from '../api/keys';

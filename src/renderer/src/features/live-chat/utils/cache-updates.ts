@@ -5,7 +5,7 @@
  * it now belongs to (unless it would land beyond the pages loaded so far: paging brings it then).
  */
 import type { InfiniteData } from '@tanstack/react-query';
-import type { Conversation, ConversationListEntry, Message } from '../../../../../shared/schemas/entities';
+import type { Conversation, ConversationListEntry, Message } from '@shared/schemas/entities';
 import type { LiveChatTab } from './tabs';
 
 export interface ConversationPage {

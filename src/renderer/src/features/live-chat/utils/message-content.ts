@@ -3,7 +3,8 @@
  * wire, in the shapes of WhatsApp's Cloud API (interactive header/action objects, template components as
  * defined or as sent); they are read defensively so one odd message cannot break the conversation view.
  */
-import type { Message } from '../../../../../shared/schemas/entities';
+import type { Message } from '@shared/schemas/entities';
+import { fillTemplateVariables } from '@shared/template-variables';
 
 export type MediaKind = 'image' | 'video' | 'document';
 
@@ -113,9 +114,8 @@ function readTemplate(m: Message, out: MessageContent): void {
       out.buttons = readButtons(c);
     }
   }
-  const fill = (text: string, values: string[]) => text.replace(/\{\{(\d+)\}\}/g, (all, n: string) => values[Number(n) - 1] ?? all);
-  if (out.header && 'text' in out.header && headerParams.length) out.header = { text: fill(out.header.text, headerParams) };
-  out.body = m.text ?? (bodyText ? fill(bodyText, bodyParams) : undefined);
+  if (out.header && 'text' in out.header && headerParams.length) out.header = { text: fillTemplateVariables(out.header.text, headerParams) };
+  out.body = m.text ?? (bodyText ? fillTemplateVariables(bodyText, bodyParams) : undefined);
 }
 
 export function messageContent(m: Message): MessageContent {

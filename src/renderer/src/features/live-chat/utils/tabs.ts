@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultLiveChatTab, liveChatTabs } from '../../../../../shared/limits';
+import { defaultLiveChatTab, liveChatTabs } from '@shared/limits';
 
 export type LiveChatTab = (typeof liveChatTabs)[number];
 export { liveChatTabs, defaultLiveChatTab };

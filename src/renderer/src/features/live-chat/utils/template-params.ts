@@ -1,18 +1,9 @@
 /** The variables of an approved template ({{1}}, {{2}} or named {{first_name}}) and its text with them filled. */
-import type { WhatsappTemplate } from '../../../../../shared/schemas/entities';
+import type { WhatsappTemplate } from '@shared/schemas/entities';
+import { templateVariables } from '@shared/template-variables';
 
-const VAR = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
-
-export function variablesOf(text: string | undefined): string[] {
-  if (!text) return [];
-  const seen: string[] = [];
-  for (const m of text.matchAll(VAR)) if (!seen.includes(m[1])) seen.push(m[1]);
-  return seen;
-}
-
-export function fillTemplateText(text: string, values: Record<string, string>): string {
-  return text.replace(VAR, (all, name: string) => (values[name] ? values[name] : all));
-}
+/** The text with the values typed so far (a blank one leaves its `{{n}}` showing). */
+export { fillTemplateVariables as fillTemplateText } from '@shared/template-variables';
 
 export interface TemplateParts {
   header?: string;
@@ -31,11 +22,11 @@ export function templateParts(t: Pick<WhatsappTemplate, 'components'>): Template
       out.headerFormat = c.format;
       if (c.format === 'TEXT' && c.text) {
         out.header = c.text;
-        out.headerVariables = variablesOf(c.text);
+        out.headerVariables = templateVariables(c.text);
       }
     } else if (c.type === 'BODY') {
       out.body = c.text;
-      out.bodyVariables = variablesOf(c.text);
+      out.bodyVariables = templateVariables(c.text);
     } else if (c.type === 'FOOTER') {
       out.footer = c.text;
     } else if (c.type === 'BUTTONS') {

@@ -1,5 +1,5 @@
 /** The conversation view's rows: messages and events interleaved by time, with a separator for each day. */
-import type { ConversationEvent, Message } from '../../../../../shared/schemas/entities';
+import type { ConversationEvent, Message } from '@shared/schemas/entities';
 import { dayKey } from './format';
 
 export type TimelineItem =

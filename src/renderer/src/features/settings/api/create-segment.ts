@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, api } from '../../../lib/api-client';
-import { workspaceKeys } from '../../../lib/queries/session';
+import { segmentsQueryOptions } from './get-segments';
 
 /** POST /segment */
 export function useCreateSegment(workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ApiBody<'createSegment'>) => api('createSegment', { body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: workspaceKeys.list(workspaceId, 'segments') }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: segmentsQueryOptions(workspaceId).queryKey }),
   });
 }

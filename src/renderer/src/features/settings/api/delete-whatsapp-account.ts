@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { workspaceKeys } from '../../../lib/queries/session';
+import { whatsappAccountsQueryOptions } from '../../../lib/queries/whatsapp-accounts';
 
 /** DELETE /whatsapp/{id} */
 export function useDeleteWhatsappAccount(workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api('deleteWhatsappAccount', { params: { id } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: workspaceKeys.list(workspaceId, 'whatsapp') }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: whatsappAccountsQueryOptions(workspaceId).queryKey }),
   });
 }

@@ -1,8 +1,11 @@
+/**
+ * GET /workspace/{id}/segments: the one segments list (the segments settings page and the audience filter both
+ * read it). Mutations invalidate segmentsQueryOptions(id).queryKey.
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, fetchAllPages } from '../../../lib/api-client';
 import { workspaceKeys } from '../../../lib/queries/session';
 
-/** GET /workspace/{id}/segments */
 export const segmentsQueryOptions = (workspaceId: string) =>
   queryOptions({
     queryKey: workspaceKeys.list(workspaceId, 'segments'),

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { SegmentFilter } from '../../../../../shared/schemas/entities';
+import type { SegmentFilter } from '@shared/schemas/entities';
 import { api } from '../../../lib/api-client';
 import { workspaceKeys } from '../../../lib/queries/session';
 

@@ -3,7 +3,7 @@ import { MessageCircle, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { CreateWhatsappBody } from '../../../../../shared/schemas/requests';
+import { CreateWhatsappBody } from '@shared/schemas/requests';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, api } from '../../../lib/api-client';
-import { workspaceKeys } from '../../../lib/queries/session';
+import { templatesQueryOptions } from './get-templates';
 
 /** POST /whatsapp-template: submits the template to WhatsApp for review. */
 export function useCreateTemplate(workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ApiBody<'createTemplate'>) => api('createTemplate', { body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: workspaceKeys.list(workspaceId, 'whatsapp-templates') }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: templatesQueryOptions(workspaceId).queryKey }),
   });
 }

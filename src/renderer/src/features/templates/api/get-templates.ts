@@ -1,8 +1,11 @@
+/**
+ * GET /workspace/{id}/whatsapp-templates: the one templates list (the templates page and live chat's template
+ * sender both read it). Mutations invalidate templatesQueryOptions(id).queryKey.
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, fetchAllPages } from '../../../lib/api-client';
 import { workspaceKeys } from '../../../lib/queries/session';
 
-/** GET /workspace/{id}/whatsapp-templates */
 export const templatesQueryOptions = (workspaceId: string) =>
   queryOptions({
     queryKey: workspaceKeys.list(workspaceId, 'whatsapp-templates'),
@@ -12,4 +15,13 @@ export const templatesQueryOptions = (workspaceId: string) =>
 
 export function useTemplates(workspaceId: string) {
   return useQuery(templatesQueryOptions(workspaceId));
+}
+
+/** The approved templates: what may be sent outside the 24-hour window. */
+export function useApprovedTemplates(workspaceId: string, enabled = true) {
+  return useQuery({
+    ...templatesQueryOptions(workspaceId),
+    enabled,
+    select: (all) => all.filter((t) => t.status.toUpperCase() === 'APPROVED'),
+  });
 }

@@ -4,9 +4,10 @@
  * TemplateComponent limits); the request is parsed with CreateTemplateBody before it is sent.
  */
 import { z } from 'zod';
-import { messages, productMessages } from '../../../../../shared/messages';
-import { TemplateCategory, TemplateName, type TemplateComponent } from '../../../../../shared/schemas/entities';
-import { isValidMobileNumber } from '../../../../../shared/schemas/requests';
+import { messages, productMessages } from '@shared/messages';
+import { TemplateCategory, TemplateName, type TemplateComponent } from '@shared/schemas/entities';
+import { isValidMobileNumber } from '@shared/schemas/requests';
+import { fillTemplateVariables, positionalVariables } from '@shared/template-variables';
 
 export const headerFormats = ['NONE', 'TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 export type HeaderFormat = (typeof headerFormats)[number];
@@ -75,20 +76,12 @@ export const emptyTemplate: TemplateFormValues = {
   buttons: [],
 };
 
-/** The distinct variable numbers in a text, in order: "Hi {{1}}, {{2}}" -> [1, 2]. */
-export function variablesOf(text: string): number[] {
-  const seen = new Set<number>();
-  for (const m of text.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) seen.add(Number(m[1]));
-  return [...seen].sort((a, b) => a - b);
-}
+/** The distinct variable numbers in a text, ascending: "Hi {{1}}, {{2}}" -> [1, 2]. */
+export const variablesOf = positionalVariables;
 
-/** The text with each {{n}} replaced by its example (or left as is when there is none). */
+/** The text with each {{n}} replaced by its example (examples[i] belongs to the i-th number), or left as is. */
 export function fillVariables(text: string, examples: string[]): string {
-  const vars = variablesOf(text);
-  return text.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => {
-    const i = vars.indexOf(Number(n));
-    return examples[i]?.trim() ? examples[i] : whole;
-  });
+  return fillTemplateVariables(text, Object.fromEntries(positionalVariables(text).map((n, i) => [String(n), examples[i]])));
 }
 
 /** WhatsApp `components` of the template (HEADER, BODY, FOOTER, BUTTONS). */

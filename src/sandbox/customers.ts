@@ -1,0 +1,135 @@
+/**
+ * Simulated customers: a customer writes to a business number (text, a reply to the last list, buttons, flow
+ * or template sent to them, an image or a document), which opens their 24-hour window and sends the signed
+ * `messages` webhook.
+ */
+import { type SandboxAccount, digits, sandboxAccount } from './account';
+import type { MediaStore } from './media';
+import { webhookMetadata, windowKey } from './messaging';
+import { samplePdf, samplePng } from './samples';
+import { type SandboxState, type SentMessage, wamid } from './state';
+import type { Obj } from './validate';
+import type { WebhookRecord } from './webhooks';
+
+export type CustomerMessage =
+  | { type: 'text'; text: string }
+  | { type: 'button_reply'; id?: string; title?: string; index?: number; replyTo?: string }
+  | { type: 'list_reply'; id?: string; title?: string; description?: string; index?: number; replyTo?: string }
+  | { type: 'nfm_reply'; response?: Record<string, unknown>; flowToken?: string; body?: string; replyTo?: string }
+  | { type: 'button'; payload: string; text: string; replyTo?: string }
+  | { type: 'image'; data?: Uint8Array; mimeType?: string; caption?: string }
+  | { type: 'document'; data?: Uint8Array; mimeType?: string; fileName?: string; caption?: string };
+
+export interface CustomerSendOptions {
+  /** Profile name shown in `contacts[].profile.name`; remembered per customer. */
+  name?: string;
+  /** Which business number the customer writes to (default: the sandbox account's). */
+  phoneNumberId?: string;
+}
+
+export class CustomerSimulator {
+  constructor(
+    private readonly state: SandboxState,
+    private readonly media: MediaStore,
+  ) {}
+
+  /** A customer writes to a business number: opens their 24-hour window and sends the `messages` webhook. */
+  async customerSend(waIdInput: string, msg: CustomerMessage, opts: CustomerSendOptions = {}): Promise<{ id: string; webhook: WebhookRecord }> {
+    const waId = digits(waIdInput);
+    if (!/^\d{7,15}$/.test(waId)) throw new Error(`not a phone number: ${waIdInput}`);
+    const account = opts.phoneNumberId ? this.state.accounts.get(opts.phoneNumberId) : this.state.accounts.get(sandboxAccount.phoneNumberId);
+    if (!account) throw new Error(`unknown phone number id ${opts.phoneNumberId}`);
+    if (opts.name) this.state.names.set(waId, opts.name);
+    const name = this.state.names.get(waId) ?? `Customer ${waId.slice(-4)}`;
+    const id = wamid();
+    const message: Obj = { from: waId, id, timestamp: String(Math.floor(this.state.now() / 1000)), ...this.customerContent(account, waId, msg) };
+    this.state.windows.set(windowKey(account.phoneNumberId, waId), this.state.now());
+    this.state.save();
+    this.state.received.push({ id, phoneNumberId: account.phoneNumberId, waId, type: String(message.type), message, at: new Date(this.state.now()) });
+    const webhook = this.state.webhooks.push(account.wabaAccountId, 'messages', {
+      ...webhookMetadata(account),
+      contacts: [{ profile: { name }, wa_id: waId }],
+      messages: [message],
+    });
+    this.state.track(webhook);
+    return { id, webhook: await webhook };
+  }
+
+  /** The last outbound message to this customer matching `pred` (what a reply refers to). */
+  private lastSent(account: SandboxAccount, waId: string, pred: (m: SentMessage) => boolean): SentMessage | undefined {
+    return this.state.sent.filter((m) => m.phoneNumberId === account.phoneNumberId && m.waId === waId && pred(m)).at(-1);
+  }
+
+  private customerContent(account: SandboxAccount, waId: string, msg: CustomerMessage): Obj {
+    const interactive = (m: SentMessage, kind: string) => m.type === 'interactive' && (m.body.interactive as Obj).type === kind;
+    const context = (ref: SentMessage | undefined, replyTo: string | undefined) => {
+      const id = replyTo ?? ref?.id;
+      return id ? { context: { from: digits(account.phoneNumber), id } } : {};
+    };
+    switch (msg.type) {
+      case 'text':
+        return { type: 'text', text: { body: msg.text } };
+      case 'button_reply': {
+        const ref = this.lastSent(account, waId, (m) => interactive(m, 'button'));
+        let { id, title } = msg;
+        if (id === undefined || title === undefined) {
+          const buttons = (((ref?.body.interactive as Obj | undefined)?.action as Obj | undefined)?.buttons as Obj[] | undefined) ?? [];
+          const b = buttons[msg.index ?? 0]?.reply as Obj | undefined;
+          if (!b) throw new Error(`customer ${waId} has no reply-button message to answer (or no button ${msg.index ?? 0})`);
+          id ??= String(b.id);
+          title ??= String(b.title);
+        }
+        return { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id, title } }, ...context(ref, msg.replyTo) };
+      }
+      case 'list_reply': {
+        const ref = this.lastSent(account, waId, (m) => interactive(m, 'list'));
+        let { id, title, description } = msg;
+        if (id === undefined || title === undefined) {
+          const sections = (((ref?.body.interactive as Obj | undefined)?.action as Obj | undefined)?.sections as Obj[] | undefined) ?? [];
+          const row = sections.flatMap((s) => s.rows as Obj[])[msg.index ?? 0];
+          if (!row) throw new Error(`customer ${waId} has no list message to answer (or no row ${msg.index ?? 0})`);
+          id ??= String(row.id);
+          title ??= String(row.title);
+          description ??= row.description as string | undefined;
+        }
+        return {
+          type: 'interactive',
+          interactive: { type: 'list_reply', list_reply: { id, title, ...(description !== undefined ? { description } : {}) } },
+          ...context(ref, msg.replyTo),
+        };
+      }
+      case 'nfm_reply': {
+        const ref = this.lastSent(account, waId, (m) => interactive(m, 'flow'));
+        const params = (((ref?.body.interactive as Obj | undefined)?.action as Obj | undefined)?.parameters as Obj | undefined) ?? {};
+        const flowToken = msg.flowToken ?? (params.flow_token as string | undefined) ?? 'unused';
+        return {
+          type: 'interactive',
+          interactive: {
+            type: 'nfm_reply',
+            // response_json is a JSON-encoded string, and flow_token is the only link back to the flow (reference §3).
+            nfm_reply: { name: 'flow', body: msg.body ?? 'Sent', response_json: JSON.stringify({ ...(msg.response ?? {}), flow_token: flowToken }) },
+          },
+          ...context(ref, msg.replyTo),
+        };
+      }
+      case 'button': {
+        const ref = this.lastSent(account, waId, (m) => m.type === 'template');
+        return { type: 'button', button: { payload: msg.payload, text: msg.text }, ...context(ref, msg.replyTo) };
+      }
+      case 'image': {
+        const m = this.media.storeMedia(account.phoneNumberId, Buffer.from(msg.data ?? samplePng), msg.mimeType ?? 'image/png');
+        return { type: 'image', image: { id: m.id, mime_type: m.mimeType, sha256: m.sha256, ...(msg.caption ? { caption: msg.caption } : {}) } };
+      }
+      case 'document': {
+        const fileName = msg.fileName ?? 'document.pdf';
+        const m = this.media.storeMedia(account.phoneNumberId, Buffer.from(msg.data ?? samplePdf()), msg.mimeType ?? 'application/pdf', fileName);
+        return {
+          type: 'document',
+          document: { id: m.id, mime_type: m.mimeType, sha256: m.sha256, filename: fileName, ...(msg.caption ? { caption: msg.caption } : {}) },
+        };
+      }
+      default:
+        throw new Error(`unsupported customer message type ${(msg as { type: string }).type}`);
+    }
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Outbound messaging: POST /{PHONE_NUMBER_ID}/messages with its checks (24-hour windows, throughput and
+ * pair-rate buckets, injected failures, templates, flows), read receipts, and the sent / delivered / read
+ * (or failed) status webhooks that follow an accepted message.
+ */
+import { randomBytes } from 'node:crypto';
+import { type SandboxAccount, digits } from './account';
+import { SandboxGraphError, badParam, invalid, missing, webhookErrorItem } from './graph-error';
+import { type SandboxState, type SandboxTemplate, type SentMessage, wamid } from './state';
+import type { TemplateRegistry } from './templates';
+import { type Obj, type ParsedSend, isObj, parseSend } from './validate';
+
+const WINDOW_MS = 24 * 60 * 60_000;
+
+export interface InjectedFailure {
+  /** Graph error code, e.g. 131026 (undeliverable), 131049, 1 (unknown), 131000. */
+  code: number;
+  details?: string;
+  /** 'sync': the next send requests answer this error. 'async': the next accepted messages get a `failed` webhook. */
+  mode?: 'sync' | 'async';
+  /** How many requests or messages it affects (default 1). */
+  count?: number;
+  /** HTTP status of a sync failure (default: Meta's status for the code). */
+  httpStatus?: number;
+}
+
+/** Key of a customer's 24-hour window with a business number in SandboxState.windows. */
+export const windowKey = (phoneNumberId: string, waId: string) => `${phoneNumberId}:${waId}`;
+
+/** The envelope of every `messages` webhook value: which business number it concerns. */
+export function webhookMetadata(account: SandboxAccount) {
+  return { messaging_product: 'whatsapp', metadata: { display_phone_number: digits(account.phoneNumber), phone_number_id: account.phoneNumberId } };
+}
+
+export class Messaging {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly syncFailures: InjectedFailure[] = [];
+  private readonly asyncFailures: InjectedFailure[] = [];
+
+  constructor(
+    private readonly state: SandboxState,
+    private readonly templates: TemplateRegistry,
+  ) {}
+
+  injectFailure(f: InjectedFailure): void {
+    const list = (f.mode ?? 'sync') === 'sync' ? this.syncFailures : this.asyncFailures;
+    for (let i = 0; i < (f.count ?? 1); i++) list.push(f);
+  }
+
+  /** Records that the customer last wrote at `at` without sending a webhook (state a restarted sandbox forgot). */
+  restoreWindow(phoneNumberId: string, waId: string, at: Date): void {
+    const key = windowKey(phoneNumberId, digits(waId));
+    if ((this.state.windows.get(key) ?? 0) < at.getTime()) this.state.windows.set(key, at.getTime());
+    this.state.save();
+  }
+
+  windowOpen(phoneNumberId: string, waId: string): boolean {
+    const last = this.state.windows.get(windowKey(phoneNumberId, waId));
+    return last !== undefined && this.state.now() - last < WINDOW_MS;
+  }
+
+  private take(key: string, capacity: number, perSecond: number): boolean {
+    const now = Date.now();
+    const b = this.buckets.get(key) ?? { tokens: capacity, at: now };
+    b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * perSecond);
+    b.at = now;
+    this.buckets.set(key, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+
+  /** POST /{PHONE_NUMBER_ID}/messages */
+  send(account: SandboxAccount, body: unknown): object {
+    if (isObj(body) && body.status === 'read') return this.markRead(account, body);
+    const failure = this.syncFailures.shift();
+    if (failure) throw new SandboxGraphError(failure.code, failure.details ?? 'Injected failure', { httpStatus: failure.httpStatus });
+
+    const p = parseSend(body);
+    if (p.waId === digits(account.phoneNumber)) throw new SandboxGraphError(131021, 'Recipient cannot be sender.');
+    for (const ref of p.mediaRefs) {
+      if (ref.id !== undefined && !this.state.media.has(ref.id)) throw invalid(`Param ${ref.kind}['id'] is not a valid media id: ${ref.id}`);
+    }
+    const template = p.template ? this.templates.checkTemplate(account, p) : undefined;
+    if (p.flow) this.checkFlow(account, p.flow);
+
+    const rate = this.state.opts.throughputPerSecond ?? 80;
+    if (!this.take(`tp:${account.phoneNumberId}`, rate, rate)) {
+      throw new SandboxGraphError(130429, 'Message failed to send because there were too many messages sent from this phone number in a short period of time', {
+        subcode: 2494055,
+      });
+    }
+    const pair = this.state.opts.pairRateLimit;
+    if (pair && !this.take(`pair:${account.phoneNumberId}:${p.waId}`, pair.burst, pair.perSecond)) {
+      throw new SandboxGraphError(131056, 'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time');
+    }
+
+    const outside = !template && !this.windowOpen(account.phoneNumberId, p.waId);
+    const windowDetails = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
+    if (outside && (this.state.opts.windowErrorMode ?? 'sync') === 'sync') throw new SandboxGraphError(131047, windowDetails);
+
+    const message: SentMessage = {
+      id: wamid(),
+      phoneNumberId: account.phoneNumberId,
+      to: p.to,
+      waId: p.waId,
+      type: p.type,
+      body: body as Obj,
+      status: 'accepted',
+      at: new Date(this.state.now()),
+    };
+    this.state.sent.push(message);
+    const asyncFailure = outside ? { code: 131047, details: windowDetails } : this.asyncFailures.shift();
+    this.progress(account, message, p, template, asyncFailure);
+    return {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: p.to, wa_id: p.waId }],
+      messages: [{ id: message.id, ...(template ? { message_status: 'accepted' } : {}) }],
+    };
+  }
+
+  private markRead(account: SandboxAccount, body: Obj): object {
+    if (body.messaging_product !== 'whatsapp') throw badParam("The parameter messaging_product is required and must be 'whatsapp'.");
+    if (typeof body.message_id !== 'string') throw missing('The parameter message_id is required.');
+    const found = this.state.received.find((m) => m.id === body.message_id && m.phoneNumberId === account.phoneNumberId);
+    if (!found) throw invalid(`Param message_id is not a message received by this number: ${body.message_id}`);
+    // As on WhatsApp, reading a message reads the customer's earlier ones too.
+    const now = new Date(this.state.now());
+    for (const m of this.state.received) {
+      if (m.phoneNumberId === found.phoneNumberId && m.waId === found.waId && m.at <= found.at && !m.readAt) m.readAt = now;
+    }
+    return { success: true };
+  }
+
+  private checkFlow(account: SandboxAccount, f: NonNullable<ParsedSend['flow']>): void {
+    const flow = this.state.flows.find((x) => x.wabaId === account.wabaAccountId && (f.id ? x.id === f.id : x.name === f.name));
+    if (!flow) throw invalid(`Flow ${f.id ?? f.name} does not exist in this WhatsApp Business Account.`);
+    if (flow.status === 'DRAFT' && f.mode !== 'draft') throw invalid(`Flow ${flow.id} is a DRAFT; send it with mode 'draft' or publish it first.`);
+    if (flow.status === 'BLOCKED') throw new SandboxGraphError(132068, `Flow ${flow.id} is blocked.`);
+    if (flow.status === 'THROTTLED') throw new SandboxGraphError(132069, `Flow ${flow.id} is throttled.`);
+  }
+
+  /** sent -> delivered -> read webhooks (or one `failed`), spaced by statusDelayMs. */
+  private progress(account: SandboxAccount, m: SentMessage, p: ParsedSend, template: SandboxTemplate | undefined, failure?: { code: number; details?: string }): void {
+    const category = template ? template.category.toLowerCase() : 'service';
+    const delay = this.state.opts.statusDelayMs ?? 150;
+    const steps: SentMessage['status'][] = failure ? ['failed'] : ['sent', 'delivered', ...(this.state.opts.autoRead === false ? [] : (['read'] as const))];
+    const conversation = {
+      id: randomBytes(16).toString('hex'),
+      expiration_timestamp: String(Math.floor((this.state.now() + WINDOW_MS) / 1000)),
+      origin: { type: category },
+    };
+    this.state.track(
+      (async () => {
+        for (const status of steps) {
+          await this.state.wait(delay);
+          if (this.state.closed) return;
+          m.status = status;
+          const item: Obj = {
+            id: m.id,
+            status,
+            timestamp: String(Math.floor(this.state.now() / 1000)),
+            recipient_id: p.waId,
+            ...(p.bizOpaqueCallbackData ? { biz_opaque_callback_data: p.bizOpaqueCallbackData } : {}),
+          };
+          if (status === 'failed') item.errors = [webhookErrorItem(failure!.code, failure!.details ?? 'Injected failure')];
+          else if (status !== 'read') {
+            // Like Meta, read receipts carry no conversation or pricing: those were settled by sent/delivered.
+            item.conversation = conversation;
+            item.pricing = { billable: category !== 'service', pricing_model: 'PMP', type: category === 'service' ? 'free_customer_service' : 'regular', category };
+          }
+          await this.state.webhooks.push(account.wabaAccountId, 'messages', { ...webhookMetadata(account), statuses: [item] });
+        }
+      })(),
+    );
+  }
+}
