@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import { aliases } from './scripts/build/aliases';
 import { startupBundleGuard } from './scripts/build/startup-bundle-guard';
 
@@ -9,6 +10,34 @@ import { startupBundleGuard } from './scripts/build/startup-bundle-guard';
 // Electron by electron-builder and unpacked from the asar, see electron-builder.yml).
 const nativeDeps = ['better-sqlite3', '@napi-rs/keyring'];
 
+/**
+ * The desktop renderer's <meta> CSP. index.html's own names only loopback servers (web mode and development). The
+ * desktop app talks to the server the user chose, and main sends the CSP naming exactly that server as a
+ * response header (src/main/csp.ts). Both policies apply and the stricter wins, so here the meta allows any
+ * http(s)/ws(s) server for connect/img/media (everything else unchanged) and the header narrows it.
+ */
+function desktopCspMeta(): Plugin {
+  const anyServer = 'http: https: ws: wss:';
+  return {
+    name: 'parley-desktop-csp-meta',
+    transformIndexHtml(html) {
+      const out = html.replace(/(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/, (_m, open: string, policy: string, close: string) => {
+        const widened = policy
+          .split(';')
+          .map((d) => d.trim())
+          .map((d) => {
+            const [name, ...sources] = d.split(/\s+/);
+            if (!['connect-src', 'img-src', 'media-src'].includes(name)) return d;
+            return [name, ...sources.filter((x) => !/^(https?|wss?):\/\/(127\.0\.0\.1|localhost):\*$/.test(x)), anyServer].join(' ');
+          })
+          .join('; ');
+        return open + widened + close;
+      });
+      if (out === html) throw new Error('src/renderer/index.html has no Content-Security-Policy meta to adapt');
+      return out;
+    },
+  };
+}
 const alias = aliases(import.meta.dirname);
 
 export default defineConfig({
@@ -19,6 +48,17 @@ export default defineConfig({
       // explicitly so the native ones can never be bundled by accident.
       externalizeDeps: { include: nativeDeps },
       lib: { entry: resolve(import.meta.dirname, 'src/main/index.ts') },
+    },
+    // Firebase project and default server of a release build (src/main/config.ts); the environment at run
+    // time still wins. None of these is a secret.
+    define: {
+      __PARLEY_BUILD_CONFIG__: JSON.stringify(
+        Object.fromEntries(
+          ['PARLEY_FIREBASE_API_KEY', 'PARLEY_FIREBASE_PROJECT_ID', 'PARLEY_FIREBASE_AUTH_DOMAIN', 'PARLEY_API_URL']
+            .filter((key) => process.env[key])
+            .map((key) => [key, process.env[key]]),
+        ),
+      ),
     },
   },
   preload: {
@@ -48,6 +88,7 @@ export default defineConfig({
     plugins: [
       react(),
       tailwindcss(),
+      desktopCspMeta(),
       // React Flow and the two canvas editors load on first visit of a canvas route (src/renderer/src/app/router.tsx).
       startupBundleGuard([/\/node_modules\/@xyflow\//, /\/src\/renderer\/src\/features\/(automation\/components\/bot-page|campaigns\/components\/campaign-page)\.tsx$/]),
     ],

@@ -1,12 +1,15 @@
-// Preload (sandboxed, built as CommonJS). For now it only tells the renderer that it runs inside
-// the desktop app; the typed IPC contract from src/shared will be exposed here as window.desktop.
-import { contextBridge } from 'electron';
+// Preload (sandboxed, built as CommonJS): exposes the IPC contract as window.desktop and nothing else.
+import { contextBridge, ipcRenderer } from 'electron';
+import { createDesktopApi } from './api';
 
-contextBridge.exposeInMainWorld('desktop', {
-  platform: process.platform,
-  versions: {
-    electron: process.versions.electron,
-    chrome: process.versions.chrome,
-    node: process.versions.node,
-  },
-});
+contextBridge.exposeInMainWorld(
+  'desktop',
+  createDesktopApi({
+    invoke: (channel, arg) => ipcRenderer.invoke(channel, arg),
+    subscribe: (channel, listener) => {
+      const handler = (_event: Electron.IpcRendererEvent, payload: unknown) => listener(payload);
+      ipcRenderer.on(channel, handler);
+      return () => void ipcRenderer.removeListener(channel, handler);
+    },
+  }),
+);

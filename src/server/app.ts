@@ -23,9 +23,10 @@ import helmet from '@fastify/helmet';
 import { createFileStore } from './storage/file-store';
 import { registerFileRoutes } from './storage/http';
 import { registerWhatsappWebhook } from './whatsapp/webhook-route';
-import type { JobDefinition } from './jobs/names';
+import type { JobMap } from './jobs/names';
+import { registerJobHandlers } from './jobs/handlers';
 import { createRealtime } from './realtime/stream';
-import { registerEventRetention } from './realtime/retention';
+import { createEventRetention } from './realtime/retention';
 
 export interface AppOptions {
   config: Config;
@@ -36,7 +37,7 @@ export interface AppOptions {
   /** pino options; false silences the log (tests). */
   logger?: boolean | object;
   /** Durable jobs: tests list extra jobs (defaults to src/server/jobs/names.ts) and shorten the stop wait. */
-  jobs?: { definitions?: Record<string, JobDefinition>; stopTimeoutMs?: number };
+  jobs?: { definitions?: JobMap; stopTimeoutMs?: number };
 }
 
 declare module 'fastify' {
@@ -163,6 +164,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
   const files = createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
   const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
+  const retention = createEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });
+  registerJobHandlers(jobs, services, retention);
   app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
@@ -210,7 +213,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     appSecret: config.whatsappAppSecret,
     enqueue: (payload) => services.channel.enqueueWebhook(payload),
   });
-  const retention = registerEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });
   // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
   app.addHook('onReady', async () => {
     await jobs.start();

@@ -29,6 +29,7 @@ export const productMessages = {
   notMember: 'You are not a member of this workspace',
   adminOnly: 'Only workspace admins can do this',
   unauthenticated: 'Missing or invalid identity token',
+  whatsappTextTooLong: 'WhatsApp messages can be at most 4,096 characters. Shorten the message or send it in two parts.',
   emailNotVerified: 'Verify your email address first',
 } as const;
 

@@ -17,7 +17,7 @@ export interface BenchContext {
 
 export interface Metric {
   value: number;
-  unit: 'ms' | 's' | 'x' | 'rows' | 'rows/s' | 'MB';
+  unit: 'ms' | 's' | 'x' | 'rows' | 'rows/s' | 'MB' | 'msg/s' | 'count';
   /** The target; the metric passes when value <= goal. */
   goal?: number;
   description: string;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { adminApi, connectNumber, createAdmin, expect, signInUi, test } from './support/fixtures';
+import { adminApi, connectNumber, createAdmin, expect, signInUi, test, pick } from './support/fixtures';
 
 const dir = path.resolve('docs/screenshots');
 async function shot(page: Page, name: string, opts: { top?: boolean } = {}) {
@@ -118,12 +118,12 @@ test('every screen', async ({ page }) => {
   await page.getByRole('button', { name: 'New segment' }).click();
   const dialog = page.getByRole('dialog', { name: 'New segment' });
   await dialog.getByLabel('Segment name').fill('Gold plan, not in Berlin');
-  await dialog.getByLabel('Filter 1 column').selectOption('plan');
-  await dialog.getByLabel('Filter 1 operator').selectOption('IS');
+  await pick(page, dialog.getByRole('combobox', { name: 'Filter 1 column' }), 'plan');
+  await pick(page, dialog.getByRole('combobox', { name: 'Filter 1 operator' }), 'is');
   await dialog.getByLabel('Filter 1 value').fill('gold');
   await dialog.getByRole('button', { name: 'Add filter' }).click();
-  await dialog.getByLabel('Filter 2 column').selectOption('city');
-  await dialog.getByLabel('Filter 2 operator').selectOption('IS_NOT');
+  await pick(page, dialog.getByRole('combobox', { name: 'Filter 2 column' }), 'City');
+  await pick(page, dialog.getByRole('combobox', { name: 'Filter 2 operator' }), 'is not');
   await dialog.getByLabel('Filter 2 value').fill('Berlin');
   await page.waitForTimeout(800);
   await shot(page, '45-segment-builder');

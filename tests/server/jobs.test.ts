@@ -4,22 +4,29 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildApp } from '../../src/server/app';
 import { type Database, rowsOf } from '../../src/server/db/client';
-import { jobDefinitions } from '../../src/server/jobs/names';
-import type { JobHandler, JobInfo } from '../../src/server/jobs/queue';
+import { type JobDefinition, jobDefinitions } from '../../src/server/jobs/names';
+import type { JobHandler, JobInfo, JobQueue } from '../../src/server/jobs/queue';
 import { type Config } from '../../src/server/config';
 import { openTestDatabase, testConfig } from '../support/server';
 
+const anything = { payload: z.record(z.string(), z.unknown()) } satisfies JobDefinition;
 const ownJobs = {
-  'test.echo': {},
-  'test.flaky': {},
-  'test.doomed': { retryLimit: 1 },
-  'test.restart': {},
-  'test.slow': {},
+  'test.echo': anything,
+  'test.flaky': anything,
+  'test.doomed': { ...anything, retryLimit: 1 },
+  'test.restart': anything,
+  'test.slow': anything,
+  /** A typed payload: what `send` takes is checked, the handler receives the parsed value. */
+  'test.typed': { payload: z.object({ orderId: z.uuid(), amount: z.coerce.number().int().positive(), note: z.string().default('none') }) },
 };
-// The product's jobs stay listed: their handlers are registered by the services as usual.
+// The product's jobs stay listed: their handlers are registered by the app as usual (src/server/jobs/handlers.ts).
 const testJobs = { ...jobDefinitions, ...ownJobs };
+type TestJobs = typeof testJobs;
+/** The app's queue, seen with the test jobs' names and payloads. */
+const jobsOf = (app: FastifyInstance) => app.parley.jobs as unknown as JobQueue<TestJobs>;
 
 let database: Database;
 let dispose: () => Promise<void>;
@@ -38,7 +45,7 @@ async function startApp(handlers: Partial<Record<keyof typeof ownJobs, JobHandle
   const app = await buildApp({ config: testConfig(config), database, logger: false, jobs: { definitions: testJobs, stopTimeoutMs: 1000 } });
   open.push(app);
   for (const name of Object.keys(ownJobs) as (keyof typeof ownJobs)[]) {
-    app.parley.jobs.register(name, handlers[name] ?? (async () => undefined));
+    jobsOf(app).register(name, (handlers[name] ?? (async () => undefined)) as never);
   }
   await app.ready();
   return app;
@@ -61,6 +68,7 @@ describe('durable jobs', () => {
         runs.push({ name: 'test.flaky', data, info });
         if (flakyFailures-- > 0) throw new Error('the Graph API is down');
       },
+      'test.typed': async (data, info) => void runs.push({ name: 'test.typed', data, info }),
       'test.doomed': async (data, info) => {
         runs.push({ name: 'test.doomed', data, info });
         throw new Error('always fails');
@@ -71,7 +79,7 @@ describe('durable jobs', () => {
   afterAll(() => app.close());
 
   it('runs a sent job with its data', async () => {
-    const id = await app.parley.jobs.send('test.echo', { conversationId: 'c-1', text: 'Hello' });
+    const id = await jobsOf(app).send('test.echo', { conversationId: 'c-1', text: 'Hello' });
     expect(id).toEqual(expect.any(String));
     await app.parley.jobs.drain();
     const run = runs.find((r) => r.info.id === id);
@@ -81,7 +89,7 @@ describe('durable jobs', () => {
   });
 
   it('retries a failing job until it succeeds', async () => {
-    const id = await app.parley.jobs.send('test.flaky', { n: 1 });
+    const id = await jobsOf(app).send('test.flaky', { n: 1 });
     await app.parley.jobs.drain();
     const attempts = runs.filter((r) => r.info.id === id).map((r) => r.info.retryCount);
     expect(attempts).toEqual([0, 1, 2]);
@@ -89,16 +97,16 @@ describe('durable jobs', () => {
   });
 
   it('gives up after the retry limit and keeps the job as failed', async () => {
-    const id = await app.parley.jobs.send('test.doomed', {});
+    const id = await jobsOf(app).send('test.doomed', {});
     await app.parley.jobs.drain();
     expect(runs.filter((r) => r.info.id === id)).toHaveLength(2);
     expect(await stateOf(id!)).toBe('failed');
   });
 
   it('queues one job per singletonKey while it waits', async () => {
-    const first = await app.parley.jobs.send('test.echo', { v: 1 }, { singletonKey: 'import:42', startAfter: 1 });
-    const second = await app.parley.jobs.send('test.echo', { v: 2 }, { singletonKey: 'import:42', startAfter: 1 });
-    const other = await app.parley.jobs.send('test.echo', { v: 3 }, { singletonKey: 'import:43', startAfter: 1 });
+    const first = await jobsOf(app).send('test.echo', { v: 1 }, { singletonKey: 'import:42', startAfter: 1 });
+    const second = await jobsOf(app).send('test.echo', { v: 2 }, { singletonKey: 'import:42', startAfter: 1 });
+    const other = await jobsOf(app).send('test.echo', { v: 3 }, { singletonKey: 'import:43', startAfter: 1 });
     expect(first).toEqual(expect.any(String));
     expect(second).toBeNull();
     expect(other).toEqual(expect.any(String));
@@ -110,19 +118,62 @@ describe('durable jobs', () => {
   it('sends inside a transaction: nothing on rollback, the job on commit', async () => {
     await expect(
       database.transaction(async (tx) => {
-        await app.parley.jobs.send('test.echo', { tx: 'rolled back' }, { tx });
+        await jobsOf(app).send('test.echo', { tx: 'rolled back' }, { tx });
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');
-    const id = await database.transaction((tx) => app.parley.jobs.send('test.echo', { tx: 'committed' }, { tx }));
+    const id = await database.transaction((tx) => jobsOf(app).send('test.echo', { tx: 'committed' }, { tx }));
     await app.parley.jobs.drain();
     expect(runs.filter((r) => (r.data as { tx?: string }).tx).map((r) => r.data)).toEqual([{ tx: 'committed' }]);
     expect(await stateOf(id!)).toBe('completed');
   });
 
   it('refuses an unlisted job name', async () => {
-    await expect(app.parley.jobs.send('test.nobody', {})).rejects.toThrow('Unknown job test.nobody');
-    expect(() => app.parley.jobs.register('test.nobody', async () => undefined)).toThrow('Unknown job test.nobody');
+    const untyped = app.parley.jobs as unknown as JobQueue<Record<string, JobDefinition>>;
+    await expect(untyped.send('test.nobody', {})).rejects.toThrow('Unknown job test.nobody');
+    expect(() => untyped.register('test.nobody', async () => undefined)).toThrow('Unknown job test.nobody');
+  });
+
+  it('checks a payload against its schema when it is sent: a bad one is refused and nothing is queued', async () => {
+    const queued = async () =>
+      rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'test.typed'`))[0].n;
+    const before = await queued();
+    await expect(jobsOf(app).send('test.typed', { orderId: 'not-a-uuid', amount: 3 })).rejects.toThrow(z.ZodError);
+    await expect(jobsOf(app).send('test.typed', { orderId: '0b7c4a8e-8f0e-4a5e-9a55-1d2f6b9e0c11', amount: -1 })).rejects.toThrow(z.ZodError);
+    // The product's own jobs are checked the same way.
+    await expect(app.parley.jobs.send('whatsapp.mark-read', { workspaceId: 'w', conversationId: 'c' })).rejects.toThrow(z.ZodError);
+    expect(await queued()).toBe(before);
+  });
+
+  it('hands the handler the parsed payload (defaults filled, values coerced)', async () => {
+    const id = await jobsOf(app).send('test.typed', { orderId: '0b7c4a8e-8f0e-4a5e-9a55-1d2f6b9e0c11', amount: '12' });
+    await app.parley.jobs.drain();
+    expect(runs.find((r) => r.info.id === id)?.data).toEqual({ orderId: '0b7c4a8e-8f0e-4a5e-9a55-1d2f6b9e0c11', amount: 12, note: 'none' });
+  });
+
+  it('sends inside a transaction with a key, a delay and a nested payload the same way on every database', async () => {
+    const payload = { text: 'Grüße 👋 "quoted" \\ back', list: [1, 'two', { three: [3] }], none: null, nested: { deep: { er: true } } };
+    const first = await database.transaction((tx) => jobsOf(app).send('test.echo', payload, { tx, singletonKey: 'tx-key-1', startAfter: 1 }));
+    // The key holds inside a transaction too: a second job with it waits for nobody.
+    const second = await database.transaction((tx) => jobsOf(app).send('test.echo', { other: 1 }, { tx, singletonKey: 'tx-key-1', startAfter: 1 }));
+    expect(first).toEqual(expect.any(String));
+    expect(second).toBeNull();
+    const [row] = rowsOf<{ data: unknown; delayed: boolean }>(
+      await database.db.execute(sql`select data, start_after > created_on as delayed from pgboss.job where id = ${first}`),
+    );
+    expect(row).toEqual({ data: payload, delayed: true });
+    await app.parley.jobs.drain({ timeoutMs: 20_000 });
+    expect(runs.find((r) => r.info.id === first)?.data).toEqual(payload);
+  });
+});
+
+describe('a job sent inside a transaction before the queue has started', () => {
+  it('is refused at once with a clear error on every database (never waits for its own transaction)', async () => {
+    const app = await buildApp({ config: testConfig(), database, logger: false, jobs: { definitions: testJobs, stopTimeoutMs: 1000 } });
+    await expect(
+      database.transaction((tx) => jobsOf(app).send('test.echo', { early: true }, { tx })),
+    ).rejects.toThrow('The job queue has not started');
+    await app.close();
   });
 });
 
@@ -132,7 +183,7 @@ describe('start and stop', () => {
       config: testConfig(),
       database,
       logger: false,
-      jobs: { definitions: { ...jobDefinitions, 'test.orphan': {} } },
+      jobs: { definitions: { ...jobDefinitions, 'test.orphan': anything } },
     });
     await expect(app.ready()).rejects.toThrow('Job test.orphan has no handler');
     await app.close();
@@ -141,7 +192,7 @@ describe('start and stop', () => {
   it('runs a job sent before a restart after the next start', async () => {
     const before: unknown[] = [];
     const first = await startApp({ 'test.restart': async (data) => void before.push(data) });
-    const id = await first.parley.jobs.send('test.restart', { order: 'A-17' }, { startAfter: 1 });
+    const id = await jobsOf(first).send('test.restart', { order: 'A-17' }, { startAfter: 1 });
     await first.close();
     expect(before).toEqual([]);
 
@@ -162,7 +213,7 @@ describe('start and stop', () => {
         await new Promise(() => undefined); // never finishes: the process "dies" with it
       },
     });
-    const id = await first.parley.jobs.send('test.slow', { campaign: 'spring' });
+    const id = await jobsOf(first).send('test.slow', { campaign: 'spring' });
     await started;
     const t0 = Date.now();
     await first.close();

@@ -15,8 +15,8 @@ import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { type Seeded, seedWorkspace, snapshotWorkspace } from '../support/fixtures';
 import { exampleBody, exampleParams } from '../support/route-examples';
 
-const runsPerRoute = 8;
-const msPerRoute = 2000;
+const runsPerRoute = 5;
+const msPerRoute = 1200;
 
 let ta: TestApp;
 let caller: Session;

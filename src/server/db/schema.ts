@@ -7,6 +7,8 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
+  doublePrecision,
   customType,
   index,
   integer,
@@ -155,10 +157,13 @@ export const whatsappAccounts = pgTable(
     /** AES-256-GCM ciphertext (SECRETS_KEY); never returned to a client. */
     tokenCiphertext: text('token_ciphertext').notNull(),
     tokenLast4: text('token_last4').notNull(),
+    /** Messages per second this number may send (Meta's throughput tier): the rate of its pacer. */
+    throughputPerSecond: integer('throughput_per_second').notNull().default(80),
     memberId: uuid('member_id').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
+    check('whatsapp_accounts_throughput_range', sql`${t.throughputPerSecond} between 1 and 1000`),
     index('whatsapp_accounts_workspace_idx').on(t.workspaceId),
     // Webhooks find the account by phone_number_id; one number belongs to one workspace.
     uniqueIndex('whatsapp_accounts_phone_number_id_uq').on(t.phoneNumberId),
@@ -357,6 +362,21 @@ export const messages = pgTable(
   ],
 );
 
+/**
+ * Addition: how far each member has read each conversation. A conversation is unread for a member while the
+ * customer's last inbound message is newer than the member's mark (no row: never opened).
+ */
+export const conversationReads = pgTable(
+  'conversation_reads',
+  {
+    workspaceId: workspaceId(),
+    memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.memberId, t.conversationId] })],
+);
+
 export const importHistories = pgTable(
   'import_histories',
   {
@@ -442,6 +462,60 @@ export const botSessions = pgTable(
   ],
 );
 
+/**
+ * One intended send of the outbound path (src/server/messaging/outbound.ts), recorded and claimed before Meta is
+ * called. `status`: `claimed` (being sent, or its process died), `pending` (not accepted by Meta for a reason
+ * that may pass: a retry with the same key sends it), `sent` (accepted: message and wamid stored), `failed`
+ * (refused for good), `unknown` (Meta may or may not have it: never sent again automatically).
+ */
+export const outboundSends = pgTable(
+  'outbound_sends',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    whatsappAccountId: uuid('whatsapp_account_id').notNull(),
+    contactId: uuid('contact_id').notNull(),
+    conversationId: uuid('conversation_id'),
+    actorType: text('actor_type', { enum: ['member', 'bot', 'campaign', 'system'] }).notNull(),
+    actorId: uuid('actor_id'),
+    messageType: text('message_type').notNull(),
+    status: text('status', { enum: ['claimed', 'pending', 'sent', 'failed', 'unknown'] }).notNull().default('claimed'),
+    /** Times the send was claimed (a retry of a `pending` send claims it again). */
+    attempts: integer('attempts').notNull().default(1),
+    /** 130429 answers met (each one backed the number off; the same send went again later). */
+    throttled: integer('throttled').notNull().default(0),
+    messageId: uuid('message_id'),
+    waMessageId: text('wa_message_id'),
+    errorCode: integer('error_code'),
+    failureReason: text('failure_reason'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('outbound_sends_key_uq').on(t.workspaceId, t.idempotencyKey),
+    // Operators look for unknown outcomes (and stale claims) per workspace.
+    index('outbound_sends_status_idx').on(t.workspaceId, t.status, t.claimedAt),
+  ],
+);
+
+/**
+ * The pacer of one WhatsApp number, shared by every server process through the database: a virtual-scheduling
+ * token bucket (GCRA). `next_at` is the theoretical time of the next send; a send may go at `next_at - burst`.
+ */
+export const sendPacers = pgTable(
+  'send_pacers',
+  {
+    whatsappAccountId: uuid('whatsapp_account_id').primaryKey(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    nextAt: doublePrecision('next_at').notNull().default(0),
+    /** 130429 answers that backed this number off. */
+    backoffs: integer('backoffs').notNull().default(0),
+  },
+  (t) => [index('send_pacers_workspace_idx').on(t.workspaceId)],
+);
+
 /** Tables that hold one workspace's data; each must have an indexed NOT NULL workspace_id (checked by a test). */
 export const tenantTables = [
   'workspace_members',
@@ -460,7 +534,10 @@ export const tenantTables = [
   'conversations',
   'conversation_events',
   'messages',
+  'conversation_reads',
   'import_histories',
   'import_rejections',
   'workspace_events',
+  'outbound_sends',
+  'send_pacers',
 ] as const;

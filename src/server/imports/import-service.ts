@@ -11,24 +11,26 @@ import type { ServiceDeps } from '../services/context';
 import { ImportFileError, inspectCsv } from './csv-file';
 import { type ImportJobData, importJobName, importRunner, planColumns, toImportHistoryWire } from './run-import';
 import { jobDefinitions } from '../jobs/names';
+import type { JobInfo } from '../jobs/queue';
 
 export function importService(d: ServiceDeps) {
   const runner = importRunner(d);
-  const retryLimit = jobDefinitions[importJobName]?.retryLimit ?? d.config.jobs.retryLimit;
-
-  d.jobs.register<ImportJobData>(importJobName, async (data, job) => {
-    try {
-      await runner.run(data.importId);
-    } catch (err) {
-      // Retried (resuming after the rows already committed) until the last attempt, which gives up visibly.
-      if (job.retryCount < retryLimit) throw err;
-      d.log.error({ err, importId: data.importId }, 'contact import failed on its last attempt');
-      await runner.fail(data.importId, 'The import stopped unexpectedly; please try again');
-    }
-  });
+  const retryLimit = jobDefinitions[importJobName].retryLimit ?? d.config.jobs.retryLimit;
 
   return {
     runner,
+
+    /** The `contacts.import` job. */
+    async runJob(data: ImportJobData, job: JobInfo): Promise<void> {
+      try {
+        await runner.run(data.importId);
+      } catch (err) {
+        // Retried (resuming after the rows already committed) until the last attempt, which gives up visibly.
+        if (job.retryCount < retryLimit) throw err;
+        d.log.error({ err, importId: data.importId }, 'contact import failed on its last attempt');
+        await runner.fail(data.importId, 'The import stopped unexpectedly; please try again');
+      }
+    },
 
     /**
      * Refuses with 400, before anything is stored, what can be known at once: a fileUrl this server did not

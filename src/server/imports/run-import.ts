@@ -18,16 +18,14 @@ import { appendEvent } from '../realtime/event-log';
 import type { ServiceDeps } from '../services/context';
 import type { FileStore } from '../storage/file-store';
 import { parseKey } from '../storage/file-store';
+import type { JobData } from '../jobs/names';
 import { attributeIndex } from '../segments';
 import { openChunkReader } from './chunk-reader';
 import { csvBatches, describeCsvError, ImportFileError, inspectCsv, type CsvInfo } from './csv-file';
 import { type ColumnPlan, contactFields, type PreparedChunk } from './rows';
 
 export const importJobName = 'contacts.import';
-export interface ImportJobData {
-  importId: string;
-  workspaceId: string;
-}
+export type ImportJobData = JobData<typeof importJobName>;
 
 export interface ImportRunOptions {
   /** Rows per transaction (at most: a chunk with long rows is cut at about 4 MB). */

@@ -1,8 +1,10 @@
 /**
- * Every durable job this server runs. The app refuses to start while a name listed here has no handler
- * (`deps.jobs.register(name, handler)`), so add a name in the same change as its handler.
+ * Every durable job this server runs: its name, the zod schema of its payload and its options. `jobs.send` is
+ * typed by this map and validates the payload before queuing; the worker validates it again before the handler
+ * runs (a job queued by an older build may not match any more). Handlers are registered by name in one place,
+ * src/server/jobs/handlers.ts, and the app refuses to start while a name listed here has no handler.
  *
- * Per-job options override the defaults of the configuration (`config.jobs`):
+ * Options override the defaults of the configuration (`config.jobs`):
  * - retryLimit: how many times a failed run is retried (at-least-once: a handler may also run again after a
  *   crash, so every handler must be idempotent — e.g. skip a webhook message whose wamid is already stored).
  * - expireInSeconds: a run that has not finished by then counts as failed and is retried.
@@ -10,7 +12,10 @@
  * - batchSize: a worker fetches up to this many jobs at once and hands them to one batch handler
  *   (`deps.jobs.registerBatch`), which can store them in one transaction.
  */
-export interface JobDefinition {
+import { z } from 'zod';
+import { OutboundSendJob } from '../messaging/outbound-request';
+
+export interface JobOptions {
   retryLimit?: number;
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
@@ -19,19 +24,51 @@ export interface JobDefinition {
   batchSize?: number;
 }
 
-/** E.g. `'whatsapp.webhook': { retryLimit: 8, concurrency: 4 }`, `'contacts.import': { expireInSeconds: 3600 }`. */
-export const jobDefinitions: Record<string, JobDefinition> = {
+export interface JobDefinition<S extends z.ZodType = z.ZodType> extends JobOptions {
+  /** The payload's schema: `send` takes its input type, the handler receives its output type. */
+  payload: S;
+}
+
+/** A map from job name to its definition (the product's below; tests add their own). */
+export type JobMap = Record<string, JobDefinition>;
+
+const job = <S extends z.ZodType>(payload: S, options: JobOptions = {}): JobDefinition<S> => ({ payload, ...options });
+
+const uuid = z.uuid();
+
+export const jobDefinitions = {
   /**
    * One verified WhatsApp webhook delivery (src/server/whatsapp/ingest.ts); idempotent by wamid. Taken in
    * batches: a burst of deliveries is stored a batch per transaction.
    */
-  'whatsapp.webhook': { retryLimit: 8, concurrency: 2, batchSize: 100 },
+  'whatsapp.webhook': job(z.object({ payload: z.unknown(), receivedAt: z.number().optional() }), {
+    retryLimit: 8,
+    concurrency: 2,
+    batchSize: 100,
+  }),
   /** Read receipt for a conversation an agent answered (src/server/whatsapp/channel.ts); repeating it is harmless. */
-  'whatsapp.mark-read': { retryLimit: 3, retryDelaySeconds: 5, concurrency: 2 },
+  'whatsapp.mark-read': job(z.object({ workspaceId: uuid, conversationId: uuid }), { retryLimit: 3, retryDelaySeconds: 5, concurrency: 2 }),
   /** Daily pruning of the workspace event log (src/server/realtime/retention.ts); reschedules itself. */
-  'events.prune': { retryLimit: 3 },
+  'events.prune': job(z.object({}), { retryLimit: 3 }),
   /** One contact import (src/server/imports); resumes after the rows already committed. */
-  'contacts.import': { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 3600, concurrency: 1 },
-};
+  'contacts.import': job(z.object({ importId: uuid, workspaceId: uuid }), {
+    retryLimit: 3,
+    retryDelaySeconds: 2,
+    expireInSeconds: 3600,
+    concurrency: 1,
+  }),
+  /**
+   * One message through the outbound path (src/server/messaging/outbound.ts) on behalf of a bot, campaign or the
+   * system; idempotent by its key: a retry never sends twice.
+   */
+  'messages.send': job(OutboundSendJob, { retryLimit: 5, retryDelaySeconds: 2, retryBackoff: true, concurrency: 8 }),
+} satisfies JobMap;
 
-export const jobNames = (): string[] => Object.keys(jobDefinitions);
+export type ProductJobs = typeof jobDefinitions;
+export type JobName<M extends JobMap = ProductJobs> = Extract<keyof M, string>;
+/** What `send` takes for a job. */
+export type JobInput<N extends JobName<M>, M extends JobMap = ProductJobs> = z.input<M[N]['payload']>;
+/** What the handler receives. */
+export type JobData<N extends JobName<M>, M extends JobMap = ProductJobs> = z.output<M[N]['payload']>;
+
+export const jobNames = (): JobName[] => Object.keys(jobDefinitions) as JobName[];

@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config';
 import { type Database, type Executor, rowsOf } from '../db/client';
-import { type JobDefinition, jobDefinitions } from './names';
+import { type JobData, type JobInput, type JobMap, type JobName, type ProductJobs, jobDefinitions } from './names';
 import { executorDb, pgliteDb } from './sql-adapters';
 
 export interface JobInfo {
@@ -26,12 +26,16 @@ export interface JobInfo {
 }
 
 export type JobHandler<T = unknown> = (data: T, job: JobInfo) => Promise<void>;
+/** The handler of one job of a map, typed by its payload schema. */
+export type HandlerOf<N extends JobName<M>, M extends JobMap = ProductJobs> = JobHandler<JobData<N, M>>;
 
 /**
  * Handles up to `batchSize` jobs of one name at once (names.ts). Answers the jobs that failed (id -> error):
  * those are retried alone, the others count as done. Throwing fails (and retries) the whole batch.
  */
 export type BatchHandler<T = unknown> = (jobs: { data: T; job: JobInfo }[]) => Promise<Map<string, unknown> | void>;
+/** The batch handler of one job of a map, typed by its payload schema. */
+export type BatchHandlerOf<N extends JobName<M>, M extends JobMap = ProductJobs> = BatchHandler<JobData<N, M>>;
 
 export interface SendOptions {
   /** At most one queued job per key (see above). */
@@ -46,13 +50,22 @@ export interface SendOptions {
   tx?: Executor;
 }
 
-export interface JobQueue {
-  /** Registers the handler of a job listed in names.ts (before start, or after: its workers start at once). */
-  register<T = unknown>(name: string, handler: JobHandler<T>): void;
-  /** Registers the handler of a job whose definition has a batchSize: it gets the jobs of one fetch together. */
-  registerBatch<T = unknown>(name: string, handler: BatchHandler<T>): void;
-  /** Queues a job; answers its id, or null when a job with the same singletonKey is already queued. */
-  send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
+export interface JobQueue<M extends JobMap = ProductJobs> {
+  /**
+   * Registers the handler of a job listed in names.ts (before start, or after: its workers start at once). The
+   * product's handlers are registered in one place, src/server/jobs/handlers.ts.
+   */
+  register<N extends JobName<M>>(name: N, handler: HandlerOf<N, M>): void;
+  /**
+   * Registers the handler of a job whose definition has a batchSize: it gets the jobs of one fetch together,
+   * each payload validated by the job's schema (a non-matching one is dropped, as for `register`).
+   */
+  registerBatch<N extends JobName<M>>(name: N, handler: BatchHandlerOf<N, M>): void;
+  /**
+   * Validates the payload with the job's schema (a ZodError for a bad one, nothing queued) and queues it;
+   * answers its id, or null when a job with the same singletonKey is already queued.
+   */
+  send<N extends JobName<M>>(name: N, data: JobInput<N, M>, opts?: SendOptions): Promise<string | null>;
   /**
    * For tests: resolves once no job of a registered name is queued, retrying or running (jobs scheduled more
    * than a minute ahead, such as tomorrow's event pruning, do not count).
@@ -72,15 +85,15 @@ export interface JobQueueOptions {
   config: Config;
   log: FastifyBaseLogger;
   /** Listed jobs; defaults to names.ts. Tests add their own. */
-  definitions?: Record<string, JobDefinition>;
+  definitions?: JobMap;
   stopTimeoutMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function createJobQueue(opts: JobQueueOptions): JobQueue {
+export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOptions): JobQueue<M> {
   const { database, config, log } = opts;
-  const definitions = opts.definitions ?? jobDefinitions;
+  const definitions: JobMap = opts.definitions ?? jobDefinitions;
   const handlers = new Map<string, { one?: JobHandler<never>; batch?: BatchHandler<never> }>();
   const workers = new Map<string, string[]>();
   let boss: PgBoss | undefined;
@@ -125,7 +138,17 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     const ids = workers.get(name)!;
     const batchSize = Math.max(1, def.batchSize ?? 1);
     const run = async (jobs: PgBoss.JobWithMetadata<never>[]) => {
-      const infos = jobs.map((j) => ({ data: j.data, job: { id: j.id, name, retryCount: j.retryCount } }));
+      const infos: { data: never; job: JobInfo }[] = [];
+      for (const j of jobs) {
+        const data = def.payload.safeParse(j.data);
+        if (!data.success) {
+          // Queued by a build whose payload differed: running it again cannot fix it, so it is not retried.
+          log.error({ job: name, jobId: j.id, issues: data.error.issues.slice(0, 5) }, 'job payload does not match its schema; dropped');
+          continue;
+        }
+        infos.push({ data: data.data as never, job: { id: j.id, name, retryCount: j.retryCount } });
+      }
+      if (infos.length === 0) return;
       if (handler.batch) {
         const failed = await handler.batch(infos);
         // The failed ones are retried alone; pg-boss then completes the rest (it completes only active jobs).
@@ -258,7 +281,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     for (const [n, ids] of workers) if (!name || n === name) for (const id of ids) boss.notifyWorker(id);
   };
 
-  const queue: JobQueue = {
+  const queue: JobQueue<M> = {
     register(name, handler) {
       addHandler(name, { one: handler as JobHandler<never> });
     },
@@ -268,8 +291,9 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       addHandler(name, { batch: handler as BatchHandler<never> });
     },
 
-    async send(name, data, o = {}) {
+    async send(name, input, o = {}) {
       const def = known(name);
+      const data = def.payload.parse(input) as object;
       const retryLimit = o.retryLimit ?? def.retryLimit ?? config.jobs.retryLimit;
       const retryDelay = def.retryDelaySeconds ?? config.jobs.retryDelaySeconds;
       const retryBackoff = def.retryBackoff ?? config.jobs.retryBackoff;
@@ -290,7 +314,13 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
         } as PgBoss.JobInsert);
         return id;
       }
-      await boot();
+      if (o.tx) {
+        // Starting pg-boss inside a caller's transaction would wait for that transaction on PGlite (one session)
+        // and not on PostgreSQL; refusing alike on both keeps a transaction's job the same everywhere.
+        if (!boss) throw new Error('The job queue has not started: a job cannot be queued inside a transaction before the app is ready');
+      } else {
+        await boot();
+      }
       const id = await boss!.send(name, data, {
         singletonKey: o.singletonKey ?? `job:${randomUUID()}`,
         ...(o.startAfter !== undefined && { startAfter: o.startAfter }),

@@ -22,14 +22,27 @@ export function pgliteDb(client: PGlite): PgBoss.Db {
   };
 }
 
-/** `$n` placeholders of pg-boss's SQL turned into Drizzle parameters, so the statement can run on any Executor. */
+/**
+ * `$n` placeholders of pg-boss's SQL turned into Drizzle parameters, so the statement can run on any Executor.
+ * A placeholder used more than once stays one parameter: pg-boss's insert reads `$5` as text in one CASE branch
+ * and casts it to a timestamp in another, which only works when both are the same (text) parameter. Drizzle
+ * numbers parameters in order of appearance, so a repeat is written as the number its first use received.
+ */
 export function toDrizzleSql(text: string, values: unknown[] = []): SQL {
   const parts: SQL[] = [];
+  const numbered = new Map<number, number>();
   let last = 0;
   for (const m of text.matchAll(/\$(\d+)/g)) {
     parts.push(sql.raw(text.slice(last, m.index)));
-    // sql.param keeps an array or object as one parameter (a bare interpolation would expand an array).
-    parts.push(sql`${sql.param(values[Number(m[1]) - 1] ?? null)}`);
+    const n = Number(m[1]);
+    const seen = numbered.get(n);
+    if (seen !== undefined) {
+      parts.push(sql.raw(`$${seen}`));
+    } else {
+      numbered.set(n, numbered.size + 1);
+      // sql.param keeps an array or object as one parameter (a bare interpolation would expand an array).
+      parts.push(sql`${sql.param(values[n - 1] ?? null)}`);
+    }
     last = m.index + m[0].length;
   }
   parts.push(sql.raw(text.slice(last)));

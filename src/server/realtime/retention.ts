@@ -6,24 +6,26 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
+import type { JobName } from '../jobs/names';
 import type { JobQueue } from '../jobs/queue';
 import { pruneEvents } from './event-log';
 
-export const PRUNE_EVENTS_JOB = 'events.prune';
+export const PRUNE_EVENTS_JOB = 'events.prune' satisfies JobName;
 const dayMs = 24 * 60 * 60 * 1000;
 
-export function registerEventRetention(d: { db: Database; jobs: JobQueue; log: FastifyBaseLogger; retentionDays: number }) {
+/** The `events.prune` job's handler (registered in src/server/jobs/handlers.ts) and the start-up scheduling. */
+export function createEventRetention(d: { db: Database; jobs: JobQueue; log: FastifyBaseLogger; retentionDays: number }) {
   const next = (startAfter?: Date) =>
     d.jobs.send(PRUNE_EVENTS_JOB, {}, { singletonKey: PRUNE_EVENTS_JOB, ...(startAfter && { startAfter }) });
 
-  d.jobs.register(PRUNE_EVENTS_JOB, async () => {
-    const before = new Date(Date.now() - d.retentionDays * dayMs);
-    const deleted = await pruneEvents(d.db.db, before);
-    d.log.info({ deleted, before: before.toISOString() }, 'workspace events pruned');
-    await next(new Date(Date.now() + dayMs));
-  });
-
   return {
+    /** Deletes the events older than the retention, then queues tomorrow's run. */
+    async prune(): Promise<void> {
+      const before = new Date(Date.now() - d.retentionDays * dayMs);
+      const deleted = await pruneEvents(d.db.db, before);
+      d.log.info({ deleted, before: before.toISOString() }, 'workspace events pruned');
+      await next(new Date(Date.now() + dayMs));
+    },
     /** Queues a run now unless one is already waiting (called once the job queue has started). */
     async schedule(): Promise<void> {
       try {
@@ -34,3 +36,4 @@ export function registerEventRetention(d: { db: Database; jobs: JobQueue; log: F
     },
   };
 }
+export type EventRetention = ReturnType<typeof createEventRetention>;

@@ -2,8 +2,7 @@
 import { type SQL, or, sql } from 'drizzle-orm';
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import * as t from '../db/schema';
-
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+import { likeEscape } from './like';
 
 /**
  * Contact search: prefix matches (ignoring case) on the name or the e-mail address, or every word of the

@@ -162,6 +162,17 @@ export async function touchActivity(ex: Executor, workspaceId: string, conversat
     .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, conversationId)));
 }
 
+/** One count per live-chat tab over the selected conversations (same rules as `tabCondition`). */
+export function tabCountColumns(memberId: string) {
+  const c = t.conversations;
+  return {
+    me: sql<number>`count(*) filter (where ${c.isActive} and ${c.assigneeMemberId} = ${memberId})`.mapWith(Number),
+    assigned: sql<number>`count(*) filter (where ${c.isActive} and (${c.assigneeMemberId} is not null or ${c.assigneeBotId} is not null))`.mapWith(Number),
+    open: sql<number>`count(*) filter (where ${c.isActive})`.mapWith(Number),
+    closed: sql<number>`count(*) filter (where not ${c.isActive})`.mapWith(Number),
+  };
+}
+
 /** How many conversations each live-chat tab holds, in one pass over the workspace's conversations. */
 export async function countConversations(
   ex: Executor,
@@ -169,15 +180,7 @@ export async function countConversations(
   memberId: string,
 ): Promise<{ me: number; assigned: number; open: number; closed: number }> {
   const c = t.conversations;
-  const [row] = await ex
-    .select({
-      me: sql<number>`count(*) filter (where ${c.isActive} and ${c.assigneeMemberId} = ${memberId})`.mapWith(Number),
-      assigned: sql<number>`count(*) filter (where ${c.isActive} and (${c.assigneeMemberId} is not null or ${c.assigneeBotId} is not null))`.mapWith(Number),
-      open: sql<number>`count(*) filter (where ${c.isActive})`.mapWith(Number),
-      closed: sql<number>`count(*) filter (where not ${c.isActive})`.mapWith(Number),
-    })
-    .from(c)
-    .where(eq(c.workspaceId, workspaceId));
+  const [row] = await ex.select(tabCountColumns(memberId)).from(c).where(eq(c.workspaceId, workspaceId));
   return row ?? { me: 0, assigned: 0, open: 0, closed: 0 };
 }
 

@@ -134,6 +134,7 @@ export const toWhatsappAccount = (r: typeof t.whatsappAccounts.$inferSelect): Wh
   token: `••••••••${r.tokenLast4}`,
   workspaceId: r.workspaceId,
   createdAt: iso(r.createdAt),
+  throughputPerSecond: r.throughputPerSecond,
 });
 
 export const toTemplate = (r: typeof t.whatsappTemplates.$inferSelect): WhatsappTemplate => ({

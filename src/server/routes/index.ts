@@ -8,12 +8,18 @@ import type { Handlers } from '../http/types';
 import type { Services } from '../services';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
+import * as unread from '../repositories/unread';
 import { uploadHandlers } from '../storage/uploads';
 import { routes } from '../../shared/api/routes';
 import { bearerToken, streamStillAllowed } from '../auth/access';
 
 export function buildHandlers(s: Services): Handlers {
   const ex = () => s.deps.db.db;
+  /** Flags the page's conversations the caller has not read (addition). */
+  async function withUnread<E extends { id: string }>(page: { items: E[]; nextCursor: string | null }, ctx: MemberCtx) {
+    const ids = await unread.unreadAmong(ex(), ctx.workspaceId, ctx.caller.member.id, page.items.map((c) => c.id));
+    return { nextCursor: page.nextCursor, items: page.items.map((c) => ({ ...c, unread: ids.has(c.id) })) };
+  }
   return {
     ...uploadHandlers(s),
     // auth
@@ -59,9 +65,12 @@ export function buildHandlers(s: Services): Handlers {
       };
     },
     listContacts: ({ ctx, query }) => s.audience.listContacts(ctx, query),
-    listConversations: ({ ctx, query }) =>
-      conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }),
-    countConversations: ({ ctx }) => conv.countConversations(ex(), ctx.workspaceId, ctx.caller.member.id),
+    listConversations: async ({ ctx, query }) =>
+      withUnread(await conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }), ctx),
+    countConversations: async ({ ctx }) => ({
+      ...(await conv.countConversations(ex(), ctx.workspaceId, ctx.caller.member.id)),
+      unread: await unread.unreadCounts(ex(), ctx.workspaceId, ctx.caller.member.id),
+    }),
     listInvitees: async ({ ctx, query }) =>
       mapPage(await r.invitees.page(ex(), ctx.workspaceId, query, eq(t.invitees.used, false)), r.toInvitee),
     listSegments: async ({ ctx, query }) => mapPage(await r.segments.page(ex(), ctx.workspaceId, query), r.toSegment),
@@ -97,8 +106,11 @@ export function buildHandlers(s: Services): Handlers {
     patchAttribute: ({ ctx, params, body }) => s.audience.patchAttribute(ctx, params.attributeId, body),
     deleteAttribute: ({ ctx, params }) => s.audience.deleteAttribute(ctx, params.attributeId),
     patchContact: ({ ctx, params, body }) => s.audience.patchContact(ctx, params.contactId, body),
-    listContactConversations: ({ ctx, params, query }) =>
-      conv.listConversations(ex(), ctx.workspaceId, { ...query, contactId: params.contactId, memberId: ctx.caller.member.id }),
+    listContactConversations: async ({ ctx, params, query }) =>
+      withUnread(
+        await conv.listConversations(ex(), ctx.workspaceId, { ...query, contactId: params.contactId, memberId: ctx.caller.member.id }),
+        ctx,
+      ),
     createSegment: ({ ctx, body }) => s.audience.createSegment(ctx, body),
     previewSegment: ({ ctx, body }) => s.audience.previewSegment(ctx, body),
     createImport: ({ ctx, body }) => s.imports.create(ctx, body),
@@ -113,11 +125,15 @@ export function buildHandlers(s: Services): Handlers {
     getConversation: ({ ctx, params }) => s.conversations.detail(ctx, params.conversationId),
     listConversationMessages: ({ ctx, params, query }) => conv.messagesPage(ex(), ctx.workspaceId, params.conversationId, query),
     patchConversation: ({ ctx, params, body }) => s.conversations.patch(ctx, params.conversationId, body),
+    markConversationRead: async ({ ctx, params }) => {
+      await unread.markRead(ex(), ctx.workspaceId, ctx.caller.member.id, params.conversationId);
+      return { success: true as const };
+    },
 
     // whatsapp
     deleteWhatsappAccount: ({ ctx, params }) => s.team.deleteWhatsappAccount(ctx, params.id),
     createWhatsappAccount: ({ ctx, body }) => s.whatsappAccounts.create(ctx, body),
-    patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.replaceToken(ctx, params.id, body.token),
+    patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.update(ctx, params.id, body),
     listWhatsappFlows: ({ ctx, params }) => s.flows.list(ctx, params.whatsappAccountId),
 
     // messages and templates (WhatsApp channel)
@@ -129,6 +145,8 @@ export function buildHandlers(s: Services): Handlers {
     uploadTemplateMedia: ({ ctx, request }) => s.templates.uploadMedia(ctx, request, routes.uploadTemplateMedia.multipart),
   };
 }
+
+type MemberCtx = { workspaceId: string; caller: { member: { id: string } } };
 
 function mapPage<R, T>(page: { items: R[]; nextCursor: string | null }, map: (r: R) => T) {
   return { items: page.items.map(map), nextCursor: page.nextCursor };

@@ -18,6 +18,7 @@
  * filters. Index use: attribute IS goes through the jsonb_path_ops GIN index (`@>`), phoneNumber / name / email
  * STARTS_WITH through the prefix btrees, the workspace through every index's leading column.
  */
+import { likeEscape } from '../repositories/like';
 import { type SQL, and, or, sql } from 'drizzle-orm';
 import type { SegmentFilter } from '../../shared/schemas/entities';
 import * as t from '../db/schema';
@@ -36,7 +37,6 @@ const isContactColumn = (c: string): c is ContactColumn => (contactColumns as re
 
 const c = t.contacts;
 /** LIKE wildcards in a value match themselves. */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 /** Columns the text operators work on, as SQL expressions. */
 function textExpr(col: ContactColumn): SQL {

@@ -11,10 +11,23 @@ import { isUuid } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
 import { appendEvent } from '../realtime/event-log';
+import { type Actor, assignedByOf } from '../messaging/outbound-request';
+
+/** How a close and a reopen by this actor are recorded (spec section 3: closedBy system, bot or user). */
+function closedByOf(a: Actor) {
+  return a.type === 'member'
+    ? { closedBy: 'user' as const, userId: a.memberId }
+    : { closedBy: a.type === 'bot' ? ('bot' as const) : ('system' as const), userId: null };
+}
+function reopenedByOf(a: Actor) {
+  return a.type === 'member'
+    ? { reopenedBy: 'member' as const, memberId: a.memberId }
+    : { reopenedBy: a.type === 'bot' ? ('bot' as const) : ('system' as const), memberId: null };
+}
 
 export function conversationService(d: ServiceDeps) {
   const ex = () => d.db.db;
-  return {
+  const service = {
     async detail(ctx: WorkspaceContext, id: string): Promise<ConversationDetail> {
       const row = await r.conversations.get(ex(), ctx.workspaceId, id);
       if (!row) throw notFound('Conversation not found');
@@ -27,12 +40,18 @@ export function conversationService(d: ServiceDeps) {
       };
     },
 
+    /** A member's change (PATCH /conversation/{id}). */
+    patch(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchConversationBody>): Promise<Conversation> {
+      return service.change(ctx.workspaceId, { type: 'member', memberId: ctx.caller.member.id }, id, body);
+    },
+
     /**
-     * Opens, closes or assigns. Closing records CONVERSATION_CLOSED (closed by the user), assigning records
-     * CONVERSATION_ASSIGNED; all in one transaction.
+     * Opens, closes or assigns on behalf of an actor (a member, a bot, a campaign or the system). Closing records
+     * CONVERSATION_CLOSED, assigning CONVERSATION_ASSIGNED, reopening CONVERSATION_REOPENED, each saying who did
+     * it; all in one transaction.
      */
-    async patch(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchConversationBody>): Promise<Conversation> {
-      const me = ctx.caller.member.id;
+    async change(workspaceId: string, actor: Actor, id: string, body: z.output<typeof PatchConversationBody>): Promise<Conversation> {
+      const ctx = { workspaceId };
       return d.db.transaction(async (tx) => {
         const row = await r.conversations.get(tx, ctx.workspaceId, id);
         if (!row) throw notFound('Conversation not found');
@@ -50,8 +69,7 @@ export function conversationService(d: ServiceDeps) {
           if ((memberId || botId) && (memberId !== row.assigneeMemberId || botId !== row.assigneeBotId)) {
             await conv.insertEvent(tx, ctx.workspaceId, id, {
               type: 'CONVERSATION_ASSIGNED',
-              assignedByType: 'member',
-              assignedById: me,
+              ...assignedByOf(actor),
               assigneeType: memberId ? 'member' : 'bot',
               assigneeBotId: botId,
               assigneeMemberId: memberId,
@@ -61,10 +79,10 @@ export function conversationService(d: ServiceDeps) {
         if (body.isActive !== undefined && body.isActive !== row.isActive) {
           changes.isActive = body.isActive;
           if (!body.isActive) {
-            await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_CLOSED', closedBy: 'user', userId: me });
+            await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_CLOSED', ...closedByOf(actor) });
           } else {
             // Reopened by hand; a customer writing in reopens too (reopenedBy 'contact', whatsapp/ingest.ts).
-            await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_REOPENED', reopenedBy: 'member', memberId: me });
+            await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_REOPENED', ...reopenedByOf(actor) });
           }
         }
         if (Object.keys(changes).length === 0) return conv.toConversation(row);
@@ -80,4 +98,5 @@ export function conversationService(d: ServiceDeps) {
       });
     },
   };
+  return service;
 }

@@ -12,15 +12,19 @@ import { messageService } from './message-service';
 import { templateService } from './template-service';
 import { flowService } from './flow-service';
 import { importService } from '../imports/import-service';
+import { createOutbound } from '../messaging/outbound';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
   const graph = createGraphClient({ baseUrl: deps.config.graphApiUrl, log: deps.log });
   const channel = createChannel(deps, graph);
+  // Every message Parley sends goes through this one path (src/server/messaging/outbound.ts).
+  const outbound = createOutbound(deps, channel, graph);
   return {
     channel,
+    outbound,
     whatsappAccounts: whatsappAccountService(deps, channel, graph),
-    messages: messageService(deps, channel, graph),
+    messages: messageService(deps, channel, outbound),
     templates: templateService(deps, channel, graph),
     flows: flowService(deps, channel, graph),
     deps,

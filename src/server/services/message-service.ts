@@ -9,69 +9,54 @@
  */
 import type { z } from 'zod';
 import type { Message, TemplateComponent } from '../../shared';
-import { customerWindow } from '../../shared/customer-window';
 import type { CreateMessageBody, CreateTemplateMessageBody } from '../../shared/schemas/requests';
 import { fillTemplateVariables, templateVariables } from '../../shared/template-variables';
-import * as t from '../db/schema';
+import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
-import * as conv from '../repositories/conversations';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from '../http/types';
 import type { Channel } from '../whatsapp/channel';
-import { type GraphClient, type TemplateParameter, messages as graphMessages, templateComponents } from '../whatsapp/graph-client';
+import { type TemplateParameter, templateComponents } from '../whatsapp/graph-client';
 import { viaGraph } from '../whatsapp/graph-failure';
-import { emit } from '../whatsapp/events';
+import type { Outbound } from '../messaging/outbound';
+import type { Actor, OutboundContent } from '../messaging/outbound-request';
 import type { ServiceDeps } from './context';
 
-export const outsideWindowMessage =
-  'More than 24 hours have passed since the customer last wrote; send an approved template to reopen the conversation';
-
-export function messageService(d: ServiceDeps, channel: Channel, graph: GraphClient) {
+export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbound) {
   const ex = () => d.db.db;
+  const memberOf = (ctx: WorkspaceContext): Actor => ({ type: 'member', memberId: ctx.caller.member.id });
 
-  /** The conversation, its contact and its WhatsApp account, or the reason nothing can be sent on it. */
+  /** The conversation and its WhatsApp account, or the reason nothing can be sent on it. */
   async function target(ctx: WorkspaceContext, conversationId: string) {
     const c = await ch.conversation(ex(), ctx.workspaceId, conversationId);
     if (!c) throw notFound('Conversation not found');
-    const contact = await r.contacts.get(ex(), ctx.workspaceId, c.contactId);
-    if (!contact) throw notFound('Contact not found');
     const account = c.whatsappAccountId ? await ch.account(ex(), ctx.workspaceId, c.whatsappAccountId) : null;
     if (!account) throw conflict('This conversation has no connected WhatsApp number to send from');
-    return { c, contact, account };
+    return { c, account };
   }
 
-  /** Stores an accepted outbound message and moves the conversation to the top, with its event. */
-  async function store(ctx: WorkspaceContext, conversationId: string, values: Omit<typeof t.messages.$inferInsert, 'workspaceId' | 'conversationId'>) {
-    return d.db.transaction(async (tx) => {
-      const row = await ch.insertMessage(tx, { workspaceId: ctx.workspaceId, conversationId, ...values });
-      if (!row) throw new Error('WhatsApp answered a message id that is stored already');
-      await ch.touchForMessage(tx, ctx.workspaceId, conversationId, row.createdAt);
-      const message = conv.toMessage(row);
-      await emit(tx, ctx.workspaceId, 'message.created', { message });
-      return message;
-    });
+  /** A member's send through the outbound path; Meta's refusals become the product's errors (graph-failure.ts). */
+  async function sendAsMember(ctx: WorkspaceContext, conversationId: string, content: OutboundContent, what: string): Promise<Message> {
+    const sent = await viaGraph(d.log, what, () =>
+      outbound.send({
+        workspaceId: ctx.workspaceId,
+        actor: memberOf(ctx),
+        target: { conversationId },
+        content,
+        // One HTTP request is one send: a member who tries again sends a new message.
+        idempotencyKey: `member:${randomUUID()}`,
+      }),
+    );
+    return sent.message;
   }
 
   return {
     async sendText(ctx: WorkspaceContext, body: z.output<typeof CreateMessageBody>): Promise<Message> {
-      const { c, contact, account } = await target(ctx, body.conversationId);
-      if (!customerWindow(c.lastInboundAt).open) throw conflict(outsideWindowMessage);
-      const creds = channel.credsOf(account);
-      const sent = await viaGraph(d.log, 'send text', () =>
-        graph.sendMessage(creds, contact.phoneNumber, graphMessages.text(body.text, { previewUrl: /https?:\/\//.test(body.text) })),
-      );
+      const message = await sendAsMember(ctx, body.conversationId, { type: 'text', text: body.text }, 'send text');
       // Answering is reading: the customer's messages get their blue ticks.
-      await channel.queueReadReceipt(ctx.workspaceId, c.id);
-      return store(ctx, c.id, {
-        type: 'text',
-        text: body.text,
-        creator: 'agent',
-        memberId: ctx.caller.member.id,
-        waMessageId: sent.wamid,
-        status: 'sent',
-        createdAt: new Date(),
-      });
+      await channel.queueReadReceipt(ctx.workspaceId, body.conversationId);
+      return message;
     },
 
     /**
@@ -80,7 +65,7 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
      * header's variable takes `headerText`; URL buttons with a variable take `urlButtons`.
      */
     async sendTemplate(ctx: WorkspaceContext, body: z.output<typeof CreateTemplateMessageBody>): Promise<Message> {
-      const { c, contact, account } = await target(ctx, body.conversationId);
+      const { c, account } = await target(ctx, body.conversationId);
       const tpl = await r.whatsappTemplates.get(ex(), ctx.workspaceId, body.templateId);
       if (!tpl) throw notFound('Template not found');
       if (tpl.whatsappAccountId !== account.id) throw conflict('This template belongs to another WhatsApp number than the conversation');
@@ -131,23 +116,22 @@ export function messageService(d: ServiceDeps, channel: Channel, graph: GraphCli
         body: named ? Object.fromEntries(names.map((n, i) => [n, values[i]])) : values,
         buttons: dynamicUrls.map(({ index }, i) => ({ index, subType: 'url' as const, parameter: { type: 'text' as const, text: urlValues[i] } })),
       });
-      const creds = channel.credsOf(account);
-      const sent = await viaGraph(d.log, 'send template', () =>
-        graph.sendMessage(creds, contact.phoneNumber, graphMessages.template(tpl.name, tpl.language, sendComponents)),
+      return sendAsMember(
+        ctx,
+        c.id,
+        {
+          type: 'template',
+          templateId: tpl.id,
+          name: tpl.name,
+          language: tpl.language,
+          components: sendComponents,
+          header: headerWire,
+          text: bodyC ? fillTemplateVariables(bodyC.text, values) : null,
+          footer: footer?.text ?? null,
+          action: buttons ? { buttons: buttons.buttons } : null,
+        },
+        'send template',
       );
-      return store(ctx, c.id, {
-        type: 'template',
-        header: headerWire,
-        text: bodyC ? fillTemplateVariables(bodyC.text, values) : null,
-        footer: footer?.text ?? null,
-        action: buttons ? { buttons: buttons.buttons } : null,
-        templateComponents: { templateId: tpl.id, name: tpl.name, language: tpl.language, components: sendComponents },
-        creator: 'agent',
-        memberId: ctx.caller.member.id,
-        waMessageId: sent.wamid,
-        status: 'sent',
-        createdAt: new Date(),
-      });
     },
   };
 }

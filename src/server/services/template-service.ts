@@ -14,7 +14,7 @@ import type { WorkspaceContext } from '../http/types';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError, type GraphClient } from '../whatsapp/graph-client';
 import { productErrorOf, viaGraph } from '../whatsapp/graph-failure';
-import { emit } from '../whatsapp/events';
+import { appendEvent } from '../realtime/event-log';
 import { type ServiceDeps, isUniqueViolation } from './context';
 import type { FastifyRequest } from 'fastify';
 import { receiveUpload } from '../storage/http';
@@ -109,7 +109,7 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
             if (local.status !== g.status || local.whatsappTemplateId !== g.id) {
               await d.db.transaction(async (tx) => {
                 const row = await ch.updateTemplate(tx, ctx.workspaceId, local.id, { status: g.status, whatsappTemplateId: g.id });
-                if (row) await emit(tx, ctx.workspaceId, 'template.status', { template: r.toTemplate(row) });
+                if (row) await appendEvent(tx, ctx.workspaceId, 'template.status', { template: r.toTemplate(row) });
               });
               updated++;
             }

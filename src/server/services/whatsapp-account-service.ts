@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { WhatsappAccount } from '../../shared';
-import type { CreateWhatsappBody } from '../../shared/schemas/requests';
+import type { CreateWhatsappBody, PatchWhatsappBody } from '../../shared/schemas/requests';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
@@ -64,6 +64,7 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
           phoneNumberId: body.phoneNumberId,
           tokenCiphertext: channel.sealToken(body.token, body.phoneNumberId),
           tokenLast4: lastFour(body.token),
+          ...(body.throughputPerSecond !== undefined && { throughputPerSecond: body.throughputPerSecond }),
           memberId: ctx.caller.member.id,
         });
         return r.toWhatsappAccount(row);
@@ -73,19 +74,25 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
       }
     },
 
-    /** A new token for a connected number (addition), checked like a new connection before it replaces the old. */
-    async replaceToken(ctx: WorkspaceContext, id: string, token: string): Promise<WhatsappAccount> {
-      if (!channel.hasSecrets) throw new HttpError(503, 'SECRETS_KEY is not configured');
+    /**
+     * A new token for a connected number (addition), checked like a new connection before it replaces the old;
+     * and/or the number's send rate (its pacer follows at the next send).
+     */
+    async update(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchWhatsappBody>): Promise<WhatsappAccount> {
       const account = await ch.account(ex(), ctx.workspaceId, id);
       if (!account) throw notFound('WhatsApp account not found');
-      await checkCredentials(
-        { token, phoneNumberId: account.phoneNumberId, wabaAccountId: account.wabaAccountId, appId: account.appId },
-        account.phoneNumber,
-      );
-      const row = await r.whatsappAccounts.update(ex(), ctx.workspaceId, id, {
-        tokenCiphertext: channel.sealToken(token, account.phoneNumberId),
-        tokenLast4: lastFour(token),
-      });
+      const changes: Partial<typeof account> = {};
+      if (body.token !== undefined) {
+        if (!channel.hasSecrets) throw new HttpError(503, 'SECRETS_KEY is not configured');
+        await checkCredentials(
+          { token: body.token, phoneNumberId: account.phoneNumberId, wabaAccountId: account.wabaAccountId, appId: account.appId },
+          account.phoneNumber,
+        );
+        changes.tokenCiphertext = channel.sealToken(body.token, account.phoneNumberId);
+        changes.tokenLast4 = lastFour(body.token);
+      }
+      if (body.throughputPerSecond !== undefined) changes.throughputPerSecond = body.throughputPerSecond;
+      const row = await r.whatsappAccounts.update(ex(), ctx.workspaceId, id, changes);
       if (!row) throw notFound('WhatsApp account not found');
       return r.toWhatsappAccount(row);
     },

@@ -7,15 +7,12 @@ import { SecretsError, createSecretBox, type SecretBox } from '../crypto/secrets
 import * as ch from '../repositories/channel';
 import type { AccountRow } from '../repositories/channel';
 import type { ChannelDeps, MediaDownloader } from './channel-deps';
-import { WEBHOOK_JOB, type WebhookDelivery, webhookProcessor } from './ingest';
+import { webhookProcessor } from './ingest';
 import type { GraphClient, GraphCredentials } from './graph-client';
 import { GraphApiError } from './graph-errors';
 
-export const MARK_READ_JOB = 'whatsapp.mark-read';
-export interface MarkReadJob {
-  workspaceId: string;
-  conversationId: string;
-}
+import type { JobData } from '../jobs/names';
+import type { JobInfo } from '../jobs/queue';
 
 export const secretsMissing = () => new HttpError(503, 'SECRETS_KEY is not configured');
 
@@ -55,18 +52,22 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
   };
 
   const { processWebhook, processDeliveries } = webhookProcessor({ ...d, media: d.media ?? media });
-  // A burst of deliveries is taken in batches (names.ts batchSize); only the deliveries that must be retried fail.
-  d.jobs.registerBatch<WebhookDelivery>(WEBHOOK_JOB, async (jobs) => {
-    const retry = await processDeliveries(jobs.map(({ data, job }) => ({ ...data, attempt: job.retryCount })));
-    return new Map([...retry].map(([index, err]) => [jobs[index].job.id, err]));
-  });
 
   /**
-   * Marks the customer's newest message of the conversation read at WhatsApp (blue ticks on their phone; earlier
-   * messages count as read with it). Meta refusing it for good (message too old, number gone) is logged and
-   * dropped: a missing receipt must not retry forever.
+   * The `whatsapp.webhook` batch job (names.ts batchSize): a burst of deliveries is stored a batch per
+   * transaction; answers the jobs that must be retried (job id -> error), the others count as done.
    */
-  d.jobs.register<MarkReadJob>(MARK_READ_JOB, async ({ workspaceId, conversationId }) => {
+  async function processWebhookBatch(jobs: { data: JobData<'whatsapp.webhook'>; job: JobInfo }[]): Promise<Map<string, unknown>> {
+    const retry = await processDeliveries(jobs.map(({ data, job }) => ({ ...data, attempt: job.retryCount })));
+    return new Map([...retry].map(([index, err]) => [jobs[index].job.id, err]));
+  }
+
+  /**
+   * The `whatsapp.mark-read` job: marks the customer's newest message of the conversation read at WhatsApp (blue
+   * ticks on their phone; earlier messages count as read with it). Meta refusing it for good (message too old,
+   * number gone) is logged and dropped: a missing receipt must not retry forever.
+   */
+  async function markRead({ workspaceId, conversationId }: JobData<'whatsapp.mark-read'>): Promise<void> {
     const conversation = await ch.conversation(d.db.db, workspaceId, conversationId);
     if (!conversation?.whatsappAccountId) return;
     const [message, account] = await Promise.all([
@@ -83,7 +84,7 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
       }
       throw err;
     }
-  });
+  }
 
   return {
     hasSecrets: box !== null,
@@ -91,17 +92,19 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     credsOf,
     media,
     processWebhook,
+    processWebhookBatch,
+    markRead,
     /**
      * Queues a verified delivery as a durable job (answered 200 only once it is queued). Deliveries arriving
      * together share one INSERT (the queue's group commit), and this process's workers are woken at once.
      */
     async enqueueWebhook(payload: unknown): Promise<void> {
-      await d.jobs.send(WEBHOOK_JOB, { payload, receivedAt: Date.now() } satisfies WebhookDelivery);
+      await d.jobs.send('whatsapp.webhook', { payload, receivedAt: Date.now() });
     },
     /** Queues the read receipt for a conversation an agent has just answered; never fails the caller. */
     async queueReadReceipt(workspaceId: string, conversationId: string): Promise<void> {
       try {
-        await d.jobs.send(MARK_READ_JOB, { workspaceId, conversationId } satisfies MarkReadJob);
+        await d.jobs.send('whatsapp.mark-read', { workspaceId, conversationId });
       } catch (err) {
         d.log.warn({ err, conversationId }, 'could not queue a read receipt');
       }

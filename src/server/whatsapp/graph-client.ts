@@ -86,6 +86,8 @@ interface Call {
   idempotent: boolean;
   /** false: one attempt only (the caller has its own recovery). */
   retry?: boolean;
+  /** false: a 130429 (throughput) answer is not retried here; the caller's pacer backs the number off. */
+  retryThrottled?: boolean;
   timeoutMs?: number;
   binary?: boolean;
   signal?: AbortSignal;
@@ -174,8 +176,11 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
           message: timedOut ? `${where} timed out` : `${where} failed: ${code ?? (err as Error).message}`,
         });
         // The request may have reached Meta: repeating a non-idempotent call could send twice.
-        if (!call.idempotent && (timedOut || !code || !notConnected.has(code))) throw error;
+        if (!call.idempotent && (timedOut || !code || !notConnected.has(code))) {
+          throw new GraphApiError({ httpStatus: 0, network: true, timeout: timedOut, message: error.message, mayHaveArrived: true });
+        }
       }
+      if (error.code === 130429 && call.retryThrottled === false) throw error;
       const retryable = isRetryable(error.httpStatus, error.code, error.network);
       if (!retryable || n + 1 >= maxAttempts) throw error;
       const delay = backoff(n, retryAfter);
@@ -216,10 +221,11 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
           ...(o.bizOpaqueCallbackData ? { biz_opaque_callback_data: o.bizOpaqueCallbackData } : {}),
         },
         idempotent: false,
+        retryThrottled: o.retryThrottled,
         signal: o.signal,
       });
       const sent = res.messages?.[0];
-      if (!sent?.id) throw new GraphApiError({ httpStatus: 200, message: 'Graph accepted the message but answered no message id' });
+      if (!sent?.id) throw new GraphApiError({ httpStatus: 200, message: 'Graph accepted the message but answered no message id', mayHaveArrived: true });
       return { wamid: sent.id, waId: res.contacts?.[0]?.wa_id ?? to.replace(/\D/g, ''), messageStatus: sent.message_status };
     },
 

@@ -25,6 +25,11 @@ export interface GraphErrorInit {
   /** Set when no HTTP answer arrived (refused connection, reset, timeout). */
   network?: boolean;
   timeout?: boolean;
+  /**
+   * A send whose request may have reached Meta although no usable answer came back (timeout, reset, an answer
+   * without a message id): Meta may have it. The outbound path records such a send as of unknown outcome.
+   */
+  mayHaveArrived?: boolean;
 }
 
 export class GraphApiError extends Error {
@@ -37,6 +42,7 @@ export class GraphApiError extends Error {
   readonly userMessage: string;
   readonly network: boolean;
   readonly timeout: boolean;
+  readonly mayHaveArrived: boolean;
 
   constructor(init: GraphErrorInit) {
     const kind = classifyGraphError(init.code, init.httpStatus, init.network);
@@ -49,6 +55,7 @@ export class GraphApiError extends Error {
     this.fbtraceId = init.fbtraceId;
     this.network = init.network ?? false;
     this.timeout = init.timeout ?? false;
+    this.mayHaveArrived = init.mayHaveArrived ?? false;
     this.kind = kind;
     this.userMessage = userMessageFor(kind, init);
   }

@@ -25,11 +25,13 @@ export function productErrorOf(err: unknown): HttpError {
   }
 }
 
-/** Runs a Graph call; a failure becomes the product error above (the detail goes to the log, not the answer). */
+/** Runs a Graph call (or a send through the outbound path); a failure becomes the product error above (the detail goes to the log, not the answer). */
 export async function viaGraph<T>(log: { warn(obj: object, msg: string): void }, what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
+    // The product's own refusals (no number, outside the window) pass as they are.
+    if (err instanceof HttpError) throw err;
     const e = err instanceof GraphApiError ? err : undefined;
     log.warn({ what, kind: e?.kind, code: e?.code, httpStatus: e?.httpStatus, fbtraceId: e?.fbtraceId }, 'Graph API call failed');
     throw productErrorOf(err);

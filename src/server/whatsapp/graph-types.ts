@@ -111,6 +111,8 @@ export interface SendOptions {
   /** Echoed back in status webhooks (e.g. our message id). */
   bizOpaqueCallbackData?: string;
   signal?: AbortSignal;
+  /** false: answer a 130429 at once instead of retrying it (the outbound path paces and retries itself). */
+  retryThrottled?: boolean;
 }
 
 export interface SendResult {

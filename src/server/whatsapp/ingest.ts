@@ -17,8 +17,8 @@ import {
   WebhookPayload,
 } from './webhook-payload';
 import type { ChannelDeps } from './channel-deps';
-import { emit } from './events';
 import { type InboundItem, type MessageContent, storeInboundBatch } from './inbound-batch';
+import { appendEvent } from '../realtime/event-log';
 
 export const WEBHOOK_JOB = 'whatsapp.webhook';
 
@@ -155,7 +155,7 @@ export function webhookProcessor(d: ChannelDeps) {
     const ws = account.workspaceId;
     const row = await d.db.transaction(async (tx) => {
       const updated = await ch.applyStatus(tx, ws, s.id, status, status === 'failed' ? failureReasonOf(s.errors) : null);
-      if (updated) await emit(tx, ws, 'message.status', { message: conv.toMessage(updated) });
+      if (updated) await appendEvent(tx, ws, 'message.status', { message: conv.toMessage(updated) });
       return updated;
     });
     if (row || (await ch.messageByWamid(db(), ws, s.id))) return true;
@@ -245,7 +245,7 @@ export function webhookProcessor(d: ChannelDeps) {
     for (const tpl of templates) {
       await d.db.transaction(async (tx) => {
         const row = await ch.setTemplateStatus(tx, tpl.workspaceId, tpl.id, v.event);
-        if (row) await emit(tx, tpl.workspaceId, 'template.status', { template: toTemplate(row) });
+        if (row) await appendEvent(tx, tpl.workspaceId, 'template.status', { template: toTemplate(row) });
       });
     }
     if (templates.length === 0) d.log.info({ templateId: v.message_template_id }, 'status update for a template Parley does not know');

@@ -199,7 +199,7 @@ export const routes = {
   }),
   countConversations: route({
     method: 'GET', path: '/workspace/:workspaceId/conversations/counts', tag: 'workspace',
-    summary: 'How many conversations each live-chat tab holds (me, assigned, open, closed)',
+    summary: 'How many conversations each live-chat tab holds (me, assigned, open, closed), and how many are unread for the caller',
     params: p.workspace, status: 200, response: ConversationCounts, access: wsParams('agent'), addition: true,
   }),
   listInvitees: route({
@@ -374,6 +374,11 @@ export const routes = {
     params: p.conversation, query: MessageListQuery, status: 200, response: pageOf(Message), access: agentIn('conversation', 'conversationId'),
     addition: true,
   }),
+  markConversationRead: route({
+    method: 'POST', path: '/conversation/:conversationId/read', tag: 'conversation',
+    summary: "Mark the conversation read for the caller: it leaves the caller's unread counts until the customer writes again",
+    params: p.conversation, status: 200, response: Success, access: agentIn('conversation', 'conversationId'), addition: true,
+  }),
   patchConversation: route({
     method: 'PATCH', path: '/conversation/:conversationId', tag: 'conversation', summary: 'Open, close or assign a conversation',
     params: p.conversation, body: PatchConversationBody, status: 200, response: Conversation, access: agentIn('conversation', 'conversationId'),
@@ -421,7 +426,7 @@ export const routes = {
     body: CreateWhatsappBody, status: 201, response: WhatsappAccount, access: wsBody('admin'),
   }),
   patchWhatsappAccount: route({
-    method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API)',
+    method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API) or set its throughputPerSecond',
     params: p.id, body: PatchWhatsappBody, status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
   }),
   deleteWhatsappAccount: route({

@@ -85,7 +85,9 @@ export type Campaign = z.infer<typeof Campaign>;
 export const CampaignListEntry = Campaign.extend({ CampaignLogs: z.array(CampaignLog) });
 
 // ---------- Contact ----------
-export const AttributeValue = z.union([z.string().max(limits.text.description), z.number(), z.boolean(), z.null()]);
+export const AttributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** An attribute value as a request sets it: text bounded like a description. */
+export const AttributeValueInput = z.union([z.string().max(limits.text.description), z.number(), z.boolean(), z.null()]);
 export const Contact = z.object({
   id: Id,
   createdAt: Timestamp,
@@ -143,10 +145,10 @@ export const ConversationClosedData = z.object({
   closedBy: z.enum(['system', 'bot', 'user']),
   userId: Id.nullable(),
 });
-/** Addition: a closed conversation opened again (the customer wrote, or a member reopened it). */
+/** Addition: a closed conversation opened again (the customer wrote, or a member, a bot or the system reopened it). */
 export const ConversationReopenedData = z.object({
   type: z.literal('CONVERSATION_REOPENED'),
-  reopenedBy: z.enum(['contact', 'member']),
+  reopenedBy: z.enum(['contact', 'member', 'bot', 'system']),
   memberId: Id.nullable(),
 });
 export const ConversationEventData = z.discriminatedUnion('type', [
@@ -184,15 +186,23 @@ export const ConversationDetail = Conversation.extend({
   Message: z.array(Message),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
-export const ConversationListEntry = Conversation.extend({ Contact: Contact, lastMessage: Message.nullable() });
+export const ConversationListEntry = Conversation.extend({
+  Contact: Contact,
+  lastMessage: Message.nullable(),
+  /** Addition: the customer wrote since the caller last opened the conversation. */
+  unread: z.boolean().optional(),
+});
 export type ConversationListEntry = z.infer<typeof ConversationListEntry>;
-/** Addition: how many conversations each live-chat tab holds. */
-export const ConversationCounts = z.object({
+/** A figure per live-chat tab. */
+export const TabCounts = z.object({
   me: z.number().int(),
   assigned: z.number().int(),
   open: z.number().int(),
   closed: z.number().int(),
 });
+export type TabCounts = z.infer<typeof TabCounts>;
+/** Addition: how many conversations each live-chat tab holds, and how many of them are unread for the caller. */
+export const ConversationCounts = TabCounts.extend({ unread: TabCounts });
 export type ConversationCounts = z.infer<typeof ConversationCounts>;
 
 // ---------- Import history ----------
@@ -287,6 +297,8 @@ export const WhatsappAccount = z.object({
   token: z.string(),
   workspaceId: Id,
   createdAt: Timestamp,
+  /** Addition: messages per second Parley sends from this number (Meta's throughput tier; 80 by default). */
+  throughputPerSecond: z.number().int(),
 });
 export type WhatsappAccount = z.infer<typeof WhatsappAccount>;
 

@@ -1,6 +1,6 @@
 import * as z from '../zod';
 import { limits, liveChatTabs } from '../limits';
-import { messages } from '../messages';
+import { messages, productMessages } from '../messages';
 import { isValidPhoneNumber } from 'libphonenumber-js/mobile';
 import { Id, PageQuery, Role, Timestamp } from './common';
 import { Email } from './auth';
@@ -8,7 +8,7 @@ import {
   AttributeFormat,
   AttributeName,
   AttributeType,
-  AttributeValue,
+  AttributeValueInput,
   CampaignType,
   SegmentFilter,
   TemplateCategory,
@@ -68,11 +68,11 @@ export const PatchContactBody = z.strictObject({
   name: z.string().trim().max(200).nullable().optional(),
   email: Email.nullable().optional(),
   country: z.string().trim().max(100).nullable().optional(),
-  attributes: z.record(z.string().min(1).max(64), AttributeValue).optional(),
+  attributes: z.record(z.string().min(1).max(64), AttributeValueInput).optional(),
 });
 
 export const CreateMessageBody = z.strictObject({
-  text: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax),
+  text: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax, { error: productMessages.whatsappTextTooLong }),
   conversationId: Id,
 });
 
@@ -157,19 +157,29 @@ export function isValidMobileNumber(value: string): boolean {
 /** An empty value is reported as missing only (`abort`), not also as invalid by later checks. */
 const requiredText = (message: string) =>
   z.string({ error: message }).trim().min(1, { error: message, abort: true }).max(256, { error: message });
+/** Addition: the number's send rate, Meta's throughput tier (80 messages per second by default, up to 1,000). */
+export const ThroughputPerSecond = z
+  .number({ error: 'throughputPerSecond must be a whole number from 1 to 1000' })
+  .int({ error: 'throughputPerSecond must be a whole number from 1 to 1000' })
+  .min(1, { error: 'throughputPerSecond must be a whole number from 1 to 1000' })
+  .max(1000, { error: 'throughputPerSecond must be a whole number from 1 to 1000' });
 export const CreateWhatsappBody = z.strictObject({
   phoneNumber: requiredText(messages.phoneRequired).refine(isValidMobileNumber, { error: messages.phoneInvalid }),
   wabaAccountId: requiredText(messages.wabaAccountIdRequired),
   appId: requiredText(messages.appIdRequired),
   phoneNumberId: requiredText(messages.phoneNumberIdRequired),
   token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024),
+  throughputPerSecond: ThroughputPerSecond.optional(),
   ...WorkspaceRef,
 });
 
-/** Addition: a new token for a connected number (system user tokens expire or get rotated). */
-export const PatchWhatsappBody = z.strictObject({
-  token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024),
-});
+/** Addition: a new token for a connected number (system user tokens expire or get rotated), or its send rate. */
+export const PatchWhatsappBody = z
+  .strictObject({
+    token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024).optional(),
+    throughputPerSecond: ThroughputPerSecond.optional(),
+  })
+  .refine((b) => b.token !== undefined || b.throughputPerSecond !== undefined, { error: messages.tokenRequired, path: ['token'] });
 
 // ---------- list queries ----------
 export const ListQuery = PageQuery;

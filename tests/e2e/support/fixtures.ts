@@ -7,7 +7,7 @@
  *
  * `page` starts at the stack's web URL (baseURL), so `page.goto('/login')` works.
  */
-import { type Page, expect, test as base } from '@playwright/test';
+import { type Locator, type Page, expect, test as base } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { listOobCodes, signInWithPassword, verifyEmail } from '../../../scripts/lib/identity-rest';
 
@@ -110,6 +110,13 @@ export async function signInUi(page: Page, account: { email: string; password: s
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+}
+
+/** Chooses `option` in one of the app's styled selects (Radix Select: a combobox that opens a listbox). */
+export async function pick(page: Page, combobox: Locator, option: string): Promise<void> {
+  await combobox.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await expect(combobox).toHaveText(option);
 }
 
 export type SandboxNumber = NonNullable<typeof stack.sandboxAccount>;

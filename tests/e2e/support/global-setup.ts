@@ -12,6 +12,11 @@ import type { StackInfo } from './stack';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // A stack already running (`tsx tests/e2e/support/stack-cli.ts` prints the line): reuse it while iterating.
+  if (process.env.PARLEY_E2E_STACK) {
+    publish(JSON.parse(process.env.PARLEY_E2E_STACK) as StackInfo);
+    return async () => undefined;
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tests/e2e/support/stack-cli.ts')], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -40,12 +45,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     });
   });
 
-  process.env.PARLEY_E2E_WEB_URL = info.webUrl;
-  process.env.PARLEY_E2E_API_URL = info.apiUrl;
-  process.env.PARLEY_E2E_AUTH_EMULATOR = info.emulatorHost;
-  process.env.PARLEY_E2E_SANDBOX_ORIGIN = info.sandboxOrigin;
-  process.env.PARLEY_E2E_SANDBOX_ACCOUNT = JSON.stringify(info.sandboxAccount);
-  process.env.PARLEY_E2E_CONTROL_URL = info.controlUrl;
+  publish(info);
 
   return async () => {
     if (child.exitCode !== null) return;
@@ -55,4 +55,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await exited;
     clearTimeout(timer);
   };
+}
+
+function publish(info: StackInfo) {
+  process.env.PARLEY_E2E_WEB_URL = info.webUrl;
+  process.env.PARLEY_E2E_API_URL = info.apiUrl;
+  process.env.PARLEY_E2E_AUTH_EMULATOR = info.emulatorHost;
+  process.env.PARLEY_E2E_SANDBOX_ORIGIN = info.sandboxOrigin;
+  process.env.PARLEY_E2E_SANDBOX_ACCOUNT = JSON.stringify(info.sandboxAccount);
+  process.env.PARLEY_E2E_CONTROL_URL = info.controlUrl;
 }

@@ -49,7 +49,7 @@ describe('CSV preview and column mapping (pure)', () => {
   it('requires a phoneNumber column, with the spec’s message, and one column per target', () => {
     const cols = ['a', 'b'];
     expect(mappingErrors(cols, { a: 'name', b: '' })).toEqual(['At least one column must be mapped to phoneNumber']);
-    expect(mappingErrors(cols, { a: 'phoneNumber', b: 'phoneNumber' })).toEqual(['Columns “a” and “b” are both mapped to phoneNumber']);
+    expect(mappingErrors(cols, { a: 'phoneNumber', b: 'phoneNumber' })).toEqual(['Columns “a” and “b” are both mapped to Phone number']);
     expect(mappingErrors(cols, { a: 'phoneNumber', b: 'plan' })).toEqual([]);
     expect(toColumnAttributeMap(cols, { a: 'phoneNumber', b: '' })).toEqual([
       { columnName: 'a', attribute: 'phoneNumber' },

@@ -100,6 +100,35 @@ describe('Composer', () => {
     });
   });
 
+  it('shrinks back to one line after sending', async () => {
+    server.on('POST', /^\/message$/, () => ({ status: 201, body: message({ creator: 'agent', status: 'pending' }) }));
+    renderWithQuery(<Composer conversationId={ids.conversation} workspaceId={ids.workspace} window={customerWindow(new Date().toISOString())} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    Object.defineProperty(box, 'scrollHeight', { configurable: true, get: () => ((box as HTMLTextAreaElement).value ? 120 : 40) });
+    await userEvent.type(box, 'one{Shift>}{Enter}{/Shift}two{Shift>}{Enter}{/Shift}three');
+    expect(box.style.height).toBe('120px');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(box).toHaveValue(''));
+    expect(box.style.height).toBe('auto');
+  });
+
+  it('counts characters near WhatsApp’s 4,096 limit and says in words what is wrong past it', async () => {
+    renderWithQuery(<Composer conversationId={ids.conversation} workspaceId={ids.workspace} window={customerWindow(new Date().toISOString())} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.click(box);
+    await userEvent.paste('x'.repeat(3000));
+    expect(screen.queryByText(/\/ 4,096/)).toBeNull();
+    await userEvent.paste('x'.repeat(1000));
+    expect(screen.getByText(/4,000 \/ 4,096/)).toBeInTheDocument();
+    await userEvent.paste('x'.repeat(100));
+    expect(screen.getByText(/4,100 \/ 4,096/)).toHaveClass('text-danger');
+    await userEvent.keyboard('{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('WhatsApp messages can be at most 4,096 characters. Shorten the message or send it in two parts.');
+    expect(alert).not.toHaveTextContent(/Too big|<=/);
+    expect(server.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
   it('a customer who never wrote: says no window is open', () => {
     renderWithQuery(<Composer conversationId={ids.conversation} workspaceId={ids.workspace} window={customerWindow(null, now)} />);
     expect(screen.getByRole('status')).toHaveTextContent('This customer has not written to you yet, so no 24-hour window is open.');

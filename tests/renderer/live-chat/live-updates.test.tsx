@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet, RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationPage, LiveChatPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
 import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
@@ -30,7 +30,8 @@ beforeEach(() => {
     member: { id: ids.member, uid: 'u1', role: 'agent', createdAt: '2026-01-01T00:00:00.000Z', currentWorkspaceId: ids.workspace, workspaceIds: [ids.workspace], Workspaces: [] },
   });
   server = fakeServer();
-  server.on('GET', /\/conversations\/counts$/, { me: 0, assigned: 0, open: 2, closed: 0 });
+  server.on('GET', /\/conversations\/counts$/, { me: 0, assigned: 0, open: 2, closed: 0, unread: { me: 0, assigned: 0, open: 0, closed: 0 } });
+  server.on('POST', /^\/conversation\/[^/]+\/read$/, { success: true });
   server.on('GET', /\/workspace\/[^/]+\/conversations$/, {
     items: [
       listEntry({ lastMessage: first, lastMessageAt: first.createdAt }),
@@ -75,12 +76,18 @@ describe('live updates from the workspace event stream', () => {
   it('a customer’s new message appears in the open conversation and lifts it in the list, without a refetch', async () => {
     renderAt(`/live-chat/${ids.conversation}?tab=open`);
     await screen.findByText('Where is my order?', { selector: 'p' });
-    const fetchesBefore = server.calls.length;
+    // Neither the list nor the conversation is fetched again (the tab counts are: their unread figure moved).
+    const refetches = () => server.calls.filter((c) => c.method === 'GET' && !c.path.endsWith('/counts')).length;
+    const readMarks = () => server.calls.filter((c) => c.method === 'POST' && c.path === `/conversation/${ids.conversation}/read`).length;
+    const fetchesBefore = refetches();
+    await waitFor(() => expect(readMarks()).toBe(1));
     const incoming = message({ text: 'Hello? Anyone there?', createdAt: new Date().toISOString() });
     emit('message.created', { message: incoming });
     expect(await screen.findByText('Hello? Anyone there?', { selector: 'p' })).toBeInTheDocument();
     expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByText('Hello? Anyone there?')).toBeInTheDocument();
-    expect(server.calls.length).toBe(fetchesBefore);
+    expect(refetches()).toBe(fetchesBefore);
+    // The conversation is on screen: the new customer message counts as read at once.
+    await waitFor(() => expect(readMarks()).toBe(2));
   });
 
   it('a new message in another conversation moves that one to the top; a status update turns the ticks blue', async () => {
@@ -129,5 +136,33 @@ describe('live updates from the workspace event stream', () => {
     const stream = FakeEventSource.instances[0];
     act(() => stream.fail());
     await waitFor(() => expect(FakeEventSource.instances.at(-1)?.url).toMatch(/lastEventId=4000/), { timeout: 5000 });
+  });
+
+  it('while the agent is scrolled down, a new conversation waits behind a pill instead of pushing the rows down', async () => {
+    renderAt('/live-chat?tab=open');
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));
+    const scroller = screen.getByTestId('conversation-scroller');
+    scroller.scrollTop = 200;
+    fireEvent.scroll(scroller);
+    const newId = '99999999-9999-4999-8999-999999999999';
+    emit('conversation.opened', {
+      conversation: listEntry({ id: newId, contactId: newId, Contact: contact({ id: newId, name: 'Katherine Johnson' }), lastMessageAt: new Date().toISOString() }),
+    });
+    const pill = await screen.findByRole('button', { name: '1 new conversation' });
+    expect(listNames()).toEqual([ids.conversation, otherId]);
+    await act(async () => pill.click());
+    await waitFor(() => expect(listNames()).toEqual([newId, ids.conversation, otherId]));
+    expect(screen.queryByRole('button', { name: /new conversation/ })).toBeNull();
+  });
+
+  it('at the top of the list, a new conversation shows at once', async () => {
+    renderAt('/live-chat?tab=open');
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));
+    const newId = '99999999-9999-4999-8999-999999999999';
+    emit('conversation.opened', {
+      conversation: listEntry({ id: newId, contactId: newId, Contact: contact({ id: newId, name: 'Katherine Johnson' }), lastMessageAt: new Date().toISOString() }),
+    });
+    await waitFor(() => expect(listNames()).toEqual([newId, ids.conversation, otherId]));
+    expect(screen.queryByRole('button', { name: /new conversation/ })).toBeNull();
   });
 });

@@ -59,7 +59,7 @@ export function defaultAnswers(role: 'admin' | 'agent' = 'admin'): Record<string
     'GET /workspace/w1/campaigns': emptyPage,
     'GET /workspace/w1/contacts': emptyPage,
     'GET /workspace/w1/conversations': emptyPage,
-    'GET /workspace/w1/conversations/counts': { status: 200, body: { me: 0, assigned: 0, open: 0, closed: 0 } },
+    'GET /workspace/w1/conversations/counts': { status: 200, body: { me: 0, assigned: 0, open: 0, closed: 0, unread: { me: 0, assigned: 0, open: 0, closed: 0 } } },
     'POST /workspace/w1/segments/preview': { status: 200, body: { count: 0, items: [] } },
   };
 }

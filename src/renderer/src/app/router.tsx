@@ -11,7 +11,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import {
   type RouterHistory,
-  Outlet,
   createBrowserHistory,
   createHashHistory,
   createRootRouteWithContext,
@@ -25,6 +24,7 @@ import { defaultLiveChatTab, liveChatTabs } from '@shared/limits';
 import { meQueryOptions } from '../lib/queries/session';
 import { whatsappAccountsQueryOptions } from '../lib/queries/whatsapp-accounts';
 import { attributesQueryOptions } from '../lib/queries/attributes';
+import { RootLayout } from './document-title';
 import { homeHref, safeRedirect } from './paths';
 import { authSettled, isSignedIn, useAuthStore, workspaceIdOf } from '../stores/auth-store';
 import { ErrorScreen, NotFoundScreen, RoutePending } from '../components/error-screens';
@@ -70,7 +70,7 @@ const BotPage = lazyRouteComponent(() => import('../features/automation/componen
 const CampaignPage = lazyRouteComponent(() => import('../features/campaigns/components/campaign-page'), 'CampaignPage');
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Outlet,
+  component: RootLayout,
   notFoundComponent: NotFoundScreen,
   errorComponent: ErrorScreen,
 });

@@ -1,7 +1,7 @@
 import { cn } from '../lib/cn';
 
 /** Parley's mark: a speech bubble in WhatsApp green. */
-export function Logo({ className, withName = true }: { className?: string; withName?: boolean }) {
+export function Logo({ className, withName = true, nameClassName }: { className?: string; withName?: boolean; nameClassName?: string }) {
   return (
     <span className={cn('inline-flex items-center gap-2 font-semibold tracking-tight text-fg', className)}>
       <svg viewBox="0 0 32 32" className="size-6" aria-hidden>
@@ -11,7 +11,7 @@ export function Logo({ className, withName = true }: { className?: string; withN
           fill="white"
         />
       </svg>
-      {withName && <span className="text-[15px]">Parley</span>}
+      {withName && <span className={cn('text-[15px]', nameClassName)}>Parley</span>}
     </span>
   );
 }

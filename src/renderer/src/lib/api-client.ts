@@ -89,7 +89,7 @@ async function send<N extends RouteName>(
 ): Promise<ApiResponse<N>> {
   const def = routes[name];
   const url =
-    apiBaseUrl +
+    apiBaseUrl() +
     buildPath(def.path, init.params as Record<string, string> | undefined) +
     queryString(init.query as Record<string, unknown> | undefined);
   const headers: Record<string, string> = { accept: 'application/json' };

@@ -1,63 +1,62 @@
 /**
- * Identity in web mode: the Firebase JS SDK (emulator locally). Keeps the auth store current, hands the ID
- * token to the API client, and clears every cached query on sign-out.
+ * Identity for the screens: one interface, two implementations chosen at start (lib/identity): web (the
+ * firebase SDK in the page) or desktop (the session in the main process, over IPC). Keeps the auth store
+ * current, hands the ID token to the API client and the event stream, and clears every cached query on sign-out.
  */
-import {
-  type User,
-  onIdTokenChanged,
-  sendEmailVerification,
-  sendPasswordResetEmail,
-  signInWithEmailAndPassword,
-  signOut as fbSignOut,
-  updateProfile as fbUpdateProfile,
-} from 'firebase/auth';
 import type { QueryClient } from '@tanstack/react-query';
 import { setIdTokenProvider } from './api-client';
-import { firebaseAuth } from './firebase';
+import { getDesktop } from './desktop';
+import { setIdTokenSource } from './id-token';
+import type { Identity } from './identity/identity';
+import { desktopIdentity } from './identity/desktop-identity';
+import { webIdentity } from './identity/web-identity';
 import { type AuthUser, useAuthStore } from '../stores/auth-store';
 
 export { authSettled } from '../stores/auth-store';
 
-function snapshot(user: User | null): AuthUser | null {
-  if (!user) return null;
-  return {
-    uid: user.uid,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    displayName: user.displayName,
-    photoURL: user.photoURL,
-  };
+let identity: Identity | null = null;
+
+function current(): Identity {
+  if (!identity) throw new Error('initAuth() has not run');
+  return identity;
 }
 
-let started = false;
+/** The identity in use ('desktop' when the preload exposes window.desktop). */
+export function identityKind(): Identity['kind'] | null {
+  return identity?.kind ?? null;
+}
 
-/** Starts listening to the identity service (once). */
-export function initAuth(): void {
-  if (started) return;
-  started = true;
-  const auth = firebaseAuth();
-  setIdTokenProvider(async () => (auth.currentUser ? auth.currentUser.getIdToken() : null));
-  onIdTokenChanged(auth, (user) => useAuthStore.getState().setUser(snapshot(user)));
+/** The presence of `window.desktop` (the preload's bridge) picks the desktop implementation. */
+export function chooseIdentity(): Identity {
+  const desktop = getDesktop();
+  return desktop ? desktopIdentity(desktop) : webIdentity();
+}
+
+/** Starts listening to the identity service (once). `use` replaces the choice (tests). */
+export function initAuth(use?: Identity): void {
+  if (identity && !use) return;
+  identity = use ?? chooseIdentity();
+  const chosen = identity;
+  setIdTokenProvider(() => chosen.getIdToken());
+  setIdTokenSource(() => chosen.getIdToken());
+  chosen.start((user) => useAuthStore.getState().setUser(user));
 }
 
 export async function signIn(email: string, password: string): Promise<AuthUser> {
-  const cred = await signInWithEmailAndPassword(firebaseAuth(), email, password);
-  const user = snapshot(cred.user)!;
+  const user = await current().signIn(email, password);
   useAuthStore.getState().setUser(user);
   return user;
 }
 
 /** Sign-out clears user and member state and every cached query (spec section 4). */
 export async function signOut(queryClient: QueryClient): Promise<void> {
-  await fbSignOut(firebaseAuth());
+  await current().signOut();
   useAuthStore.getState().clear();
   queryClient.clear();
 }
 
-export async function sendVerificationEmail(): Promise<void> {
-  const user = firebaseAuth().currentUser;
-  if (!user) throw new Error('Sign in first');
-  await sendEmailVerification(user);
+export function sendVerificationEmail(): Promise<void> {
+  return current().sendVerificationEmail();
 }
 
 /**
@@ -65,25 +64,18 @@ export async function sendVerificationEmail(): Promise<void> {
  * verified, the ID token is refreshed so the server sees it too.
  */
 export async function reloadUser(): Promise<AuthUser | null> {
-  const user = firebaseAuth().currentUser;
-  if (!user) return null;
-  const wasVerified = user.emailVerified;
-  await user.reload();
-  if (!wasVerified && user.emailVerified) await user.getIdToken(true);
-  const s = snapshot(firebaseAuth().currentUser);
-  useAuthStore.getState().setUser(s);
-  return s;
+  const user = await current().reloadUser();
+  useAuthStore.getState().setUser(user);
+  return user;
 }
 
-export async function resetPassword(email: string): Promise<void> {
-  await sendPasswordResetEmail(firebaseAuth(), email);
+export function resetPassword(email: string): Promise<void> {
+  return current().resetPassword(email);
 }
 
 export async function updateProfile(changes: { displayName?: string | null; photoURL?: string | null }): Promise<void> {
-  const user = firebaseAuth().currentUser;
-  if (!user) throw new Error('Sign in first');
-  await fbUpdateProfile(user, changes);
-  useAuthStore.getState().setUser(snapshot(user));
+  const user = await current().updateProfile(changes);
+  if (user) useAuthStore.getState().setUser(user);
 }
 
 /** Firebase error codes in words a user understands. */

@@ -13,12 +13,12 @@ const MAX_CACHED = 200;
 
 /** Absolute URL of a file the server answered (paths are relative to the server, not the UI). */
 export function serverFileUrl(url: string): string {
-  return url.startsWith('/') ? apiBaseUrl + url : url;
+  return url.startsWith('/') ? apiBaseUrl() + url : url;
 }
 
 export function needsToken(url: string): boolean {
   const abs = serverFileUrl(url);
-  return abs.startsWith(`${apiBaseUrl}/files/`) && !/[?&]sig=/.test(abs);
+  return abs.startsWith(`${apiBaseUrl()}/files/`) && !/[?&]sig=/.test(abs);
 }
 
 export function fetchFileBlobUrl(url: string): Promise<string> {

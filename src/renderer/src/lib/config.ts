@@ -1,5 +1,19 @@
-/** Where the renderer finds its peers; injected at build/serve time (see env.d.ts). */
-export const apiBaseUrl: string = (import.meta.env.PARLEY_API_URL || 'http://127.0.0.1:4000').replace(/\/+$/, '');
+const trimSlashes = (url: string) => url.replace(/\/+$/, '');
+
+/** The build's server address (see env.d.ts); the desktop app may be pointed elsewhere at start. */
+export const defaultApiBaseUrl: string = trimSlashes(import.meta.env.PARLEY_API_URL || 'http://127.0.0.1:4000');
+
+let currentApiBaseUrl = defaultApiBaseUrl;
+
+/** Where the renderer finds the Parley server. */
+export function apiBaseUrl(): string {
+  return currentApiBaseUrl;
+}
+
+/** The desktop app's remembered server address (lib/server-address.ts). */
+export function setApiBaseUrl(url: string): void {
+  currentApiBaseUrl = trimSlashes(url);
+}
 
 const projectId = import.meta.env.PARLEY_FIREBASE_PROJECT_ID || 'demo-parley';
 

@@ -12,3 +12,11 @@ export function formatDateTime(iso: string | null | undefined): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '—' : dateTimeFmt.format(d);
 }
+
+const countFmt = new Intl.NumberFormat('en-US');
+const pluralRules = new Intl.PluralRules('en-US');
+
+/** "1 step", "3 steps", "1,204 contacts" (`many` when the plural is not the noun plus "s"). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${countFmt.format(n)} ${pluralRules.select(n) === 'one' ? one : many}`;
+}

@@ -94,7 +94,7 @@ async function open(c: Connection) {
   const q = new URLSearchParams();
   if (token) q.set('token', token);
   if (c.lastEventId !== null) q.set('lastEventId', String(c.lastEventId));
-  const es = new EventSource(`${apiBaseUrl}/workspace/${encodeURIComponent(c.workspaceId)}/events?${q}`);
+  const es = new EventSource(`${apiBaseUrl()}/workspace/${encodeURIComponent(c.workspaceId)}/events?${q}`);
   c.source = es;
   es.onopen = () => {
     c.retryMs = 1000;

@@ -22,6 +22,7 @@ import { api } from '../../lib/api-client';
 import { signOut } from '../../lib/auth';
 import { useMember, useWorkspaceId } from '../../lib/queries/session';
 import { useAuthStore } from '../../stores/auth-store';
+import { InsideMain } from '../error-screens';
 import { Logo } from '../logo';
 import { Avatar } from '../ui/avatar';
 import { Button } from '../ui/button';
@@ -36,7 +37,9 @@ import {
 } from '../ui/dropdown-menu';
 import { FormField } from '../ui/form-field';
 import { Input } from '../ui/input';
+import { Tooltip } from '../ui/tooltip';
 import { ThemeToggle } from './theme-toggle';
+import { OfflineBanner } from './offline-banner';
 
 const nav = [
   { to: '/live-chat', label: 'Live chat', icon: MessagesSquare, search: { tab: 'closed' as const } },
@@ -47,40 +50,66 @@ const nav = [
   { to: '/settings', label: 'Settings', icon: Settings },
 ] as const;
 
-/** The signed-in frame: sidebar (workspace switcher, areas, member menu) and the screen. */
+/**
+ * The signed-in frame: sidebar (workspace switcher, areas, member menu) and the screen. Below 1280 px (`xl`) the
+ * sidebar shrinks to its icons (labels move into tooltips and stay the links' accessible names), so the panes
+ * beside it keep room at 1024 px.
+ */
 export function AppShell() {
   return (
     <div className="flex h-full min-h-0 bg-bg">
-      <aside className="flex w-[232px] shrink-0 flex-col border-r border-border bg-surface" aria-label="Sidebar">
-        <div className="flex h-12 items-center px-4">
-          <Logo />
+      <SkipLink />
+      <aside className="flex w-14 shrink-0 flex-col border-r border-border bg-surface xl:w-[232px]" aria-label="Sidebar">
+        <div className="flex h-12 items-center justify-center px-2 xl:justify-start xl:px-4">
+          <Logo nameClassName="hidden xl:inline" />
         </div>
         <div className="px-2 pb-2">
           <WorkspaceSwitcher />
         </div>
         <nav aria-label="Main" className="flex flex-1 flex-col gap-0.5 px-2 py-2">
           {nav.map((item) => (
-            <Link
-              key={item.to}
-              to={item.to}
-              search={'search' in item ? item.search : undefined}
-              className="flex h-8 items-center gap-2.5 rounded-md px-2.5 text-[13px] font-medium text-fg-muted transition-colors hover:bg-muted hover:text-fg data-[status=active]:bg-accent-soft data-[status=active]:text-accent-text"
-              activeOptions={{ includeSearch: false }}
-            >
-              <item.icon className="size-4" aria-hidden />
-              {item.label}
-            </Link>
+            <Tooltip key={item.to} content={item.label} className="xl:hidden">
+              <Link
+                to={item.to}
+                search={'search' in item ? item.search : undefined}
+                className="flex h-8 items-center justify-center gap-2.5 rounded-md text-[13px] font-medium text-fg-muted transition-colors hover:bg-muted hover:text-fg data-[status=active]:bg-accent-soft data-[status=active]:text-accent-text xl:justify-start xl:px-2.5"
+                activeOptions={{ includeSearch: false }}
+              >
+                <item.icon className="size-4 shrink-0" aria-hidden />
+                <span className="sr-only xl:not-sr-only">{item.label}</span>
+              </Link>
+            </Tooltip>
           ))}
         </nav>
-        <div className="flex items-center gap-1 border-t border-border p-2">
+        <div className="flex flex-col items-center gap-1 border-t border-border p-2 xl:flex-row">
           <MemberMenu />
           <ThemeToggle />
         </div>
       </aside>
-      <main className="flex min-w-0 flex-1 flex-col overflow-y-auto" id="main">
-        <Outlet />
+      <main className="flex min-w-0 flex-1 flex-col overflow-y-auto" id="main" tabIndex={-1}>
+        <OfflineBanner />
+        <InsideMain.Provider value={true}>
+          <Outlet />
+        </InsideMain.Provider>
       </main>
     </div>
+  );
+}
+
+/** First Tab stop of every signed-in screen: jumps past the sidebar. Visible only while focused. */
+function SkipLink() {
+  return (
+    <a
+      href="#main"
+      onClick={(e) => {
+        // Hash history (desktop) must not see the fragment as a route; move focus by hand.
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}
+      className="sr-only z-50 rounded-md bg-surface px-3 py-2 text-[13px] font-medium text-fg shadow-md focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+    >
+      Skip to main content
+    </a>
   );
 }
 
@@ -111,17 +140,22 @@ function WorkspaceSwitcher() {
         <DropdownMenuTrigger asChild>
           <button
             type="button"
-            className="flex h-10 w-full items-center gap-2.5 rounded-lg border border-border bg-bg px-2.5 text-left transition-colors hover:bg-muted"
-            aria-label={`Workspace: ${current?.name ?? 'unknown'}. Switch workspace`}
+            title={current?.name}
+            className="flex h-10 w-full items-center justify-center gap-2.5 rounded-lg border border-border bg-bg text-left transition-colors hover:bg-muted xl:justify-start xl:px-2.5"
           >
-            <span className="flex size-6 shrink-0 items-center justify-center rounded-md bg-accent text-[11px] font-bold text-accent-fg">
+            <span
+              className="flex size-6 shrink-0 items-center justify-center rounded-md bg-accent text-[11px] font-bold text-accent-fg"
+              aria-hidden
+            >
               {(current?.name ?? '?').slice(0, 1).toUpperCase()}
             </span>
-            <span className="min-w-0 flex-1">
+            {/* The visible name is the start of the accessible name (WCAG 2.5.3); the purpose follows for screen readers. */}
+            <span className="sr-only min-w-0 flex-1 xl:not-sr-only">
               <span className="block truncate text-[13px] font-medium text-fg">{current?.name ?? 'Workspace'}</span>
               <span className="block text-[11px] text-fg-subtle capitalize">{me.role}</span>
             </span>
-            <ChevronsUpDown className="size-3.5 text-fg-subtle" aria-hidden />
+            <span className="sr-only">, switch workspace</span>
+            <ChevronsUpDown className="hidden size-3.5 shrink-0 text-fg-subtle xl:block" aria-hidden />
           </button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start" className="w-60">
@@ -205,14 +239,15 @@ function MemberMenu() {
       <DropdownMenuTrigger asChild>
         <button
           type="button"
-          className="flex h-10 min-w-0 flex-1 items-center gap-2 rounded-md px-1.5 text-left transition-colors hover:bg-muted"
-          aria-label={`Account: ${name}`}
+          title={name}
+          className="flex h-10 min-w-0 items-center gap-2 rounded-md px-1.5 text-left transition-colors hover:bg-muted xl:flex-1"
         >
           <Avatar name={name} src={user?.photoURL} />
-          <span className="min-w-0 flex-1">
+          <span className="sr-only min-w-0 flex-1 xl:not-sr-only">
             <span className="block truncate text-[13px] font-medium text-fg">{user?.displayName || 'No name set'}</span>
             <span className="block truncate text-[11px] text-fg-subtle">{user?.email}</span>
           </span>
+          <span className="sr-only">, account menu</span>
         </button>
       </DropdownMenuTrigger>
       <DropdownMenuContent side="top" align="start" className="w-56">

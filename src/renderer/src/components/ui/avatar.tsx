@@ -1,6 +1,7 @@
 import { cn } from '../../lib/cn';
 
-const palette = ['bg-emerald-600', 'bg-sky-600', 'bg-violet-600', 'bg-amber-600', 'bg-rose-600', 'bg-teal-600', 'bg-indigo-600'];
+// The 700 shades: white initials reach 4.5:1 on each (the 600 shades of amber, teal and emerald do not).
+const palette = ['bg-emerald-700', 'bg-sky-700', 'bg-violet-700', 'bg-amber-700', 'bg-rose-700', 'bg-teal-700', 'bg-indigo-700'];
 
 export function initialsOf(name: string | null | undefined): string {
   const parts = (name ?? '').trim().split(/[\s@._-]+/).filter(Boolean);

@@ -28,7 +28,7 @@ export interface ButtonProps extends ComponentProps<'button'> {
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = 'primary', size = 'md', asChild, loading, className, children, disabled, type, ...props },
+  { variant = 'primary', size = 'md', asChild, loading, className, children, disabled, type, onClick, ...props },
   ref,
 ) {
   const Comp = asChild ? Slot.Root : 'button';
@@ -36,11 +36,21 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
     <Comp
       ref={ref}
       type={asChild ? undefined : (type ?? 'button')}
-      disabled={asChild ? undefined : disabled || loading}
+      // While loading the button stays focusable (a disabled button drops focus to the page body): it only
+      // refuses clicks and says it is busy.
+      disabled={asChild ? undefined : disabled}
+      aria-disabled={loading || undefined}
       aria-busy={loading || undefined}
+      onClick={(e) => {
+        if (loading) {
+          e.preventDefault();
+          return;
+        }
+        onClick?.(e);
+      }}
       className={cn(
         'inline-flex shrink-0 cursor-pointer items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors select-none',
-        'disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0',
+        'disabled:pointer-events-none disabled:opacity-50 aria-busy:cursor-progress aria-busy:opacity-70 [&_svg]:size-4 [&_svg]:shrink-0',
         variants[variant],
         sizes[size],
         className,

@@ -1,6 +1,6 @@
 import { AlertDialog, Dialog as D } from 'radix-ui';
 import { Trash2, X } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type FormEventHandler, type ReactNode, useId, useState } from 'react';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
 
@@ -11,6 +11,18 @@ const panel =
 export const Dialog = D.Root;
 export const DialogTrigger = D.Trigger;
 export const DialogClose = D.Close;
+
+/**
+ * Where focus goes when a dialog closes: back to the control that opened it (Radix's default) while that control
+ * is still on the page and focusable; otherwise (it was a menu item, a row that re-rendered, a button the result
+ * replaced) to the screen's main region, never to the page body.
+ */
+export function returnFocusAfterDialog(opener: Element | null, event: Event) {
+  const usable = opener instanceof HTMLElement && opener.isConnected && !opener.closest('[inert],[aria-hidden="true"]') && !(opener as HTMLButtonElement).disabled;
+  event.preventDefault();
+  const target = usable ? opener : (document.getElementById('main') ?? document.querySelector<HTMLElement>('main'));
+  target?.focus({ preventScroll: true });
+}
 
 export function DialogContent({
   title,
@@ -25,10 +37,12 @@ export function DialogContent({
   footer?: ReactNode;
   className?: string;
 }) {
+  // The element focused when the dialog opened (captured on the first render, before Radix moves focus).
+  const [opener] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
   return (
     <D.Portal>
       <D.Overlay className={overlay} />
-      <D.Content className={cn(panel, 'max-w-md', className)} aria-describedby={description ? undefined : undefined}>
+      <D.Content className={cn(panel, 'max-w-md', className)} onCloseAutoFocus={(e) => returnFocusAfterDialog(opener, e)}>
         <div className="flex items-start justify-between gap-4 border-b border-border px-5 py-4">
           <div>
             <D.Title className="text-[15px] font-semibold text-fg">{title}</D.Title>
@@ -51,7 +65,64 @@ export function DialogContent({
   );
 }
 
-/** "Are you sure?" before something destructive. `onConfirm` may be async; the dialog closes when it resolves. */
+/**
+ * The shell five screens repeat: a dialog around one form, with Cancel and a submit button in the footer
+ * (`footerStart` goes on the footer's left, e.g. a live count). `onSubmit` is the form's handler
+ * (react-hook-form's `handleSubmit(...)`).
+ */
+export function FormDialog({
+  title,
+  description,
+  onClose,
+  onSubmit,
+  submitLabel,
+  pending,
+  className,
+  formClassName,
+  footerStart,
+  submitDisabledReason,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  onClose: () => void;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  submitLabel: string;
+  pending?: boolean;
+  className?: string;
+  formClassName?: string;
+  footerStart?: ReactNode;
+  /** When set, the submit button is disabled and this says why (e.g. offline in the desktop app). */
+  submitDisabledReason?: string | null;
+  children: ReactNode;
+}) {
+  const formId = useId();
+  const buttons = (
+    <div className="flex gap-2">
+      <Button variant="secondary" onClick={onClose}>
+        Cancel
+      </Button>
+      <Button type="submit" form={formId} loading={pending} disabled={!!submitDisabledReason} title={submitDisabledReason ?? undefined}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        title={title}
+        description={description}
+        className={className}
+        footer={footerStart ? <div className="flex w-full items-center justify-between gap-3">{footerStart}{buttons}</div> : buttons}
+      >
+        <form id={formId} noValidate className={cn('flex flex-col gap-4', formClassName)} onSubmit={onSubmit}>
+          {children}
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 /** A confirmation before a destructive action; `deleteLabel` gives the list rows' standard trash button. */
 export function ConfirmDialog({
   trigger,
@@ -71,8 +142,15 @@ export function ConfirmDialog({
 }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [opener, setOpener] = useState<Element | null>(null);
   return (
-    <AlertDialog.Root open={open} onOpenChange={setOpen}>
+    <AlertDialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (next) setOpener(document.activeElement);
+        setOpen(next);
+      }}
+    >
       <AlertDialog.Trigger asChild>
         {trigger ?? (
           <Button variant="ghost" size="icon-sm" aria-label={deleteLabel}>
@@ -82,7 +160,7 @@ export function ConfirmDialog({
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={overlay} />
-        <AlertDialog.Content className={cn(panel, 'max-w-sm p-5')}>
+        <AlertDialog.Content className={cn(panel, 'max-w-sm p-5')} onCloseAutoFocus={(e) => returnFocusAfterDialog(opener, e)}>
           <AlertDialog.Title className="text-[15px] font-semibold text-fg">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-[13px] text-fg-muted">{description}</AlertDialog.Description>
           <div className="mt-5 flex justify-end gap-2">

@@ -2,7 +2,14 @@ import { DropdownMenu as M } from 'radix-ui';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn';
 
-export const DropdownMenu = M.Root;
+/**
+ * Non-modal: a modal menu hides the rest of the page with aria-hidden while its focusable controls stay
+ * focusable (axe aria-hidden-focus). The menu still traps arrow keys, closes on Escape and outside clicks, and
+ * returns focus to its trigger.
+ */
+export function DropdownMenu({ modal = false, ...props }: ComponentProps<typeof M.Root>) {
+  return <M.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = M.Trigger;
 export const DropdownMenuGroup = M.Group;
 export const DropdownMenuRadioGroup = M.RadioGroup;

@@ -8,12 +8,15 @@ export function EmptyState({
   description,
   action,
   className,
+  headingLevel: Heading = 'h2',
 }: {
   icon?: LucideIcon;
   title: string;
   description?: ReactNode;
   action?: ReactNode;
   className?: string;
+  /** h2 under a screen's h1 (the default); h3 inside a section that has its own h2. */
+  headingLevel?: 'h2' | 'h3';
 }) {
   return (
     <div className={cn('flex flex-col items-center justify-center px-6 py-14 text-center', className)}>
@@ -22,7 +25,7 @@ export function EmptyState({
           <Icon className="size-5" aria-hidden />
         </div>
       )}
-      <h3 className="text-sm font-semibold text-fg">{title}</h3>
+      <Heading className="text-sm font-semibold text-fg">{title}</Heading>
       {description && <p className="mt-1 max-w-sm text-[13px] text-fg-muted">{description}</p>}
       {action && <div className="mt-4">{action}</div>}
     </div>

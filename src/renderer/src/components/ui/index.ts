@@ -15,3 +15,4 @@ export * from './table';
 export * from './tabs';
 export * from './password-input';
 export * from './query-list';
+export * from './tooltip';

@@ -3,7 +3,7 @@ import { cn } from '../../lib/cn';
 
 const field =
   'w-full rounded-md border border-border-strong bg-surface px-2.5 text-[13px] text-fg shadow-xs transition-colors placeholder:text-fg-subtle ' +
-  'focus-visible:border-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent/25 ' +
+  'focus-visible:border-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent/50 ' +
   'disabled:cursor-not-allowed disabled:opacity-60 aria-invalid:border-danger aria-invalid:focus-visible:ring-danger/20';
 
 export const Input = forwardRef<HTMLInputElement, ComponentProps<'input'>>(function Input({ className, ...props }, ref) {

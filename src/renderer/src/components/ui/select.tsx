@@ -36,7 +36,7 @@ export const Select = forwardRef<HTMLButtonElement, SelectProps>(function Select
         onBlur={onBlur}
         className={cn(
           'flex h-8 w-full items-center justify-between gap-2 rounded-md border border-border-strong bg-surface px-2.5 text-left text-[13px] text-fg shadow-xs',
-          'focus-visible:border-accent focus-visible:ring-2 focus-visible:ring-accent/25 focus-visible:outline-none',
+          'focus-visible:border-accent focus-visible:ring-2 focus-visible:ring-accent/50 focus-visible:outline-none',
           'disabled:cursor-not-allowed disabled:opacity-60 aria-invalid:border-danger data-[placeholder]:text-fg-subtle',
           className,
         )}

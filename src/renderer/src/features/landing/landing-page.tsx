@@ -40,6 +40,7 @@ export function LandingPage() {
           )}
         </div>
       </header>
+      <main>
       <section className="mx-auto max-w-5xl px-6 pt-16 pb-12">
         <p className="inline-flex items-center gap-2 rounded-full border border-border bg-surface px-3 py-1 text-xs font-medium text-fg-muted">
           <span className="size-1.5 rounded-full bg-accent" /> WhatsApp Business, for teams
@@ -68,6 +69,7 @@ export function LandingPage() {
           </div>
         ))}
       </section>
+      </main>
     </div>
   );
 }

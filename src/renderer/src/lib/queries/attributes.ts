@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, fetchAllPages } from '../api-client';
+import { onlineOrCache } from '../offline-data';
 import { workspaceKeys } from './session';
 
 /** GET /workspace/{id}/attributes: every attribute of the workspace (settings, segments, audience). */
@@ -7,7 +8,11 @@ export const attributesQueryOptions = (workspaceId: string) =>
   queryOptions({
     queryKey: workspaceKeys.list(workspaceId, 'attributes'),
     queryFn: ({ signal }) =>
-      fetchAllPages((cursor) => api('listAttributes', { params: { workspaceId }, query: { limit: 200, cursor }, signal })),
+      onlineOrCache(
+        () => fetchAllPages((cursor) => api('listAttributes', { params: { workspaceId }, query: { limit: 200, cursor }, signal })),
+        // The desktop cache keeps attribute values on contacts, not the attribute list: offline, no extra columns.
+        async () => [],
+      ),
   });
 
 export function useAttributes(workspaceId: string) {

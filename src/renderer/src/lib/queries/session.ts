@@ -6,13 +6,26 @@
 import { queryOptions, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../api-client';
+import { desktopCall, getDesktop } from '../desktop';
+import { fromCache, notCached, onlineOrCache } from '../offline-data';
 import { useAuthStore, workspaceIdOf } from '../../stores/auth-store';
 
 export const meQueryOptions = () =>
   queryOptions({
     queryKey: ['me'] as const,
     queryFn: async () => {
-      const me = await api('getMe');
+      const me = await onlineOrCache(
+        async () => {
+          const fresh = await api('getMe');
+          // The desktop app keeps it for an offline start.
+          if (getDesktop()) void desktopCall('cache.putMe', { me: fresh }).catch(() => undefined);
+          return fresh;
+        },
+        fromCache('cache.getMe', undefined, (cached) => {
+          if (!cached) throw notCached('Your account');
+          return cached;
+        }),
+      );
       useAuthStore.getState().setMember(me);
       return me;
     },

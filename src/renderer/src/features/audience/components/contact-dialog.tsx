@@ -3,11 +3,11 @@ import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { Attribute, Contact } from '@shared/schemas/entities';
 import { PatchContactBody } from '@shared/schemas/requests';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { usePatchContact } from '../api/patch-contact';
 
 const Form = z.object({
@@ -40,6 +40,7 @@ export function ContactDialog({
   onClose: () => void;
 }) {
   const patch = usePatchContact(workspaceId);
+  const offline = useOfflineReason();
   const form = useForm<Form>({
     resolver: zodResolver(Form),
     defaultValues: {
@@ -84,60 +85,52 @@ export function ContactDialog({
   });
 
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent
-        title={`Edit ${contact.name || contact.phoneNumber}`}
-        description={<span className="font-mono">{contact.phoneNumber}</span>}
-        className="max-w-lg"
-        footer={
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form="contact-form" loading={patch.isPending}>
-              Save changes
-            </Button>
-          </>
-        }
-      >
-        <form id="contact-form" onSubmit={submit} className="flex flex-col gap-3.5" noValidate>
-          <FormField label="Name" error={errors.name?.message}>
-            <Input autoFocus {...form.register('name')} />
-          </FormField>
-          <FormField label="E-mail" error={errors.email?.message} optional>
-            <Input type="email" {...form.register('email')} />
-          </FormField>
-          <FormField label="Country" optional>
-            <Input {...form.register('country')} placeholder="e.g. GB" />
-          </FormField>
-          {attributes.length > 0 && (
-            <fieldset className="mt-1 flex flex-col gap-3 border-t border-border pt-3.5">
-              <legend className="sr-only">Attributes</legend>
-              <p className="text-[12px] font-semibold tracking-wide text-fg-subtle uppercase" aria-hidden>
-                Attributes
-              </p>
-              {attributes.map((a) =>
-                a.format === 'boolean' ? (
-                  <div key={a.id} className="flex items-center justify-between">
-                    <label htmlFor={`edit-${a.id}`} className="text-[13px] font-medium text-fg">
-                      {a.name}
-                    </label>
-                    <Controller
-                      control={form.control}
-                      name={`attributes.${a.name}`}
-                      render={({ field }) => <Switch id={`edit-${a.id}`} checked={!!field.value} onCheckedChange={field.onChange} />}
-                    />
-                  </div>
-                ) : (
-                  <FormField key={a.id} label={a.name} hint={a.description ?? undefined} error={errors.attributes?.[a.name]?.message}>
-                    <Input type={a.format === 'number' ? 'number' : 'text'} step={a.format === 'number' ? 'any' : undefined} {...form.register(`attributes.${a.name}`)} />
-                  </FormField>
-                ),
-              )}
-            </fieldset>
+    <FormDialog
+      title={`Edit ${contact.name || contact.phoneNumber}`}
+      description={<span className="font-mono">{contact.phoneNumber}</span>}
+      className="max-w-lg"
+      submitLabel="Save changes"
+      pending={patch.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+      submitDisabledReason={offline}
+      formClassName="flex flex-col gap-3.5"
+    >
+      <FormField label="Name" error={errors.name?.message}>
+        <Input autoFocus {...form.register('name')} />
+      </FormField>
+      <FormField label="E-mail" error={errors.email?.message} optional>
+        <Input type="email" {...form.register('email')} />
+      </FormField>
+      <FormField label="Country" optional>
+        <Input {...form.register('country')} placeholder="e.g. GB" />
+      </FormField>
+      {attributes.length > 0 && (
+        <fieldset className="mt-1 flex flex-col gap-3 border-t border-border pt-3.5">
+          <legend className="sr-only">Attributes</legend>
+          <p className="text-[12px] font-semibold tracking-wide text-fg-subtle uppercase" aria-hidden>
+            Attributes
+          </p>
+          {attributes.map((a) =>
+            a.format === 'boolean' ? (
+              <div key={a.id} className="flex items-center justify-between">
+                <label htmlFor={`edit-${a.id}`} className="text-[13px] font-medium text-fg">
+                  {a.name}
+                </label>
+                <Controller
+                  control={form.control}
+                  name={`attributes.${a.name}`}
+                  render={({ field }) => <Switch id={`edit-${a.id}`} checked={!!field.value} onCheckedChange={field.onChange} />}
+                />
+              </div>
+            ) : (
+              <FormField key={a.id} label={a.name} hint={a.description ?? undefined} error={errors.attributes?.[a.name]?.message}>
+                <Input type={a.format === 'number' ? 'number' : 'text'} step={a.format === 'number' ? 'any' : undefined} {...form.register(`attributes.${a.name}`)} />
+              </FormField>
+            ),
           )}
-        </form>
-      </DialogContent>
-    </Dialog>
+        </fieldset>
+      )}
+    </FormDialog>
   );
 }

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ListSkeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
+import { TruncatedText } from '../../../components/ui/tooltip';
 import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useContacts } from '../api/list-contacts';
@@ -102,7 +103,7 @@ export function ContactsTable({
   const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   const colSpan = 5 + attributes.length;
   return (
-    <div ref={parentRef} className="min-h-0 flex-1 overflow-auto" data-testid="contacts-scroller">
+    <div ref={parentRef} className="scroll-cue-x min-h-0 flex-1 overflow-auto" data-testid="contacts-scroller">
       <table className="w-full border-separate border-spacing-0 text-[13px]" aria-rowcount={contacts.length + 1}>
         <thead className="sticky top-0 z-10 bg-surface">
           <tr>
@@ -115,7 +116,8 @@ export function ContactsTable({
                 {h}
               </th>
             ))}
-            <th scope="col" className="h-9 w-12 border-b border-border">
+            {/* Pinned to the right edge so Edit stays in reach however many attribute columns there are. */}
+            <th scope="col" className="sticky right-0 h-9 w-12 border-b border-border bg-surface">
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -144,7 +146,7 @@ export function ContactsTable({
                 <td className="border-b border-border/70 px-4">
                   <div className="flex items-center gap-2.5">
                     <Avatar name={c.name ?? c.phoneNumber.slice(-2)} className="size-7" />
-                    <span className={cn('max-w-56 truncate font-medium', !c.name && 'text-fg-subtle')}>{c.name || 'No name'}</span>
+                    <TruncatedText text={c.name || 'No name'} className={cn('max-w-56 font-medium', !c.name && 'text-fg-subtle')} />
                   </div>
                 </td>
                 <td className="border-b border-border/70 px-4 font-mono text-[12.5px] whitespace-nowrap">{c.phoneNumber}</td>
@@ -155,13 +157,12 @@ export function ContactsTable({
                     <AttributeCell attribute={a} value={c.attributes[a.name]} />
                   </td>
                 ))}
-                <td className="border-b border-border/70 pr-3 text-right">
+                <td className="sticky right-0 border-b border-border/70 bg-surface pr-3 text-right shadow-[-10px_0_10px_-8px_rgb(0_0_0/0.25)] group-hover:bg-subtle group-focus-visible:bg-accent-soft">
                   <Button
                     variant="ghost"
                     size="icon-sm"
                     onClick={() => onEdit(c)}
                     aria-label={`Edit ${c.name || c.phoneNumber}`}
-                    className="opacity-60 group-hover:opacity-100 focus-visible:opacity-100"
                   >
                     <Pencil />
                   </Button>

@@ -8,6 +8,7 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Select } from '../../../components/ui/select';
 import { api } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { plural } from '../../../lib/format';
 import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { useCreateImport } from '../api/create-import';
 import { mediaHref, openFile } from '../utils/links';
@@ -41,13 +42,27 @@ export function ColumnMapper({
   ];
   const toOption = (target: string) => (!target ? 'skip' : builtInTargets.some((t) => t.value === target) ? target : `attr:${target}`);
   const fromOption = (v: string) => (v === 'skip' ? SKIP : v.startsWith('attr:') ? v.slice(5) : v);
+  const many = preview.columns.length > 3;
   return (
-    <div className="overflow-x-auto rounded-lg border border-border">
+    <div>
+    {many && (
+      <p className="mb-1.5 text-[12px] text-fg-muted" id="mapping-scroll-hint">
+        {preview.columns.length} columns: scroll sideways to map each of them.
+      </p>
+    )}
+    <div
+      className="scroll-cue-x overflow-x-auto rounded-lg border border-border"
+      role="region"
+      aria-label="Column mapping"
+      aria-describedby={many ? 'mapping-scroll-hint' : undefined}
+      // Focusable so the keyboard can scroll the columns sideways.
+      tabIndex={0}
+    >
       <table className="w-full border-separate border-spacing-0 text-[13px]">
         <thead className="bg-subtle">
           <tr>
             {preview.columns.map((col) => (
-              <th key={col} scope="col" className="min-w-52 border-b border-border px-3 py-2 text-left align-top">
+              <th key={col} scope="col" className="min-w-44 border-b border-border px-3 py-2 text-left align-top">
                 <div className="mb-1.5 truncate text-[12px] font-semibold text-fg" title={col}>
                   {col}
                 </div>
@@ -75,6 +90,7 @@ export function ColumnMapper({
         </tbody>
       </table>
     </div>
+    </div>
   );
 }
 
@@ -88,13 +104,13 @@ function ProgressBar({ value, total }: { value: number; total: number }) {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={total > 0 ? pct : undefined}
-        aria-valuetext={total > 0 ? `${value.toLocaleString()} of ${total.toLocaleString()} rows` : 'Starting'}
+        aria-valuetext={total > 0 ? `${value.toLocaleString()} of ${plural(total, 'row')}` : 'Starting'}
         className="h-2 overflow-hidden rounded-full bg-muted"
       >
         <div className={cn('h-full rounded-full bg-accent transition-[width]', total === 0 && 'w-1/3 animate-pulse')} style={total ? { width: `${pct}%` } : undefined} />
       </div>
       <p className="mt-1.5 text-[12px] text-fg-muted">
-        {total > 0 ? `${value.toLocaleString()} of ${total.toLocaleString()} rows (${pct}%)` : 'Starting…'}
+        {total > 0 ? `${value.toLocaleString()} of ${plural(total, 'row')} (${pct}%)` : 'Starting…'}
       </p>
     </div>
   );
@@ -193,7 +209,7 @@ export function ImportWizard({
           step === 'file'
             ? 'Upload a CSV file with a header row. Each row becomes a contact, matched by phone number.'
             : step === 'map'
-              ? `${file?.name}: map each column. The preview shows the first ${preview?.rows.length ?? 0} rows.`
+              ? `${file?.name}: map each column. The preview shows the first ${plural(preview?.rows.length ?? 0, 'row')}.`
               : file?.name
         }
         className="max-w-4xl"

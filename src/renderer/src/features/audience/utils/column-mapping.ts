@@ -1,5 +1,5 @@
 /**
- * The import wizard's column mapping: each CSV column goes to phoneNumber, name, email, an attribute, or is
+ * The import wizard's column mapping: each CSV column goes to phoneNumber, name, email, country, city, an attribute, or is
  * skipped. Checked with the shared CreateImportBody rule ('At least one column must be mapped to phoneNumber').
  */
 import { z } from 'zod';
@@ -11,7 +11,14 @@ export const builtInTargets = [
   { value: 'phoneNumber', label: 'Phone number' },
   { value: 'name', label: 'Name' },
   { value: 'email', label: 'E-mail' },
+  { value: 'country', label: 'Country' },
+  { value: 'city', label: 'City' },
 ] as const;
+
+/** How a target reads in the UI ("Phone number", not phoneNumber; attributes by their own name). */
+export function targetLabel(target: string): string {
+  return builtInTargets.find((t) => t.value === target)?.label ?? target;
+}
 
 export type ColumnMapping = Record<string, string>;
 
@@ -27,6 +34,8 @@ export function guessMapping(columns: readonly string[], attributeNames: readonl
     if (/^(phone|phonenumber|mobile|mobilenumber|whatsapp|whatsappnumber|msisdn|tel|telephone|cell|number)$/.test(n)) target = 'phoneNumber';
     else if (/^(name|fullname|contactname|customername|firstname)$/.test(n)) target = 'name';
     else if (/^(email|emailaddress|mail)$/.test(n)) target = 'email';
+    else if (/^(country|countrycode|nation)$/.test(n)) target = 'country';
+    else if (/^(city|town)$/.test(n)) target = 'city';
     else target = attributeNames.find((a) => norm(a) === n) ?? SKIP;
     if (target !== SKIP && used.has(target)) target = SKIP;
     if (target !== SKIP) used.add(target);
@@ -51,7 +60,7 @@ export function mappingErrors(columns: readonly string[], mapping: ColumnMapping
   for (const col of columns) {
     const t = mapping[col];
     if (!t) continue;
-    if (seen.has(t)) errors.push(`Columns “${seen.get(t)}” and “${col}” are both mapped to ${t}`);
+    if (seen.has(t)) errors.push(`Columns “${seen.get(t)}” and “${col}” are both mapped to ${targetLabel(t)}`);
     else seen.set(t, col);
   }
   return errors;

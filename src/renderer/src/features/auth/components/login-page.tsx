@@ -11,6 +11,7 @@ import { Input } from '../../../components/ui/input';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { authErrorMessage, signIn } from '../../../lib/auth';
 import { homeHref, safeRedirect } from '../../../app/paths';
+import { ServerAddressSetting } from './server-address-setting';
 
 const LoginForm = z.object({
   email: Email,
@@ -70,6 +71,7 @@ export function LoginPage() {
           Create an account
         </Link>
       </p>
+      <ServerAddressSetting />
     </AuthCard>
   );
 }

@@ -9,13 +9,13 @@ import { messages } from '@shared/messages';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
-import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
-import { formatDate, formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime, plural } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useCreateBot } from '../api/create-bot';
@@ -68,7 +68,7 @@ export function BotsPage() {
                     <TH>Number</TH>
                     <TH>Last deployed</TH>
                     <TH>Created</TH>
-                    {isAdmin && <TH className="w-12" />}
+                    {isAdmin && <TH actions />}
                   </tr>
                 </THead>
                 <TBody>
@@ -78,14 +78,14 @@ export function BotsPage() {
                         <Link to="/automation/$botId" params={{ botId: b.id }} className="font-medium hover:underline">
                           {b.title}
                         </Link>
-                        <p className="text-xs text-fg-muted">{b.rfInstance.nodes.length} steps</p>
+                        <p className="text-xs text-fg-muted">{plural(b.rfInstance.nodes.length, 'step')}</p>
                       </TD>
                       <TD>{b.isActive ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</TD>
                       <TD className="text-fg-muted">{phoneOf(b.whatsappAccountId)}</TD>
                       <TD className="text-fg-muted">{formatDateTime(b.lastDeployedAt)}</TD>
                       <TD className="text-fg-muted">{formatDate(b.createdAt)}</TD>
                       {isAdmin && (
-                        <TD>
+                        <TD actions>
                           <ConfirmDialog
                             title={`Delete ${b.title}?`}
                             description="Conversations it handles are left to your team."
@@ -114,35 +114,21 @@ function CreateBotDialog({ workspaceId, onClose }: { workspaceId: string; onClos
   const navigate = useNavigate();
   const form = useForm<z.infer<typeof BotForm>>({ resolver: zodResolver(BotForm), defaultValues: { title: '' } });
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()}>
-      <DialogContent
-        title="New bot"
-        footer={
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form="bot-form" loading={create.isPending}>
-              Create bot
-            </Button>
-          </>
-        }
-      >
-        <form
-          id="bot-form"
-          noValidate
-          onSubmit={form.handleSubmit((v) =>
+    <FormDialog
+      title="New bot"
+      submitLabel="Create bot"
+      pending={create.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((v) =>
             create.mutate(
               { workspaceId, title: v.title },
               { onSuccess: (bot) => void navigate({ to: '/automation/$botId', params: { botId: bot.id } }) },
             ),
           )}
-        >
-          <FormField label="Name" error={form.formState.errors.title?.message}>
-            <Input autoFocus placeholder="Order status helper" {...form.register('title')} />
-          </FormField>
-        </form>
-      </DialogContent>
-    </Dialog>
+    >
+      <FormField label="Name" error={form.formState.errors.title?.message}>
+        <Input autoFocus placeholder="Order status helper" {...form.register('title')} />
+      </FormField>
+    </FormDialog>
   );
 }

@@ -9,7 +9,7 @@ import { messages } from '@shared/messages';
 import { CampaignType } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
-import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
@@ -68,7 +68,7 @@ export function CampaignsPage() {
                     <TH className="text-right">Sent</TH>
                     <TH className="text-right">Failed</TH>
                     <TH>Created</TH>
-                    {isAdmin && <TH className="w-12" />}
+                    {isAdmin && <TH actions />}
                   </tr>
                 </THead>
                 <TBody>
@@ -89,7 +89,7 @@ export function CampaignsPage() {
                         <TD className="text-right tabular-nums text-fg-muted">{failed}</TD>
                         <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
                         {isAdmin && (
-                          <TD>
+                          <TD actions>
                             <ConfirmDialog
                               title={`Delete ${c.name}?`}
                               description="Its send history is deleted with it."
@@ -122,55 +122,40 @@ function CreateCampaignDialog({ workspaceId, onClose }: { workspaceId: string; o
   const navigate = useNavigate();
   const form = useForm<z.infer<typeof CampaignForm>>({ resolver: zodResolver(CampaignForm), defaultValues: { name: '', type: 'oneTime' } });
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()}>
-      <DialogContent
-        title="New campaign"
-        footer={
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form="campaign-form" loading={create.isPending}>
-              Create campaign
-            </Button>
-          </>
-        }
-      >
-        <form
-          id="campaign-form"
-          noValidate
-          className="flex flex-col gap-4"
-          onSubmit={form.handleSubmit((v) =>
+    <FormDialog
+      title="New campaign"
+      submitLabel="Create campaign"
+      pending={create.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((v) =>
             create.mutate(
               { workspaceId, ...v },
               { onSuccess: (c) => void navigate({ to: '/campaigns/$campaignId', params: { campaignId: c.id } }) },
             ),
           )}
-        >
-          <FormField label="Name" error={form.formState.errors.name?.message}>
-            <Input autoFocus placeholder="Winter sale" {...form.register('name')} />
+    >
+      <FormField label="Name" error={form.formState.errors.name?.message}>
+        <Input autoFocus placeholder="Winter sale" {...form.register('name')} />
+      </FormField>
+      <Controller
+        control={form.control}
+        name="type"
+        render={({ field }) => (
+          <FormField
+            label="Type"
+            hint={field.value === 'oneTime' ? 'Sent once to a segment.' : 'Sent whenever your systems call its trigger.'}
+          >
+            <Select
+              value={field.value}
+              onValueChange={field.onChange}
+              options={[
+                { value: 'oneTime', label: 'One-time' },
+                { value: 'recurring', label: 'Recurring' },
+              ]}
+            />
           </FormField>
-          <Controller
-            control={form.control}
-            name="type"
-            render={({ field }) => (
-              <FormField
-                label="Type"
-                hint={field.value === 'oneTime' ? 'Sent once to a segment.' : 'Sent whenever your systems call its trigger.'}
-              >
-                <Select
-                  value={field.value}
-                  onValueChange={field.onChange}
-                  options={[
-                    { value: 'oneTime', label: 'One-time' },
-                    { value: 'recurring', label: 'Recurring' },
-                  ]}
-                />
-              </FormField>
-            )}
-          />
-        </form>
-      </DialogContent>
-    </Dialog>
+        )}
+      />
+    </FormDialog>
   );
 }

@@ -1,6 +1,10 @@
-/** GET /workspace/{workspaceId}/conversations: one tab of the inbox, searchable, paged by nextCursor. */
+/**
+ * GET /workspace/{workspaceId}/conversations: one tab of the inbox, searchable, paged by nextCursor (offline in
+ * the desktop app: the local cache).
+ */
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { fromCache, onlineOrCache } from '../../../lib/offline-data';
 import type { LiveChatTab } from '../utils/tabs';
 import { liveChatKeys } from './keys';
 
@@ -11,11 +15,15 @@ export function conversationsQueryOptions(workspaceId: string, tab: LiveChatTab,
   return infiniteQueryOptions({
     queryKey: liveChatKeys.conversationList(workspaceId, tab, q),
     queryFn: ({ pageParam, signal }) =>
-      api('listConversations', {
-        params: { workspaceId },
-        query: { tab, search: q || undefined, cursor: pageParam, limit: CONVERSATION_PAGE_SIZE },
-        signal,
-      }),
+      onlineOrCache(
+        () =>
+          api('listConversations', {
+            params: { workspaceId },
+            query: { tab, search: q || undefined, cursor: pageParam, limit: CONVERSATION_PAGE_SIZE },
+            signal,
+          }),
+        fromCache('cache.listConversations', { tab, search: q || undefined, cursor: pageParam, limit: CONVERSATION_PAGE_SIZE }),
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import type { Message } from '@shared/schemas/entities';
 import { api, toastError } from '../../../lib/api-client';
+import { useConnectivity } from '../../../lib/connectivity';
 import { mergeMessages } from '../utils/timeline';
 import { liveChatKeys } from './keys';
 
@@ -28,7 +29,8 @@ export function useOlderMessages(conversationId: string, initiallyMore: boolean)
 
   const loadOlder = useCallback(
     async (oldestId: string) => {
-      if (busy.current || !hasMore) return;
+      // Offline, the cached conversation is all there is.
+      if (busy.current || !hasMore || !useConnectivity.getState().online) return;
       busy.current = true;
       setLoading(true);
       try {

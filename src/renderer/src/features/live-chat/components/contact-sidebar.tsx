@@ -9,7 +9,10 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Switch } from '../../../components/ui/switch';
+import { TruncatedText } from '../../../components/ui/tooltip';
+import { cn } from '../../../lib/cn';
 import { errorText } from '../../../lib/api-client';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useContactConversations } from '../api/list-contact-conversations';
 import { usePatchContact } from '../../audience/api/patch-contact';
@@ -37,16 +40,19 @@ export function ContactSidebar({
   conversationId,
   workspaceId,
   onClose,
+  className,
 }: {
   contact: Contact;
   conversationId: string;
   workspaceId: string;
   onClose?: () => void;
+  className?: string;
 }) {
   const attributes = useAttributes(workspaceId);
   const contactAttributes = (attributes.data ?? []).filter((a) => a.type === 'contact');
   const others = useContactConversations(contact.id);
   const patch = usePatchContact(workspaceId);
+  const offline = useOfflineReason();
 
   const defaults = (): Values => Object.fromEntries(contactAttributes.map((a) => [a.name, toFormValue(a, contact.attributes[a.name])]));
   const form = useForm<Values>({ defaultValues: defaults() });
@@ -68,7 +74,7 @@ export function ContactSidebar({
   });
 
   return (
-    <aside aria-label="Contact" className="flex h-full w-80 shrink-0 flex-col overflow-y-auto border-l border-border bg-surface">
+    <aside aria-label="Contact" className={cn('flex h-full w-80 shrink-0 flex-col overflow-y-auto border-l border-border bg-surface', className)}>
       <div className="flex items-center justify-between px-4 pt-3">
         <h2 className="text-[13px] font-semibold text-fg-muted">Contact</h2>
         {onClose && (
@@ -79,8 +85,8 @@ export function ContactSidebar({
       </div>
       <div className="flex flex-col items-center gap-2 px-4 pt-2 pb-4 text-center">
         <Avatar name={contact.name ?? contact.phoneNumber.slice(-2)} className="size-16 text-lg" />
-        <div>
-          <p className="text-[15px] font-semibold text-fg">{contact.name || contact.phoneNumber}</p>
+        <div className="w-full min-w-0">
+          <TruncatedText as="p" text={contact.name || contact.phoneNumber} className="text-[15px] font-semibold text-fg" />
           {contact.tags.length > 0 && (
             <div className="mt-1 flex flex-wrap justify-center gap-1">
               {contact.tags.map((t) => (
@@ -158,7 +164,7 @@ export function ContactSidebar({
                 <Button variant="ghost" size="sm" onClick={() => form.reset(defaults())}>
                   Cancel
                 </Button>
-                <Button type="submit" size="sm" loading={patch.isPending}>
+                <Button type="submit" size="sm" loading={patch.isPending} disabled={!!offline} title={offline ?? undefined}>
                   Save
                 </Button>
               </div>

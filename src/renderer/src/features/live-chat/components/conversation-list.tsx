@@ -1,17 +1,19 @@
 import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Bot, Inbox, SearchX } from 'lucide-react';
-import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from 'react';
+import { ArrowUp, Bot, Inbox, SearchX } from 'lucide-react';
+import { type KeyboardEvent, type ReactNode, memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationListEntry } from '@shared/schemas/entities';
 import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { plural } from '../../../lib/format';
 import { Avatar } from '../../../components/ui/avatar';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ListSkeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
+import { TruncatedText } from '../../../components/ui/tooltip';
 import { useConversations } from '../api/list-conversations';
-import { listScrollOffsets } from '../hooks/use-live-chat-ui';
+import { focusRequest, listScrollOffsets } from '../hooks/use-live-chat-ui';
 import { formatListTime } from '../utils/format';
 import { messagePreview } from '../utils/message-content';
 import type { LiveChatTab } from '../utils/tabs';
@@ -26,19 +28,25 @@ const ConversationRow = memo(function ConversationRow({
   tab,
   index,
   names,
+  tabbable,
 }: {
   entry: ConversationListEntry;
   active: boolean;
   tab: LiveChatTab;
   index: number;
   names: NameLookup;
+  /** The list is one Tab stop: only this row is in the Tab order, arrow keys move between rows. */
+  tabbable: boolean;
 }) {
   const name = entry.Contact.name || entry.Contact.phoneNumber;
   const last = entry.lastMessage;
   const assignee = entry.assigneeBotId ? names.bot(entry.assigneeBotId) ?? 'Bot' : entry.assigneeMemberId ? names.member(entry.assigneeMemberId) : null;
   const when = last?.createdAt ?? entry.lastMessageAt ?? entry.createdAt;
   const preview = last ? messagePreview(last) : 'No messages yet';
+  const previewId = `conversation-preview-${entry.id}`;
+  const unread = !!entry.unread && !active;
   return (
+    // The accessible name is short (contact, state, time); the last message is its description.
     <Link
       to="/live-chat/$conversationId"
       params={{ conversationId: entry.id }}
@@ -46,24 +54,35 @@ const ConversationRow = memo(function ConversationRow({
       data-index={index}
       data-conversation-id={entry.id}
       aria-current={active ? 'page' : undefined}
-      aria-label={`${name}${assignee ? `, assigned to ${assignee}` : ''}: ${preview}`}
+      aria-describedby={previewId}
+      tabIndex={tabbable ? 0 : -1}
+      onClick={(e) => {
+        // A click without a pointer (detail 0) is Enter on the row: the conversation takes focus when it opens.
+        if (e.detail === 0) focusRequest.conversationId = entry.id;
+      }}
+      data-unread={unread || undefined}
       className={cn(
         'group flex h-full items-center gap-3 border-b border-border/60 px-3 outline-none transition-colors',
-        'hover:bg-subtle focus-visible:bg-subtle focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-accent/40',
+        'hover:bg-subtle focus-visible:bg-subtle focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
         active && 'bg-accent-soft hover:bg-accent-soft',
       )}
     >
       <Avatar name={entry.Contact.name ?? entry.Contact.phoneNumber.slice(-2)} className="size-10 text-[13px]" />
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline gap-2">
-          <span className="truncate text-[14px] font-medium text-fg">{name}</span>
+          {unread && <span className="sr-only">Unread, </span>}
+          <TruncatedText text={name} className={cn('text-[14px] text-fg', unread ? 'font-semibold' : 'font-medium')} />
+          <span className="sr-only">{assignee ? `, assigned to ${assignee}, ` : ', unassigned, '}</span>
           <time className={cn('ml-auto shrink-0 text-[11px]', active ? 'text-accent-text' : 'text-fg-subtle')} dateTime={when}>
             {formatListTime(when)}
           </time>
         </div>
-        <div className="mt-0.5 flex items-center gap-1.5">
+        <div className="mt-0.5 flex items-center gap-1.5" aria-hidden>
           {last && last.creator !== 'user' && <DeliveryTicks status={last.status} failureReason={last.failureReason} />}
-          <span className="truncate text-[13px] text-fg-muted">{preview}</span>
+          <span id={previewId} className={cn('truncate text-[13px]', unread ? 'font-medium text-fg' : 'text-fg-muted')}>
+            {preview}
+          </span>
+          {unread && <span className="ml-1 size-2.5 shrink-0 rounded-full bg-accent" title="Unread" />}
           {assignee && (
             <span
               className="ml-auto inline-flex max-w-[40%] shrink-0 items-center gap-1 truncate rounded-full bg-muted px-1.5 py-px text-[11px] text-fg-muted"
@@ -89,17 +108,35 @@ export function ConversationList({
   search,
   activeId,
   names,
+  emptyState,
 }: {
   workspaceId: string;
   tab: LiveChatTab;
   search: string;
   activeId?: string;
   names: NameLookup;
+  /** What an empty tab (no search) says instead of the generic text. */
+  emptyState?: ReactNode;
 }) {
   const query = useConversations(workspaceId, tab, search);
-  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const all = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const parentRef = useRef<HTMLDivElement>(null);
   const scrollKey = `${workspaceId}|${tab}|${search}`;
+
+  // While the agent is scrolled down, conversations that arrive at the top wait behind a pill instead of pushing
+  // the rows they are reading down. Rows already shown (and later pages) are "known" and always shown.
+  const known = useRef(new Set<string>());
+  const [scrolledDown, setScrolledDown] = useState(() => (listScrollOffsets.get(scrollKey) ?? 0) > 8);
+  const items = useMemo(() => {
+    if (!scrolledDown) return all;
+    const firstKnown = all.findIndex((c) => known.current.has(c.id));
+    return firstKnown > 0 ? all.slice(firstKnown) : all;
+  }, [all, scrolledDown]);
+  const waiting = all.length - items.length;
+  useEffect(() => {
+    for (const c of items) known.current.add(c.id);
+  }, [items]);
+  const [focusedIndex, setFocusedIndex] = useState<number | null>(null);
 
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -116,6 +153,17 @@ export function ConversationList({
     if (query.hasNextPage && !query.isFetchingNextPage && lastIndex >= items.length - 10) void query.fetchNextPage();
   }, [lastIndex, items.length, query]);
 
+  const showWaiting = () => {
+    setScrolledDown(false);
+    parentRef.current?.scrollTo({ top: 0 });
+    listScrollOffsets.set(scrollKey, 0);
+  };
+  const activeIndex = activeId ? items.findIndex((c) => c.id === activeId) : -1;
+  // The one row in the Tab order: the last focused, else the open conversation, else the first; a row scrolled
+  // out of the DOM hands the stop to the first row rendered.
+  const wanted = focusedIndex ?? (activeIndex >= 0 ? activeIndex : 0);
+  const tabStop = virtualItems.some((v) => v.index === wanted) ? wanted : (virtualItems[0]?.index ?? 0);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
     const current = (document.activeElement as HTMLElement | null)?.closest('[data-index]');
@@ -124,6 +172,7 @@ export function ConversationList({
       e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1 : Math.max(0, Math.min(items.length - 1, from + (e.key === 'ArrowDown' ? 1 : -1)));
     if (to === from || items.length === 0) return;
     e.preventDefault();
+    setFocusedIndex(to);
     virtualizer.scrollToIndex(to, { align: 'auto' });
     const focus = (tries: number) => {
       const el = parentRef.current?.querySelector<HTMLElement>(`[data-index="${to}"]`);
@@ -151,15 +200,30 @@ export function ConversationList({
     return search ? (
       <EmptyState icon={SearchX} title="No matches" description={`No conversation in this tab matches “${search}”.`} />
     ) : (
-      <EmptyState icon={Inbox} title="Nothing here" description="Conversations of this tab show up here as customers write." />
+      (emptyState ?? <EmptyState icon={Inbox} title="Nothing here" description="Conversations of this tab show up here as customers write." />)
     );
   }
 
   return (
+    <div className="relative flex min-h-0 flex-1 flex-col">
+    {waiting > 0 && (
+      <Button size="sm" className="absolute top-2 left-1/2 z-10 -translate-x-1/2 rounded-full shadow-md" onClick={showWaiting}>
+        <ArrowUp aria-hidden />
+        {plural(waiting, 'new conversation')}
+      </Button>
+    )}
     <div
       ref={parentRef}
-      onScroll={() => listScrollOffsets.set(scrollKey, parentRef.current?.scrollTop ?? 0)}
+      onScroll={() => {
+        const top = parentRef.current?.scrollTop ?? 0;
+        listScrollOffsets.set(scrollKey, top);
+        if (top > 8 !== scrolledDown) setScrolledDown(top > 8);
+      }}
       onKeyDown={onKeyDown}
+      onFocus={(e) => {
+        const row = (e.target as HTMLElement).closest('[data-index]');
+        if (row) setFocusedIndex(Number(row.getAttribute('data-index')));
+      }}
       className="min-h-0 flex-1 overflow-y-auto"
       data-testid="conversation-scroller"
     >
@@ -170,7 +234,14 @@ export function ConversationList({
             className="absolute top-0 left-0 w-full"
             style={{ height: v.size, transform: `translateY(${v.start}px)` }}
           >
-            <ConversationRow entry={items[v.index]} active={items[v.index].id === activeId} tab={tab} index={v.index} names={names} />
+            <ConversationRow
+              entry={items[v.index]}
+              active={items[v.index].id === activeId}
+              tab={tab}
+              index={v.index}
+              names={names}
+              tabbable={v.index === tabStop}
+            />
           </div>
         ))}
       </nav>
@@ -179,6 +250,7 @@ export function ConversationList({
           <Spinner label="Loading more conversations" />
         </div>
       )}
+    </div>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Bot, Check, CircleCheck, PanelRight, RotateCcw, UserRound, UserRoundX } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationDetail, Message } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
@@ -14,14 +14,18 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
+import { TruncatedText } from '../../../components/ui/tooltip';
 import { errorText } from '../../../lib/api-client';
+import { useOfflineReason } from '../../../lib/connectivity';
 import { useMember } from '../../../lib/queries/session';
 import { DETAIL_MESSAGE_LIMIT, useConversation } from '../api/get-conversation';
 import { useOlderMessages } from '../api/list-older-messages';
+import { latestInboundId, useMarkRead } from '../api/mark-read';
 import { usePatchConversation } from '../api/patch-conversation';
 import { buildTimeline, mergeMessages } from '../utils/timeline';
 import { customerWindow, lastInboundAt } from '../utils/window';
-import { Composer } from './composer';
+import { focusRequest } from '../hooks/use-live-chat-ui';
+import { Composer, type ComposerHandle } from './composer';
 import { ContactSidebar } from './contact-sidebar';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
 import type { NameLookup } from './timeline-rows';
@@ -38,6 +42,7 @@ function Header({
   assignees,
   sidebarOpen,
   onToggleSidebar,
+  sidebarToggle,
 }: {
   detail: ConversationDetail;
   workspaceId: string;
@@ -45,30 +50,41 @@ function Header({
   assignees: Assignees;
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
+  sidebarToggle: RefObject<HTMLButtonElement | null>;
 }) {
   const patch = usePatchConversation(detail.id, workspaceId);
   const me = useMember();
+  const offline = useOfflineReason();
   const contactName = detail.Contact.name || detail.Contact.phoneNumber;
   const assignee = detail.assigneeBotId ? names.bot(detail.assigneeBotId) : detail.assigneeMemberId ? names.member(detail.assigneeMemberId) : null;
 
   return (
     <header className="flex h-14 shrink-0 items-center gap-3 border-b border-border bg-surface px-4">
       <Avatar name={detail.Contact.name ?? detail.Contact.phoneNumber.slice(-2)} className="size-9" />
+      {/* The name gives way (ellipsis, full name in the tooltip); state, phone and actions always stay visible. */}
       <div className="min-w-0 flex-1">
-        <h1 className="flex items-center gap-2 truncate text-[15px] font-semibold text-fg">
-          {contactName}
-          <Badge tone={detail.isActive ? 'green' : 'neutral'}>{detail.isActive ? 'Open' : 'Closed'}</Badge>
-        </h1>
-        <p className="truncate text-[12px] text-fg-muted">
-          {detail.Contact.name ? `${detail.Contact.phoneNumber} · ` : ''}
-          {assignee ? `Assigned to ${assignee}` : 'Unassigned'}
+        <div className="flex min-w-0 items-center gap-2">
+          <TruncatedText as="h1" text={contactName} className="text-[15px] font-semibold text-fg" />
+          <Badge tone={detail.isActive ? 'green' : 'neutral'} className="shrink-0">
+            {detail.isActive ? 'Open' : 'Closed'}
+          </Badge>
+        </div>
+        <p className="flex min-w-0 text-[12px] text-fg-muted">
+          {detail.Contact.name && <span className="shrink-0 whitespace-pre">{`${detail.Contact.phoneNumber} · `}</span>}
+          <TruncatedText text={assignee ? `Assigned to ${assignee}` : 'Unassigned'} />
         </p>
       </div>
+      <span title={offline ?? undefined} className="inline-flex gap-3">
       <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button variant="secondary" loading={patch.isPending && patch.variables?.isActive === undefined} aria-label={`Assign (currently ${assignee ?? 'unassigned'})`}>
+        <DropdownMenuTrigger asChild disabled={!!offline}>
+          <Button
+            variant="secondary"
+            loading={patch.isPending && patch.variables?.isActive === undefined}
+            aria-label={`Assign (currently ${assignee ?? 'unassigned'})`}
+            title={`Assign (currently ${assignee ?? 'unassigned'})`}
+          >
             {detail.assigneeBotId ? <Bot aria-hidden /> : <UserRound aria-hidden />}
-            <span className="max-w-32 truncate">{assignee ?? 'Assign'}</span>
+            <span className="hidden max-w-32 truncate lg:inline">{assignee ?? 'Assign'}</span>
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="w-60">
@@ -109,15 +125,17 @@ function Header({
         </DropdownMenuContent>
       </DropdownMenu>
       {detail.isActive ? (
-        <Button variant="primary" onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
+        <Button variant="primary" disabled={!!offline} onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
           <CircleCheck aria-hidden /> Close
         </Button>
       ) : (
-        <Button variant="secondary" onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
+        <Button variant="secondary" disabled={!!offline} onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
           <RotateCcw aria-hidden /> Reopen
         </Button>
       )}
+      </span>
       <Button
+        ref={sidebarToggle}
         variant="ghost"
         size="icon"
         onClick={onToggleSidebar}
@@ -136,11 +154,13 @@ function Body({
   workspaceId,
   names,
   senderName,
+  composer,
 }: {
   detail: ConversationDetail;
   workspaceId: string;
   names: NameLookup;
   senderName: (m: Message) => string | null;
+  composer: RefObject<ComposerHandle | null>;
 }) {
   const { older, hasMore, loading, loadOlder } = useOlderMessages(detail.id, detail.Message.length >= DETAIL_MESSAGE_LIMIT);
   const all = useMemo(() => mergeMessages(older, detail.Message), [older, detail.Message]);
@@ -149,6 +169,7 @@ function Body({
     [all, detail.ConversationEvent, hasMore],
   );
   const timeline = useRef<MessageTimelineHandle>(null);
+  useMarkRead(detail.id, workspaceId, latestInboundId(detail.Message));
   const inbound = (detail as { lastInboundAt?: string | null }).lastInboundAt ?? lastInboundAt(all);
   const [now, setNow] = useState(() => new Date());
   const w = customerWindow(inbound, now);
@@ -174,7 +195,7 @@ function Body({
         loadingOlder={loading}
         onLoadOlder={onLoadOlder}
       />
-      <Composer conversationId={detail.id} workspaceId={workspaceId} window={w} onSent={() => timeline.current?.scrollToBottom()} />
+      <Composer ref={composer} conversationId={detail.id} workspaceId={workspaceId} window={w} onSent={() => timeline.current?.scrollToBottom()} />
     </>
   );
 }
@@ -184,15 +205,40 @@ export function ConversationView({
   workspaceId,
   names,
   assignees,
+  onBack,
 }: {
   conversationId: string;
   workspaceId: string;
   names: NameLookup;
   assignees: Assignees;
+  /** Escape: back to the list (the layout moves focus to this conversation's row). */
+  onBack?: () => void;
 }) {
   const query = useConversation(conversationId);
   // On narrower screens the conversation gets the room; the contact details open on demand.
   const [sidebarOpen, setSidebarOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 1400);
+  const composer = useRef<ComposerHandle>(null);
+  const sidebarToggle = useRef<HTMLButtonElement>(null);
+  const loaded = query.isSuccess;
+
+  // Opened from the keyboard: the agent wants to write, so the composer (or the template picker) takes focus.
+  useEffect(() => {
+    if (!loaded || focusRequest.conversationId !== conversationId) return;
+    focusRequest.conversationId = null;
+    composer.current?.focus();
+  }, [loaded, conversationId]);
+
+  const hideSidebar = () => {
+    setSidebarOpen(false);
+    // The panel's own close button is gone: focus the header toggle that brings it back.
+    requestAnimationFrame(() => sidebarToggle.current?.focus());
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // Escape inside menus and dialogs (rendered in portals, outside this element) belongs to them.
+    if (e.key !== 'Escape' || e.defaultPrevented || !e.currentTarget.contains(e.target as Node)) return;
+    e.preventDefault();
+    onBack?.();
+  };
   const senderName = useCallback(
     (m: Message) => (m.creator === 'bot' ? 'Bot' : m.creator === 'agent' ? (names.member(m.memberId) ?? 'Agent') : null),
     [names],
@@ -210,7 +256,8 @@ export function ConversationView({
   }
   const detail = query.data;
   return (
-    <div className="flex min-h-0 min-w-0 flex-1">
+    // Below 1280 px the contact panel lays over the conversation instead of squeezing it.
+    <div className="relative flex min-h-0 min-w-0 flex-1" onKeyDown={onKeyDown}>
       <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`}>
         <Header
           detail={detail}
@@ -219,11 +266,18 @@ export function ConversationView({
           assignees={assignees}
           sidebarOpen={sidebarOpen}
           onToggleSidebar={() => setSidebarOpen((o) => !o)}
+          sidebarToggle={sidebarToggle}
         />
-        <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} />
+        <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} composer={composer} />
       </section>
       {sidebarOpen && (
-        <ContactSidebar contact={detail.Contact} conversationId={detail.id} workspaceId={workspaceId} onClose={() => setSidebarOpen(false)} />
+        <ContactSidebar
+          contact={detail.Contact}
+          conversationId={detail.id}
+          workspaceId={workspaceId}
+          onClose={hideSidebar}
+          className="absolute inset-y-0 right-0 z-20 shadow-xl xl:static xl:shadow-none"
+        />
       )}
     </div>
   );

@@ -1,9 +1,11 @@
-import { useNavigate, useSearch } from '@tanstack/react-router';
-import { MessagesSquare, Search, WifiOff } from 'lucide-react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Inbox, MessagesSquare, Search, WifiOff } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+import { plural } from '../../../lib/format';
 import { useEffect, useMemo, useState } from 'react';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Input } from '../../../components/ui/input';
-import { Tabs, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useMember, useWorkspace, useWorkspaceId } from '../../../lib/queries/session';
 import { useEventStreamStatus } from '../../../lib/workspace-events';
 import { useConversationCounts } from '../api/count-conversations';
@@ -44,6 +46,38 @@ function usePeople(workspaceId: string): { names: NameLookup; assignees: Assigne
 }
 
 /**
+ * An empty tab says where the conversations are: the default Closed tab is often empty at the start of a day,
+ * so it names the other tabs that hold conversations, with links to them.
+ */
+function EmptyTab({ tab, counts }: { tab: LiveChatTab; counts?: Record<LiveChatTab, number> }) {
+  const others = liveChatTabs.filter((t) => t !== tab && (counts?.[t] ?? 0) > 0);
+  const total = others.reduce((sum, t) => sum + (counts?.[t] ?? 0), 0);
+  if (!counts || others.length === 0) {
+    return <EmptyState icon={Inbox} title="Nothing here" description="Conversations of this tab show up here as customers write." />;
+  }
+  return (
+    <EmptyState
+      icon={Inbox}
+      title={tab === 'me' ? 'Nothing assigned to you' : `No ${tabLabels[tab].toLowerCase()} conversations`}
+      description={`${plural(total, 'conversation')} ${total === 1 ? 'waits' : 'wait'} in other tabs:`}
+      action={
+        <ul className="flex flex-wrap justify-center gap-2">
+          {others.map((t) => (
+            <li key={t}>
+              <Button asChild variant="secondary" size="sm">
+                <Link to="/live-chat" search={{ tab: t }}>
+                  {tabLabels[t]} ({counts[t]})
+                </Link>
+              </Button>
+            </li>
+          ))}
+        </ul>
+      }
+    />
+  );
+}
+
+/**
  * Live chat: the inbox (tabs me / assigned / open / closed with counts, search, the conversation list) beside
  * the open conversation. The list stays current through the workspace event stream.
  */
@@ -60,6 +94,17 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
   useLiveChatSync(workspaceId, me.id);
   const stream = useEventStreamStatus(workspaceId);
 
+  // Escape in a conversation: back to the list, focus on that conversation's row (or the list's first).
+  const backToList = (id: string) => {
+    void navigate({ to: '/live-chat', search: { tab } }).then(() => {
+      requestAnimationFrame(() => {
+        const list = document.querySelector<HTMLElement>('[data-testid="conversation-scroller"]');
+        const row = list?.querySelector<HTMLElement>(`[data-conversation-id="${id}"]`) ?? list?.querySelector<HTMLElement>('[data-index]');
+        (row ?? document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'))?.focus();
+      });
+    });
+  };
+
   const setTab = (next: LiveChatTab) => {
     if (conversationId) void navigate({ to: '/live-chat/$conversationId', params: { conversationId }, search: { tab: next } });
     else void navigate({ to: '/live-chat', search: { tab: next } });
@@ -67,7 +112,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
 
   return (
     <div className="flex h-full min-h-0">
-      <div className="flex w-[360px] shrink-0 flex-col border-r border-border bg-surface">
+      <div className="flex w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:w-[360px]">
         <div className="flex h-14 shrink-0 items-center justify-between px-4">
           <h1 className="text-[17px] font-semibold text-fg">Live chat</h1>
           {stream === 'reconnecting' && (
@@ -89,27 +134,55 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
             />
           </div>
         </div>
-        <Tabs value={tab} onValueChange={(v) => setTab(parseTab(v))} className="px-3 pb-2" activationMode="manual">
-          <TabsList className="grid w-full grid-cols-4" aria-label="Conversation tabs">
-            {liveChatTabs.map((t) => {
-              const n = counts.data?.[t];
-              return (
-                <TabsTrigger key={t} value={t} className="gap-1 px-1 text-[12.5px]" aria-label={n === undefined ? tabLabels[t] : `${tabLabels[t]} (${n})`}>
-                  {tabLabels[t]}
-                  {n !== undefined && (
-                    <span className="rounded-full bg-bg px-1 text-[10.5px] tabular-nums text-fg-muted" aria-hidden>
-                      {n > 999 ? `${Math.floor(n / 1000)}k` : n}
-                    </span>
-                  )}
-                </TabsTrigger>
-              );
-            })}
-          </TabsList>
+        <Tabs value={tab} onValueChange={(v) => setTab(parseTab(v))} className="flex min-h-0 flex-1 flex-col" activationMode="manual">
+          <div className="px-3 pb-2">
+            <TabsList className="flex w-full" aria-label="Conversation tabs">
+              {liveChatTabs.map((t) => {
+                const n = counts.data?.[t];
+                return (
+                  // Named "Open (3)": the visible label, then the exact count (the badge may abbreviate it as 1k).
+                  <TabsTrigger key={t} value={t} className="flex-auto justify-center gap-1 px-1 text-[12.5px]">
+                    {tabLabels[t]}
+                    {n !== undefined && (
+                      <>
+                        <span className="rounded-full bg-bg px-1 text-[10.5px] text-fg-muted tabular-nums" aria-hidden>
+                          {n > 999 ? `${Math.floor(n / 1000)}k` : n}
+                        </span>
+                        <span className="sr-only"> ({n})</span>
+                      </>
+                    )}
+                  </TabsTrigger>
+                );
+              })}
+            </TabsList>
+          </div>
+          {/* One panel per tab so every tab's aria-controls names an element; only the current one has content. */}
+          {liveChatTabs.map((t) => (
+            <TabsContent key={t} value={t} forceMount hidden={t !== tab} className="flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
+              {t === tab && (
+                <ConversationList
+                  key={`${t}|${debounced}`}
+                  workspaceId={workspaceId}
+                  tab={t}
+                  search={debounced}
+                  activeId={conversationId}
+                  names={names}
+                  emptyState={<EmptyTab tab={t} counts={counts.data} />}
+                />
+              )}
+            </TabsContent>
+          ))}
         </Tabs>
-        <ConversationList workspaceId={workspaceId} tab={tab} search={debounced} activeId={conversationId} names={names} />
       </div>
       {conversationId ? (
-        <ConversationView key={conversationId} conversationId={conversationId} workspaceId={workspaceId} names={names} assignees={assignees} />
+        <ConversationView
+          key={conversationId}
+          conversationId={conversationId}
+          workspaceId={workspaceId}
+          names={names}
+          assignees={assignees}
+          onBack={() => backToList(conversationId)}
+        />
       ) : (
         <div className="flex flex-1 items-center justify-center bg-bg">
           <EmptyState

@@ -1,3 +1,4 @@
+import { MessageText } from './message-text';
 import { Popover } from 'radix-ui';
 import { Bot, ExternalLink, FileText, LayoutTemplate, List, Reply, Workflow } from 'lucide-react';
 import { memo } from 'react';
@@ -78,7 +79,7 @@ function ListAction({ list }: { list: NonNullable<ReturnType<typeof messageConte
       <Popover.Trigger asChild>
         <button
           type="button"
-          className="flex w-full cursor-pointer items-center justify-center gap-2 border-t border-black/5 py-2 text-[13px] font-medium text-sky-600 hover:bg-black/[0.03] dark:border-white/10 dark:text-sky-400 dark:hover:bg-white/5"
+          className="flex w-full cursor-pointer items-center justify-center gap-2 border-t border-black/5 py-2 text-[13px] font-medium text-info-text hover:bg-black/[0.03] dark:border-white/10 dark:hover:bg-white/5"
         >
           <List className="size-4" aria-hidden />
           {list.button}
@@ -95,7 +96,7 @@ function ListAction({ list }: { list: NonNullable<ReturnType<typeof messageConte
           <div className="max-h-80 overflow-y-auto">
             {list.sections.map((s, i) => (
               <section key={i} className="py-1">
-                {s.title && <h4 className="px-3 pt-1 pb-1 text-[11px] font-semibold tracking-wide text-accent-text uppercase">{s.title}</h4>}
+                {s.title && <h2 className="px-3 pt-1 pb-1 text-[11px] font-semibold tracking-wide text-accent-text uppercase">{s.title}</h2>}
                 <ul>
                   {s.rows.map((r) => (
                     <li key={r.id} className="rounded-md px-3 py-2 hover:bg-subtle">
@@ -133,7 +134,10 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
         data-type={m.type}
         className={cn(
           'relative max-w-[min(32rem,85%)] overflow-hidden rounded-lg text-[14px] leading-snug text-fg shadow-[0_1px_0.5px_rgba(11,20,26,0.13)]',
-          outbound ? 'rounded-tr-sm bg-[#d9fdd3] dark:bg-[#005c4b]' : 'rounded-tl-sm bg-chat-bubble',
+          // WhatsApp's outbound green; in dark mode the muted text tokens are lightened to keep 4.5:1 on it.
+          outbound
+            ? 'rounded-tr-sm bg-[#d9fdd3] dark:bg-[#005c4b] dark:[--color-accent-text:#86e5ad] dark:[--color-fg-muted:#c9d8d4] dark:[--color-fg-subtle:#b3cbc5] dark:[--color-info-text:#9fd8ff]'
+            : 'rounded-tl-sm bg-chat-bubble',
           m.status === 'failed' && 'ring-1 ring-danger/40',
         )}
       >
@@ -164,7 +168,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
               <Media kind={c.media.kind} url={c.media.url} filename={c.media.filename} caption={c.body} />
             </div>
           )}
-          {c.body && <p className="break-words whitespace-pre-wrap">{c.body}</p>}
+          {c.body && <MessageText text={c.body} />}
           {c.footer && <p className="mt-1 text-[12px] text-fg-subtle">{c.footer}</p>}
           <div className="float-right mt-1 -mb-0.5 ml-3 flex items-center gap-1 text-[11px] leading-none text-fg-subtle">
             <time dateTime={m.createdAt} title={formatFull(m.createdAt)}>
@@ -179,7 +183,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
             {c.buttons?.map((b, i) => (
               <div
                 key={i}
-                className="flex items-center justify-center gap-1.5 border-t border-black/5 py-2 text-[13px] font-medium text-sky-600 dark:border-white/10 dark:text-sky-400"
+                className="flex items-center justify-center gap-1.5 border-t border-black/5 py-2 text-[13px] font-medium text-info-text dark:border-white/10"
               >
                 {b.kind === 'URL' ? <ExternalLink className="size-3.5" aria-hidden /> : <Reply className="size-3.5" aria-hidden />}
                 {b.title}
@@ -187,7 +191,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
             ))}
             {c.list && <ListAction list={c.list} />}
             {c.flow && (
-              <div className="flex items-center justify-center gap-1.5 border-t border-black/5 py-2 text-[13px] font-medium text-sky-600 dark:border-white/10 dark:text-sky-400">
+              <div className="flex items-center justify-center gap-1.5 border-t border-black/5 py-2 text-[13px] font-medium text-info-text dark:border-white/10">
                 <Workflow className="size-3.5" aria-hidden />
                 {c.flow.cta}
               </div>

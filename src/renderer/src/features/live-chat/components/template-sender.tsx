@@ -111,7 +111,7 @@ export function TemplateSender({ conversationId, workspaceId, onSent }: { conver
               {parts.footer && <p className="mt-1 text-[12px] text-fg-subtle">{parts.footer}</p>}
             </div>
             {parts.buttons.map((b) => (
-              <div key={b} className="mt-1 rounded-md bg-surface py-1.5 text-center text-[12px] font-medium text-sky-600 dark:text-sky-400">
+              <div key={b} className="mt-1 rounded-md bg-surface py-1.5 text-center text-[12px] font-medium text-info-text">
                 {b}
               </div>
             ))}

@@ -94,6 +94,8 @@ export function useLiveChatSync(workspaceId: string, memberId: string | null) {
           void qc.invalidateQueries({ queryKey: liveChatKeys.conversations(workspaceId), refetchType: 'none' });
         }
         void qc.invalidateQueries({ queryKey: ['live-chat', 'contact-conversations'], refetchType: 'none' });
+        // The unread figures (and the desktop badge) move with customer messages.
+        if (m.creator === 'user') refreshCounts();
         break;
       }
       case 'message.status': {

@@ -13,3 +13,9 @@ export const useLiveChatUi = create<LiveChatUi>()((set) => ({
 
 /** Scroll offsets of the conversation list per tab and search, restored when the list mounts again. */
 export const listScrollOffsets = new Map<string, number>();
+
+/**
+ * Set when a conversation is opened from the keyboard (Enter on a list row): the conversation then takes focus
+ * (its composer when it can send) instead of leaving it on a row that the new screen re-renders.
+ */
+export const focusRequest = { conversationId: null as string | null };

@@ -88,5 +88,6 @@ export function applyConversation(
 export function withMessage(entry: ConversationListEntry, m: Message): ConversationListEntry {
   if (entry.lastMessage && entry.lastMessage.id !== m.id && entry.lastMessage.createdAt > m.createdAt) return entry;
   const lastMessageAt = !entry.lastMessageAt || entry.lastMessageAt < m.createdAt ? m.createdAt : entry.lastMessageAt;
-  return { ...entry, lastMessage: m, lastMessageAt };
+  // A customer message makes it unread (the open conversation marks itself read again: api/mark-read.ts).
+  return { ...entry, lastMessage: m, lastMessageAt, unread: m.creator === 'user' ? true : entry.unread };
 }

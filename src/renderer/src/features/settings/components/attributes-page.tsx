@@ -9,7 +9,7 @@ import { limits } from '@shared/limits';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, Textarea } from '../../../components/ui/input';
@@ -69,7 +69,7 @@ export function AttributesPage() {
                   <TH>Format</TH>
                   <TH>Applies to</TH>
                   <TH>Created</TH>
-                  {isAdmin && <TH className="w-20" />}
+                  {isAdmin && <TH actions />}
                 </tr>
               </THead>
               <TBody>
@@ -83,7 +83,7 @@ export function AttributesPage() {
                     <TD className="text-fg-muted capitalize">{a.type}</TD>
                     <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
                     {isAdmin && (
-                      <TD>
+                      <TD actions>
                         <div className="flex justify-end gap-0.5">
                           <Button variant="ghost" size="icon-sm" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
                             <Pencil />
@@ -155,64 +155,54 @@ export function AttributeDialog({
     else create.mutate({ ...body, workspaceId }, { onSuccess: onClose, onError });
   });
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()}>
-      <DialogContent
-        title={attribute ? `Edit ${attribute.name}` : 'New attribute'}
-        footer={
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form="attribute-form" loading={create.isPending || update.isPending}>
-              {attribute ? 'Save changes' : 'Create attribute'}
-            </Button>
-          </>
-        }
-      >
-        <form id="attribute-form" noValidate className="flex flex-col gap-4" onSubmit={submit}>
-          <FormField label="Name" error={errors.name?.message}>
-            <Input autoFocus placeholder="plan" {...form.register('name')} />
-          </FormField>
-          <FormField label="Description" optional error={errors.description?.message}>
-            <Textarea rows={2} {...form.register('description')} />
-          </FormField>
-          <div className="grid grid-cols-2 gap-4">
-            <Controller
-              control={form.control}
-              name="format"
-              render={({ field }) => (
-                <FormField label="Format">
-                  <Select
-                    value={field.value}
-                    onValueChange={field.onChange}
-                    options={[
-                      { value: 'text', label: 'Text' },
-                      { value: 'number', label: 'Number' },
-                      { value: 'boolean', label: 'Yes / no' },
-                    ]}
-                  />
-                </FormField>
-              )}
-            />
-            <Controller
-              control={form.control}
-              name="type"
-              render={({ field }) => (
-                <FormField label="Applies to">
-                  <Select
-                    value={field.value}
-                    onValueChange={field.onChange}
-                    options={[
-                      { value: 'contact', label: 'Contact' },
-                      { value: 'conversation', label: 'Conversation' },
-                    ]}
-                  />
-                </FormField>
-              )}
-            />
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      title={attribute ? `Edit ${attribute.name}` : 'New attribute'}
+      submitLabel={attribute ? 'Save changes' : 'Create attribute'}
+      pending={create.isPending || update.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <FormField label="Name" error={errors.name?.message}>
+        <Input autoFocus placeholder="plan" {...form.register('name')} />
+      </FormField>
+      <FormField label="Description" optional error={errors.description?.message}>
+        <Textarea rows={2} {...form.register('description')} />
+      </FormField>
+      <div className="grid grid-cols-2 gap-4">
+        <Controller
+          control={form.control}
+          name="format"
+          render={({ field }) => (
+            <FormField label="Format">
+              <Select
+                value={field.value}
+                onValueChange={field.onChange}
+                options={[
+                  { value: 'text', label: 'Text' },
+                  { value: 'number', label: 'Number' },
+                  { value: 'boolean', label: 'Yes / no' },
+                ]}
+              />
+            </FormField>
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="type"
+          render={({ field }) => (
+            <FormField label="Applies to">
+              <Select
+                value={field.value}
+                onValueChange={field.onChange}
+                options={[
+                  { value: 'contact', label: 'Contact' },
+                  { value: 'conversation', label: 'Conversation' },
+                ]}
+              />
+            </FormField>
+          )}
+        />
+      </div>
+    </FormDialog>
   );
 }

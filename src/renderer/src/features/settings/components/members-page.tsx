@@ -10,7 +10,7 @@ import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
-import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
@@ -108,7 +108,7 @@ export function MembersPage() {
                     <TH>Email</TH>
                     <TH>Role</TH>
                     <TH>Invited</TH>
-                    <TH className="w-24" />
+                    <TH actions />
                   </tr>
                 </THead>
                 <TBody>
@@ -123,7 +123,7 @@ export function MembersPage() {
                           </Badge>
                         </TD>
                         <TD className="text-fg-muted">{formatDate(i.createdAt)}</TD>
-                        <TD>
+                        <TD actions>
                           <div className="flex justify-end gap-0.5">
                             <Button
                               variant="ghost"
@@ -166,26 +166,13 @@ export function InviteDialog({ workspaceId, onClose }: { workspaceId: string; on
   const form = useForm<InviteForm>({ resolver: zodResolver(InviteForm), defaultValues: { email: '', role: 'agent' } });
   const { errors } = form.formState;
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()}>
-      <DialogContent
-        title="Invite a member"
-        description="They receive an email with a link to join this workspace."
-        footer={
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form="invite-form" loading={invite.isPending}>
-              Send invitation
-            </Button>
-          </>
-        }
-      >
-        <form
-          id="invite-form"
-          noValidate
-          className="flex flex-col gap-4"
-          onSubmit={form.handleSubmit((v) =>
+    <FormDialog
+      title="Invite a member"
+      description="They receive an email with a link to join this workspace."
+      submitLabel="Send invitation"
+      pending={invite.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((v) =>
             invite.mutate(
               { ...v, workspaceId },
               {
@@ -196,28 +183,26 @@ export function InviteDialog({ workspaceId, onClose }: { workspaceId: string; on
               },
             ),
           )}
-        >
-          <FormField label="Email" error={errors.email?.message}>
-            <Input type="email" autoFocus placeholder="teammate@company.com" {...form.register('email')} />
+    >
+      <FormField label="Email" error={errors.email?.message}>
+        <Input type="email" autoFocus placeholder="teammate@company.com" {...form.register('email')} />
+      </FormField>
+      <Controller
+        control={form.control}
+        name="role"
+        render={({ field }) => (
+          <FormField label="Role" hint={field.value === 'admin' ? 'Can change settings, templates, campaigns and bots.' : 'Works the inbox and the audience.'}>
+            <Select
+              value={field.value}
+              onValueChange={field.onChange}
+              options={[
+                { value: 'agent', label: 'Agent' },
+                { value: 'admin', label: 'Admin' },
+              ]}
+            />
           </FormField>
-          <Controller
-            control={form.control}
-            name="role"
-            render={({ field }) => (
-              <FormField label="Role" hint={field.value === 'admin' ? 'Can change settings, templates, campaigns and bots.' : 'Works the inbox and the audience.'}>
-                <Select
-                  value={field.value}
-                  onValueChange={field.onChange}
-                  options={[
-                    { value: 'agent', label: 'Agent' },
-                    { value: 'admin', label: 'Admin' },
-                  ]}
-                />
-              </FormField>
-            )}
-          />
-        </form>
-      </DialogContent>
-    </Dialog>
+        )}
+      />
+    </FormDialog>
   );
 }

@@ -1,17 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Filter, Plus, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { CreateSegmentBody } from '@shared/schemas/requests';
 import { type SegmentFilter, SegmentOperator } from '@shared/schemas/entities';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
-import { Input, NativeSelect } from '../../../components/ui/input';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
 import { QueryList } from '../../../components/ui/query-list';
 import { Spinner } from '../../../components/ui/spinner';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
@@ -45,6 +46,11 @@ export const operatorLabels: Record<z.infer<typeof SegmentOperator>, string> = {
   IS_NOT_EMPTY: 'is not empty',
 };
 const valueless = new Set(['IS_EMPTY', 'IS_NOT_EMPTY']);
+const operatorOptions = SegmentOperator.options.map((o) => ({ value: o, label: operatorLabels[o] }));
+const conjunctionOptions = [
+  { value: 'AND', label: 'and' },
+  { value: 'OR', label: 'or' },
+];
 
 export function describeFilters(filters: SegmentFilter[], columnLabel: (c: string) => string): string {
   if (filters.length === 0) return 'Every contact';
@@ -95,7 +101,7 @@ export function SegmentsPage() {
                   <TH>Name</TH>
                   <TH>Filters</TH>
                   <TH>Created</TH>
-                  <TH className="w-12" />
+                  <TH actions />
                 </tr>
               </THead>
               <TBody>
@@ -104,7 +110,7 @@ export function SegmentsPage() {
                     <TD className="font-medium">{s.name}</TD>
                     <TD className="max-w-md truncate text-fg-muted">{describeFilters(s.filters, columnLabel)}</TD>
                     <TD className="text-fg-muted">{formatDate(s.createdAt)}</TD>
-                    <TD>
+                    <TD actions>
                       <ConfirmDialog
                         title={`Delete ${s.name}?`}
                         description="Campaigns that target this segment will need another one."
@@ -182,96 +188,83 @@ export function SegmentDialog({
   const columns = [...builtInColumns, ...attributeNames.map((n) => ({ value: n, label: n }))];
 
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()}>
-      <DialogContent
-        title="New segment"
-        description="Contacts that match the filters below."
-        className="max-w-3xl"
-        footer={
-          <div className="flex w-full items-center justify-between">
-            <PreviewCount preview={preview} />
-            <div className="flex gap-2">
-              <Button variant="secondary" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" form="segment-form" loading={create.isPending}>
-                Save segment
-              </Button>
-            </div>
-          </div>
-        }
-      >
-        <form
-          id="segment-form"
-          noValidate
-          className="flex flex-col gap-5"
-          onSubmit={form.handleSubmit((v) => create.mutate({ ...v, workspaceId }, { onSuccess: onClose }))}
-        >
-          <FormField label="Segment name" error={errors.name?.message}>
-            <Input autoFocus placeholder="Gold customers in Berlin" {...form.register('name')} />
-          </FormField>
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-2 text-[13px] font-medium text-fg">Filters</legend>
-            {filtersField.fields.map((field, index) => {
-              const operator = watched?.[index]?.operator;
-              return (
-                <div key={field.id} className="flex items-center gap-2" role="group" aria-label={`Filter ${index + 1}`}>
-                  <div className="w-24 shrink-0">
-                    {index === 0 ? (
-                      <span className="block px-2 text-xs font-medium text-fg-subtle uppercase">Where</span>
-                    ) : (
-                      <NativeSelect aria-label={`Filter ${index + 1} conjunction`} {...form.register(`filters.${index}.conjuction`)}>
-                        <option value="AND">and</option>
-                        <option value="OR">or</option>
-                      </NativeSelect>
+    <FormDialog
+      title="New segment"
+      description="Contacts that match the filters below."
+      className="max-w-3xl"
+      submitLabel="Save segment"
+      pending={create.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((v) => create.mutate({ ...v, workspaceId }, { onSuccess: onClose }))}
+      formClassName="flex flex-col gap-5"
+      footerStart={<PreviewCount preview={preview} />}
+    >
+      <FormField label="Segment name" error={errors.name?.message}>
+        <Input autoFocus placeholder="Gold customers in Berlin" {...form.register('name')} />
+      </FormField>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-2 text-[13px] font-medium text-fg">Filters</legend>
+        {filtersField.fields.map((field, index) => {
+          const operator = watched?.[index]?.operator;
+          return (
+            <div key={field.id} className="flex items-center gap-2" role="group" aria-label={`Filter ${index + 1}`}>
+              <div className="w-24 shrink-0">
+                {index === 0 ? (
+                  <span className="block px-2 text-xs font-medium text-fg-subtle uppercase">Where</span>
+                ) : (
+                  <Controller
+                    control={form.control}
+                    name={`filters.${index}.conjuction`}
+                    render={({ field: f }) => (
+                      <Select aria-label={`Filter ${index + 1} conjunction`} value={f.value} onValueChange={f.onChange} onBlur={f.onBlur} options={conjunctionOptions} />
                     )}
-                  </div>
-                  <NativeSelect aria-label={`Filter ${index + 1} column`} className="w-44" {...form.register(`filters.${index}.column`)}>
-                    {columns.map((c) => (
-                      <option key={c.value} value={c.value}>
-                        {c.label}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                  <NativeSelect aria-label={`Filter ${index + 1} operator`} className="w-44" {...form.register(`filters.${index}.operator`)}>
-                    {SegmentOperator.options.map((o) => (
-                      <option key={o} value={o}>
-                        {operatorLabels[o]}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                  <Input
-                    aria-label={`Filter ${index + 1} value`}
-                    placeholder={operator && valueless.has(operator) ? '' : 'Value'}
-                    disabled={!!operator && valueless.has(operator)}
-                    className="flex-1"
-                    {...form.register(`filters.${index}.value`)}
                   />
-                  <Button
-                    variant="ghost"
-                    size="icon-sm"
-                    aria-label={`Remove filter ${index + 1}`}
-                    onClick={() => filtersField.remove(index)}
-                  >
-                    <X />
-                  </Button>
-                </div>
-              );
-            })}
-            {filtersField.fields.length === 0 && (
-              <p className="rounded-md border border-dashed border-border px-3 py-3 text-[13px] text-fg-muted">
-                No filters: the segment holds every contact.
-              </p>
-            )}
-            <div>
-              <Button variant="ghost" size="sm" onClick={() => filtersField.append({ ...emptyFilter })}>
-                <Plus /> Add filter
+                )}
+              </div>
+              <Controller
+                control={form.control}
+                name={`filters.${index}.column`}
+                render={({ field: f }) => (
+                  <Select aria-label={`Filter ${index + 1} column`} className="w-44" value={f.value} onValueChange={f.onChange} onBlur={f.onBlur} options={columns} />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name={`filters.${index}.operator`}
+                render={({ field: f }) => (
+                  <Select aria-label={`Filter ${index + 1} operator`} className="w-44" value={f.value} onValueChange={f.onChange} onBlur={f.onBlur} options={operatorOptions} />
+                )}
+              />
+              <Input
+                aria-label={`Filter ${index + 1} value`}
+                placeholder={operator && valueless.has(operator) ? '' : 'Value'}
+                disabled={!!operator && valueless.has(operator)}
+                className="flex-1"
+                {...form.register(`filters.${index}.value`)}
+              />
+              <Button
+                variant="ghost"
+                size="icon-sm"
+                aria-label={`Remove filter ${index + 1}`}
+                onClick={() => filtersField.remove(index)}
+              >
+                <X />
               </Button>
             </div>
-          </fieldset>
-        </form>
-      </DialogContent>
-    </Dialog>
+          );
+        })}
+        {filtersField.fields.length === 0 && (
+          <p className="rounded-md border border-dashed border-border px-3 py-3 text-[13px] text-fg-muted">
+            No filters: the segment holds every contact.
+          </p>
+        )}
+        <div>
+          <Button variant="ghost" size="sm" onClick={() => filtersField.append({ ...emptyFilter })}>
+            <Plus /> Add filter
+          </Button>
+        </div>
+      </fieldset>
+    </FormDialog>
   );
 }
 

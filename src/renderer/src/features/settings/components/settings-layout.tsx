@@ -13,7 +13,7 @@ const items = [
 export function SettingsLayout() {
   return (
     <div className="flex min-h-full">
-      <nav aria-label="Settings" className="w-52 shrink-0 border-r border-border bg-surface/60 px-2 py-4">
+      <nav aria-label="Settings" className="w-44 shrink-0 xl:w-52 border-r border-border bg-surface/60 px-2 py-4">
         <Link to="/settings" className="mb-2 block px-2.5 text-[11px] font-medium tracking-wide text-fg-subtle uppercase">
           Settings
         </Link>
@@ -21,9 +21,9 @@ export function SettingsLayout() {
           <Link
             key={i.to}
             to={i.to}
-            className="flex h-8 items-center gap-2.5 rounded-md px-2.5 text-[13px] font-medium text-fg-muted hover:bg-muted hover:text-fg data-[status=active]:bg-muted data-[status=active]:text-fg"
+            className="flex min-h-8 items-center gap-2.5 rounded-md px-2.5 py-1.5 text-[13px] leading-tight font-medium text-fg-muted hover:bg-muted hover:text-fg data-[status=active]:bg-muted data-[status=active]:text-fg"
           >
-            <i.icon className="size-4" aria-hidden />
+            <i.icon className="size-4 shrink-0" aria-hidden />
             {i.label}
           </Link>
         ))}

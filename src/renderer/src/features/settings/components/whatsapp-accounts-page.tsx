@@ -70,7 +70,7 @@ export function WhatsappAccountsPage() {
                   <TH>App ID</TH>
                   <TH>Token</TH>
                   <TH>Connected</TH>
-                  {isAdmin && <TH className="w-12" />}
+                  {isAdmin && <TH actions />}
                 </tr>
               </THead>
               <TBody>
@@ -90,7 +90,7 @@ export function WhatsappAccountsPage() {
                     </TD>
                     <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
                     {isAdmin && (
-                      <TD>
+                      <TD actions>
                         <ConfirmDialog
                           title="Disconnect this number?"
                           description={`${a.phoneNumber} stops receiving and sending messages in Parley. Conversations stay.`}

@@ -44,7 +44,7 @@ export function TemplatePreview({ values, mediaPreview }: { values: TemplateForm
               return (
                 <div
                   key={i}
-                  className="flex h-9 items-center justify-center gap-1.5 rounded-lg bg-chat-bubble text-[13px] font-medium text-sky-600 shadow-sm dark:text-sky-400"
+                  className="flex h-9 items-center justify-center gap-1.5 rounded-lg bg-chat-bubble text-[13px] font-medium text-info-text shadow-sm"
                 >
                   <Icon className="size-3.5" aria-hidden />
                   {b.text || 'Button'}

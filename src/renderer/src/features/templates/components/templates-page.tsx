@@ -120,7 +120,7 @@ export function TemplatesPage() {
                     <TH>Status</TH>
                     <TH>Number</TH>
                     <TH>Created</TH>
-                    {isAdmin && <TH className="w-12" />}
+                    {isAdmin && <TH actions />}
                   </tr>
                 </THead>
                 <TBody>
@@ -140,7 +140,7 @@ export function TemplatesPage() {
                         <TD className="text-fg-muted">{phoneOf(t.whatsappAccountId)}</TD>
                         <TD className="text-fg-muted">{formatDate(t.createdAt)}</TD>
                         {isAdmin && (
-                          <TD>
+                          <TD actions>
                             <ConfirmDialog
                               title={`Delete ${t.name}?`}
                               description="The template is deleted here and at WhatsApp; campaigns using it stop sending."

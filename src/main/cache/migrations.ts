@@ -1,0 +1,85 @@
+// The cache's schemas. Append only: a shipped migration is never edited (installed apps have run it).
+
+/** One file per user and workspace: what the agent browses offline. */
+export const workspaceMigrations: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+
+  -- sync_gen: the full sync that last saw the row; rows an (re)sync did not see are swept at its end.
+  CREATE TABLE contacts (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    name TEXT,
+    phone TEXT NOT NULL,
+    email TEXT,
+    city TEXT,
+    tags TEXT NOT NULL,
+    data TEXT NOT NULL,
+    sync_gen INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  CREATE INDEX contacts_created ON contacts (created_at DESC, id DESC);
+  CREATE VIRTUAL TABLE contacts_fts USING fts5(
+    name, phone, email, city, tags, content = 'contacts', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts BEGIN
+    INSERT INTO contacts_fts (rowid, name, phone, email, city, tags) VALUES (new.rowid, new.name, new.phone, new.email, new.city, new.tags);
+  END;
+  CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts BEGIN
+    INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, email, city, tags) VALUES ('delete', old.rowid, old.name, old.phone, old.email, old.city, old.tags);
+  END;
+  CREATE TRIGGER contacts_fts_update AFTER UPDATE OF name, phone, email, city, tags ON contacts BEGIN
+    INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, email, city, tags) VALUES ('delete', old.rowid, old.name, old.phone, old.email, old.city, old.tags);
+    INSERT INTO contacts_fts (rowid, name, phone, email, city, tags) VALUES (new.rowid, new.name, new.phone, new.email, new.city, new.tags);
+  END;
+
+  -- data: the Conversation wire shape; last_message: the newest Message (JSON) for the list.
+  CREATE TABLE conversations (
+    id TEXT PRIMARY KEY,
+    contact_id TEXT NOT NULL,
+    is_active INTEGER NOT NULL,
+    assignee_member_id TEXT,
+    assignee_bot_id TEXT,
+    activity_at TEXT NOT NULL,
+    unread INTEGER NOT NULL DEFAULT 0,
+    data TEXT NOT NULL,
+    last_message TEXT,
+    last_message_at TEXT,
+    sync_gen INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  CREATE INDEX conversations_activity ON conversations (activity_at DESC, id DESC);
+  CREATE INDEX conversations_contact ON conversations (contact_id);
+
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    text TEXT,
+    data TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX messages_conversation ON messages (conversation_id, created_at, id);
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    text, content = 'messages', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
+
+  CREATE TABLE attributes (id TEXT PRIMARY KEY, data TEXT NOT NULL, sync_gen INTEGER NOT NULL DEFAULT 0) STRICT;
+  CREATE TABLE members (id TEXT PRIMARY KEY, data TEXT NOT NULL, sync_gen INTEGER NOT NULL DEFAULT 0) STRICT;
+  `,
+];
+
+/** One file per user: settings, drafts and the member record (kept across workspace resyncs). */
+export const userMigrations: readonly string[] = [
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+  CREATE TABLE drafts (conversation_id TEXT PRIMARY KEY, text TEXT NOT NULL, updated_at TEXT NOT NULL) STRICT;
+  `,
+];

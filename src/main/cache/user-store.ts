@@ -1,0 +1,71 @@
+// Per-user settings, drafts and the last member record (GET /auth/me), in the user's cache folder: kept
+// across workspace resyncs, removed with the rest of the user's cache at sign-out.
+import { type AuthMe, AuthMe as AuthMeSchema } from '../../shared';
+import { type NotificationSettings, NotificationSettings as NotificationSettingsSchema } from '../../shared/ipc';
+import { userMigrations } from './migrations';
+import { openSqlite, type SqliteDatabase } from './sqlite';
+
+export const defaultNotificationSettings: NotificationSettings = { newConversation: true, inboundMessage: true, assignedToMe: true };
+
+export class UserStore {
+  readonly db: SqliteDatabase;
+
+  constructor(readonly file: string) {
+    this.db = openSqlite(file, userMigrations);
+  }
+
+  private get<T>(key: string, parse: (value: unknown) => T): T | null {
+    const row = this.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key);
+    if (!row) return null;
+    try {
+      return parse(JSON.parse(row.value));
+    } catch {
+      return null;
+    }
+  }
+
+  private set(key: string, value: unknown): void {
+    this.db
+      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(key, JSON.stringify(value));
+  }
+
+  me(): AuthMe | null {
+    return this.get('me', (v) => AuthMeSchema.parse(v));
+  }
+
+  setMe(me: AuthMe): void {
+    this.set('me', me);
+  }
+
+  notificationSettings(): NotificationSettings {
+    return { ...defaultNotificationSettings, ...this.get('notifications', (v) => NotificationSettingsSchema.partial().parse(v)) };
+  }
+
+  setNotificationSettings(changes: Partial<NotificationSettings>): NotificationSettings {
+    const next = { ...this.notificationSettings(), ...changes };
+    this.set('notifications', next);
+    return next;
+  }
+
+  draft(conversationId: string): string {
+    return this.db.prepare<[string], { text: string }>('SELECT text FROM drafts WHERE conversation_id = ?').get(conversationId)?.text ?? '';
+  }
+
+  /** An empty text removes the draft. */
+  setDraft(conversationId: string, text: string, now = new Date()): void {
+    if (text === '') {
+      this.db.prepare('DELETE FROM drafts WHERE conversation_id = ?').run(conversationId);
+      return;
+    }
+    this.db
+      .prepare(
+        'INSERT INTO drafts (conversation_id, text, updated_at) VALUES (?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at',
+      )
+      .run(conversationId, text, now.toISOString());
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,441 @@
+// The offline copy of one workspace for one user: writes from the sync (REST pages, stream events) and the
+// reads the renderer makes through IPC when the server cannot be reached. Rows keep their REST wire shape as
+// JSON (`data`), so what the renderer reads offline is what it would have read online.
+import type {
+  Attribute,
+  Contact,
+  Conversation,
+  ConversationCounts,
+  ConversationDetail,
+  ConversationListEntry,
+  MemberProfile,
+  Message,
+  WorkspaceEvent,
+} from '../../shared';
+import { workspaceMigrations } from './migrations';
+import { openSqlite, type SqliteDatabase } from './sqlite';
+
+export type LiveChatTab = 'me' | 'assigned' | 'open' | 'closed';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** What applying something changed (the `cache.changed` event and the notifier read it). */
+export interface CacheChange {
+  conversationIds: string[];
+  contacts: boolean;
+}
+
+/**
+ * FTS5 query for what the user typed: every word must match the start of a word anywhere in the indexed
+ * fields ("ada" finds "Lovelace, Ada"; "love ada" too). Words are quoted, so FTS syntax typed by the user is
+ * plain text. null when nothing searchable is left.
+ */
+export function ftsQuery(search: string | undefined): string | null {
+  const words = (search ?? '').normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length === 0) return null;
+  return words.slice(0, 16).map((w) => `"${w}"*`).join(' ');
+}
+
+const activityOf = (c: Conversation) => c.lastMessageAt ?? c.createdAt;
+
+function tabWhere(tab: LiveChatTab): string {
+  switch (tab) {
+    case 'me':
+      return 'is_active = 1 AND assignee_member_id = @me';
+    case 'assigned':
+      return 'is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)';
+    case 'open':
+      return 'is_active = 1';
+    case 'closed':
+      return 'is_active = 0';
+  }
+}
+
+interface ConversationRow {
+  data: string;
+  contact: string | null;
+  last_message: string | null;
+  unread: number;
+}
+
+export class WorkspaceCache {
+  readonly db: SqliteDatabase;
+  private readonly statements;
+
+  constructor(readonly file: string) {
+    this.db = openSqlite(file, workspaceMigrations);
+    const db = this.db;
+    this.statements = {
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      upsertContact: db.prepare(
+        `INSERT INTO contacts (id, created_at, name, phone, email, city, tags, data, sync_gen)
+         VALUES (@id, @createdAt, @name, @phone, @email, @city, @tags, @data, @gen)
+         ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, name = excluded.name, phone = excluded.phone,
+           email = excluded.email, city = excluded.city, tags = excluded.tags, data = excluded.data, sync_gen = excluded.sync_gen`,
+      ),
+      upsertConversation: db.prepare(
+        `INSERT INTO conversations (id, contact_id, is_active, assignee_member_id, assignee_bot_id, activity_at, unread, data, last_message, last_message_at, sync_gen)
+         VALUES (@id, @contactId, @isActive, @assigneeMemberId, @assigneeBotId, @activityAt, @unread, @data, @lastMessage, @lastMessageAt, @gen)
+         ON CONFLICT (id) DO UPDATE SET contact_id = excluded.contact_id, is_active = excluded.is_active,
+           assignee_member_id = excluded.assignee_member_id, assignee_bot_id = excluded.assignee_bot_id,
+           activity_at = excluded.activity_at, unread = coalesce(@unreadKnown, conversations.unread), data = excluded.data,
+           last_message = coalesce(excluded.last_message, conversations.last_message),
+           last_message_at = coalesce(excluded.last_message_at, conversations.last_message_at), sync_gen = excluded.sync_gen`,
+      ),
+      updateConversation: db.prepare(
+        `UPDATE conversations SET contact_id = @contactId, is_active = @isActive, assignee_member_id = @assigneeMemberId,
+           assignee_bot_id = @assigneeBotId, activity_at = max(activity_at, @activityAt), data = @data WHERE id = @id`,
+      ),
+      upsertMessage: db.prepare(
+        `INSERT INTO messages (id, conversation_id, created_at, text, data) VALUES (@id, @conversationId, @createdAt, @text, @data)
+         ON CONFLICT (id) DO UPDATE SET text = excluded.text, data = excluded.data`,
+      ),
+      // The list's last message moves only forward (a status update of an older message replaces it only if it is the last).
+      setLastMessage: db.prepare(
+        `UPDATE conversations SET last_message = @data, last_message_at = @createdAt, activity_at = max(activity_at, @createdAt)
+         WHERE id = @conversationId AND (last_message_at IS NULL OR last_message_at < @createdAt
+           OR (last_message_at = @createdAt AND json_extract(last_message, '$.id') <= @id))`,
+      ),
+      markUnread: db.prepare('UPDATE conversations SET unread = @unread WHERE id = @id'),
+      upsertAttribute: db.prepare(
+        'INSERT INTO attributes (id, data, sync_gen) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, sync_gen = excluded.sync_gen',
+      ),
+      upsertMember: db.prepare(
+        'INSERT INTO members (id, data, sync_gen) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, sync_gen = excluded.sync_gen',
+      ),
+      contact: db.prepare<[string], { data: string }>('SELECT data FROM contacts WHERE id = ?'),
+      conversation: db.prepare<[string], ConversationRow>(
+        `SELECT v.data, c.data AS contact, v.last_message, v.unread FROM conversations v LEFT JOIN contacts c ON c.id = v.contact_id WHERE v.id = ?`,
+      ),
+      messagesOf: db.prepare<[string, number], { data: string }>(
+        `SELECT data FROM (SELECT data, created_at, id FROM messages WHERE conversation_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
+         ORDER BY created_at, id`,
+      ),
+    };
+  }
+
+  // ---------- meta ----------
+
+  getMeta(key: string): string | null {
+    return this.statements.getMeta.get(key)?.value ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.statements.setMeta.run(key, value);
+  }
+
+  get lastSeq(): number {
+    return Number(this.getMeta('lastSeq') ?? 0);
+  }
+
+  get lastSyncedAt(): string | null {
+    return this.getMeta('lastSyncedAt');
+  }
+
+  /** The caller's member id (for the `me` tab and "assigned to me"). */
+  get memberId(): string | null {
+    return this.getMeta('memberId');
+  }
+
+  // ---------- writes ----------
+
+  /** Starts a full sync: rows it does not see again are removed by finishFullSync. */
+  beginFullSync(): number {
+    const gen = Number(this.getMeta('syncGen') ?? 0) + 1;
+    this.setMeta('syncGen', String(gen));
+    return gen;
+  }
+
+  get currentGen(): number {
+    return Number(this.getMeta('syncGen') ?? 0);
+  }
+
+  finishFullSync(gen: number, at: string): void {
+    this.db.transaction(() => {
+      for (const table of ['contacts', 'conversations', 'attributes', 'members']) {
+        this.db.prepare(`DELETE FROM ${table} WHERE sync_gen < ?`).run(gen);
+      }
+      this.db.prepare('DELETE FROM messages WHERE conversation_id NOT IN (SELECT id FROM conversations)').run();
+      this.setMeta('lastSyncedAt', at);
+    })();
+  }
+
+  putContacts(contacts: readonly Contact[], gen = this.currentGen): void {
+    this.db.transaction(() => {
+      for (const c of contacts) this.putContact(c, gen);
+    })();
+  }
+
+  private putContact(c: Contact, gen: number): void {
+    this.statements.upsertContact.run({
+      id: c.id,
+      createdAt: c.createdAt,
+      name: c.name,
+      phone: c.phoneNumber,
+      email: c.email,
+      city: c.city,
+      tags: c.tags.join(' '),
+      data: JSON.stringify(c),
+      gen,
+    });
+  }
+
+  putConversations(entries: readonly ConversationListEntry[], gen = this.currentGen): void {
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        this.putContact(entry.Contact, gen);
+        this.putConversation(entry, entry.lastMessage, entry.unread, gen);
+      }
+    })();
+  }
+
+  private putConversation(c: Conversation, lastMessage: Message | null | undefined, unread: boolean | undefined, gen: number): void {
+    this.statements.upsertConversation.run({
+      id: c.id,
+      contactId: c.contactId,
+      isActive: c.isActive ? 1 : 0,
+      assigneeMemberId: c.assigneeMemberId,
+      assigneeBotId: c.assigneeBotId,
+      activityAt: activityOf(c),
+      unread: unread ? 1 : 0,
+      unreadKnown: unread === undefined ? null : unread ? 1 : 0,
+      data: JSON.stringify(conversationOnly(c)),
+      lastMessage: lastMessage ? JSON.stringify(lastMessage) : null,
+      lastMessageAt: lastMessage?.createdAt ?? null,
+      gen,
+    });
+    if (lastMessage) this.putMessage(lastMessage);
+  }
+
+  putMessages(messages: readonly Message[]): void {
+    this.db.transaction(() => {
+      for (const m of messages) this.putMessage(m);
+    })();
+  }
+
+  private putMessage(m: Message): void {
+    const row = { id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, text: m.text, data: JSON.stringify(m) };
+    this.statements.upsertMessage.run(row);
+    this.statements.setLastMessage.run(row);
+  }
+
+  putAttributes(attributes: readonly Attribute[], gen = this.currentGen): void {
+    this.db.transaction(() => {
+      for (const a of attributes) this.statements.upsertAttribute.run(a.id, JSON.stringify(a), gen);
+    })();
+  }
+
+  putMembers(members: readonly MemberProfile[], gen = this.currentGen): void {
+    this.db.transaction(() => {
+      for (const m of members) this.statements.upsertMember.run(m.id, JSON.stringify(m), gen);
+    })();
+  }
+
+  setUnread(conversationId: string, unread: boolean): boolean {
+    return this.statements.markUnread.run({ id: conversationId, unread: unread ? 1 : 0 }).changes > 0;
+  }
+
+  /**
+   * Applies stream events in one transaction and records the last sequence (so a reconnect resumes after
+   * it). Events at or below the recorded sequence are skipped (a replay after a reconnect).
+   */
+  applyEvents(events: readonly WorkspaceEvent[], viewing: string | null = null): CacheChange {
+    const changed = new Set<string>();
+    let contacts = false;
+    this.db.transaction(() => {
+      let last = this.lastSeq;
+      const gen = this.currentGen;
+      for (const event of events) {
+        if (event.seq <= last) continue;
+        last = event.seq;
+        switch (event.type) {
+          case 'message.created':
+          case 'message.status': {
+            const { message } = event.payload;
+            this.putMessage(message);
+            if (event.type === 'message.created' && message.creator === 'user' && message.conversationId !== viewing) {
+              this.setUnread(message.conversationId, true);
+            }
+            changed.add(message.conversationId);
+            break;
+          }
+          case 'conversation.opened': {
+            const entry = event.payload.conversation;
+            this.putContact(entry.Contact, gen);
+            this.putConversation(entry, entry.lastMessage, entry.unread ?? (entry.lastMessage?.creator === 'user'), gen);
+            changed.add(entry.id);
+            contacts = true;
+            break;
+          }
+          case 'conversation.updated': {
+            const c = event.payload.conversation;
+            const updated = this.statements.updateConversation.run({
+              id: c.id,
+              contactId: c.contactId,
+              isActive: c.isActive ? 1 : 0,
+              assigneeMemberId: c.assigneeMemberId,
+              assigneeBotId: c.assigneeBotId,
+              activityAt: activityOf(c),
+              data: JSON.stringify(conversationOnly(c)),
+            });
+            // Not cached yet (opened before the first sync saw it): keep it if its contact is known.
+            if (updated.changes === 0 && this.statements.contact.get(c.contactId)) this.putConversation(c, null, undefined, gen);
+            changed.add(c.id);
+            break;
+          }
+          case 'contact.created':
+          case 'contact.updated':
+            this.putContact(event.payload.contact, gen);
+            contacts = true;
+            break;
+          default:
+            // imports and templates are not cached
+            break;
+        }
+      }
+      this.setMeta('lastSeq', String(last));
+    })();
+    return { conversationIds: [...changed], contacts };
+  }
+
+  /** Records a sequence without an event to apply (the stream's first event after a full sync). */
+  setLastSeq(seq: number): void {
+    this.setMeta('lastSeq', String(seq));
+  }
+
+  // ---------- reads ----------
+
+  listConversations(tab: LiveChatTab, opts: { search?: string; limit?: number; cursor?: string } = {}): Page<ConversationListEntry> {
+    const limit = opts.limit ?? 50;
+    const offset = Number(opts.cursor ?? 0);
+    const match = ftsQuery(opts.search);
+    const where = [tabWhere(tab)];
+    if (match) where.push('v.contact_id IN (SELECT c2.id FROM contacts_fts JOIN contacts c2 ON c2.rowid = contacts_fts.rowid WHERE contacts_fts MATCH @match)');
+    const rows = this.db
+      .prepare<Record<string, unknown>, ConversationRow>(
+        `SELECT v.data, c.data AS contact, v.last_message, v.unread FROM conversations v JOIN contacts c ON c.id = v.contact_id
+         WHERE ${where.join(' AND ')} ORDER BY v.activity_at DESC, v.id DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ me: this.memberId ?? '', match, limit: limit + 1, offset });
+    return toPage(rows.map(toListEntry), limit, offset);
+  }
+
+  counts(): ConversationCounts {
+    const row = this.db
+      .prepare<{ me: string }, Record<string, number | null>>(
+        `SELECT
+           sum(is_active = 1 AND assignee_member_id = @me) AS me,
+           sum(is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS assigned,
+           sum(is_active = 1) AS open,
+           sum(is_active = 0) AS closed,
+           sum(unread = 1 AND is_active = 1 AND assignee_member_id = @me) AS unread_me,
+           sum(unread = 1 AND is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS unread_assigned,
+           sum(unread = 1 AND is_active = 1) AS unread_open,
+           sum(unread = 1 AND is_active = 0) AS unread_closed
+         FROM conversations`,
+      )
+      .get({ me: this.memberId ?? '' })!;
+    const n = (key: string) => row[key] ?? 0;
+    return {
+      me: n('me'),
+      assigned: n('assigned'),
+      open: n('open'),
+      closed: n('closed'),
+      unread: { me: n('unread_me'), assigned: n('unread_assigned'), open: n('unread_open'), closed: n('unread_closed') },
+    };
+  }
+
+  /** Unread chats assigned to me plus unread unassigned open chats: the badge (the kinds that notify). */
+  badgeCount(): number {
+    const { unread } = this.counts();
+    return unread.me + (unread.open - unread.assigned);
+  }
+
+  conversation(conversationId: string): ConversationListEntry | null {
+    const row = this.statements.conversation.get(conversationId);
+    return row && row.contact ? toListEntry(row) : null;
+  }
+
+  conversationDetail(conversationId: string, messageLimit = 500): ConversationDetail | null {
+    const entry = this.conversation(conversationId);
+    if (!entry) return null;
+    const { Contact: contact, lastMessage: _last, unread: _unread, ...conversation } = entry;
+    const messages = this.statements.messagesOf.all(conversationId, messageLimit).map((r) => JSON.parse(r.data) as Message);
+    return { ...conversation, Contact: contact, Message: messages, ConversationEvent: [] };
+  }
+
+  searchContacts(opts: { search?: string; limit?: number; cursor?: string } = {}): Page<Contact> {
+    const limit = opts.limit ?? 50;
+    const offset = Number(opts.cursor ?? 0);
+    const match = ftsQuery(opts.search);
+    const rows = match
+      ? this.db
+          .prepare<[string, number, number], { data: string }>(
+            `SELECT c.data FROM contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid WHERE contacts_fts MATCH ?
+             ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`,
+          )
+          .all(match, limit + 1, offset)
+      : this.db
+          .prepare<[number, number], { data: string }>('SELECT data FROM contacts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
+          .all(limit + 1, offset);
+    return toPage(rows.map((r) => JSON.parse(r.data) as Contact), limit, offset);
+  }
+
+  searchMessages(search: string, limit = 50): Message[] {
+    const match = ftsQuery(search);
+    if (!match) return [];
+    return this.db
+      .prepare<[string, number], { data: string }>(
+        `SELECT m.data FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid WHERE messages_fts MATCH ?
+         ORDER BY m.created_at DESC, m.id DESC LIMIT ?`,
+      )
+      .all(match, limit)
+      .map((r) => JSON.parse(r.data) as Message);
+  }
+
+  /** The conversations with the newest activity (the sync fetches their messages). */
+  recentConversationIds(limit: number): string[] {
+    return this.db
+      .prepare<[number], { id: string }>('SELECT id FROM conversations ORDER BY activity_at DESC, id DESC LIMIT ?')
+      .all(limit)
+      .map((r) => r.id);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** A Conversation without the list's extras (they live in their own columns). */
+function conversationOnly(c: Conversation): Conversation {
+  return {
+    id: c.id,
+    createdAt: c.createdAt,
+    isActive: c.isActive,
+    channel: c.channel,
+    contactId: c.contactId,
+    workspaceId: c.workspaceId,
+    whatsappAccountId: c.whatsappAccountId,
+    assigneeMemberId: c.assigneeMemberId,
+    assigneeBotId: c.assigneeBotId,
+    lastMessageAt: c.lastMessageAt,
+  };
+}
+
+function toListEntry(row: ConversationRow): ConversationListEntry {
+  return {
+    ...(JSON.parse(row.data) as Conversation),
+    Contact: JSON.parse(row.contact!) as Contact,
+    lastMessage: row.last_message ? (JSON.parse(row.last_message) as Message) : null,
+    unread: row.unread === 1,
+  };
+}
+
+function toPage<T>(rows: T[], limit: number, offset: number): Page<T> {
+  const more = rows.length > limit;
+  return { items: more ? rows.slice(0, limit) : rows, nextCursor: more ? String(offset + limit) : null };
+}

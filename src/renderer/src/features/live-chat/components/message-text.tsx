@@ -1,0 +1,75 @@
+import { Fragment, useId, useState } from 'react';
+
+/** Messages longer than this many characters (or lines) start collapsed behind "Read more". */
+export const COLLAPSE_CHARS = 700;
+export const COLLAPSE_LINES = 12;
+
+const urlPattern = /\bhttps?:\/\/[^\s<>"']+/gi;
+// Punctuation that ends a sentence after a link belongs to the sentence, not the link.
+const trailing = /[.,;:!?)\]}]+$/;
+
+/** Splits text into plain runs and http(s) links (only well-formed http and https URLs become links). */
+export function splitLinks(text: string): ({ text: string } | { href: string; text: string })[] {
+  const parts: ({ text: string } | { href: string; text: string })[] = [];
+  let at = 0;
+  for (const match of text.matchAll(urlPattern)) {
+    const raw = match[0].replace(trailing, '');
+    const start = match.index;
+    let href: string | null = null;
+    try {
+      const url = new URL(raw);
+      href = url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+    } catch {
+      href = null;
+    }
+    if (!href) continue;
+    if (start > at) parts.push({ text: text.slice(at, start) });
+    parts.push({ href, text: raw });
+    at = start + raw.length;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at) });
+  return parts;
+}
+
+/**
+ * A message's text: links open in a new window (in the desktop app, the system browser: src/main/window.ts),
+ * without handing this page to the site (noopener noreferrer); very long texts collapse behind "Read more".
+ */
+export function MessageText({ text }: { text: string }) {
+  const long = text.length > COLLAPSE_CHARS || text.split('\n').length > COLLAPSE_LINES;
+  const [expanded, setExpanded] = useState(false);
+  const id = useId();
+  const collapsed = long && !expanded;
+  return (
+    <>
+      <p id={id} className={collapsed ? 'line-clamp-[12] break-words whitespace-pre-wrap' : 'break-words whitespace-pre-wrap'}>
+        {splitLinks(text).map((part, i) =>
+          'href' in part ? (
+            <a
+              key={i}
+              href={part.href}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="text-info-text underline underline-offset-2 hover:no-underline"
+            >
+              {part.text}
+            </a>
+          ) : (
+            <Fragment key={i}>{part.text}</Fragment>
+          ),
+        )}
+      </p>
+      {long && (
+        <button
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={id}
+          onClick={() => setExpanded((e) => !e)}
+          className="mt-1 cursor-pointer text-[13px] font-medium text-info-text hover:underline"
+        >
+          {expanded ? 'Show less' : 'Read more'}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * SQL of `outbound_sends`: the record of every intended send (src/server/messaging/outbound.ts), claimed by its
+ * idempotency key before Meta is called, finished with its outcome. Scoped by workspace_id.
+ */
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import * as t from '../db/schema';
+
+export type OutboundSendRow = typeof t.outboundSends.$inferSelect;
+export type OutboundSendStatus = OutboundSendRow['status'];
+
+/** Records and claims a send; null when the key is known already (then read it with `byKeyForUpdate`). */
+export async function claimNew(
+  ex: Executor,
+  values: Omit<typeof t.outboundSends.$inferInsert, 'id' | 'status' | 'attempts' | 'claimedAt' | 'createdAt'>,
+): Promise<OutboundSendRow | null> {
+  const [row] = await ex
+    .insert(t.outboundSends)
+    .values({ ...values, status: 'claimed' })
+    .onConflictDoNothing({ target: [t.outboundSends.workspaceId, t.outboundSends.idempotencyKey] })
+    .returning();
+  return row ?? null;
+}
+
+/** The send of a key, locked until the transaction ends (two retries of one key are decided one after the other). */
+export async function byKeyForUpdate(ex: Executor, workspaceId: string, key: string): Promise<OutboundSendRow | null> {
+  const s = t.outboundSends;
+  const [row] = await ex
+    .select()
+    .from(s)
+    .where(and(eq(s.workspaceId, workspaceId), eq(s.idempotencyKey, key)))
+    .for('update')
+    .limit(1);
+  return row ?? null;
+}
+
+export async function byKey(ex: Executor, workspaceId: string, key: string): Promise<OutboundSendRow | null> {
+  const s = t.outboundSends;
+  const [row] = await ex
+    .select()
+    .from(s)
+    .where(and(eq(s.workspaceId, workspaceId), eq(s.idempotencyKey, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Claims a `pending` send again (a retry of a send Meta did not take). */
+export async function reclaim(ex: Executor, workspaceId: string, id: string): Promise<OutboundSendRow | null> {
+  const s = t.outboundSends;
+  const [row] = await ex
+    .update(s)
+    .set({ status: 'claimed', attempts: sql`${s.attempts} + 1`, claimedAt: sql`now()`, errorCode: null, failureReason: null })
+    .where(and(eq(s.workspaceId, workspaceId), eq(s.id, id), eq(s.status, 'pending')))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Records an outcome. `sent` overrides any earlier state (an answer that arrives after its claim was declared
+ * unknown makes the outcome known); the other outcomes only finish a claimed send.
+ */
+export async function finish(
+  ex: Executor,
+  workspaceId: string,
+  id: string,
+  outcome:
+    | { status: 'sent'; messageId: string; waMessageId: string; conversationId: string }
+    | { status: 'pending' | 'failed' | 'unknown'; errorCode?: number | null; failureReason?: string | null },
+): Promise<OutboundSendRow | null> {
+  const s = t.outboundSends;
+  const [row] = await ex
+    .update(s)
+    .set(
+      outcome.status === 'sent'
+        ? { ...outcome, finishedAt: sql`now()`, errorCode: null, failureReason: null }
+        : { status: outcome.status, errorCode: outcome.errorCode ?? null, failureReason: outcome.failureReason ?? null, finishedAt: sql`now()` },
+    )
+    .where(and(eq(s.workspaceId, workspaceId), eq(s.id, id), outcome.status === 'sent' ? undefined : eq(s.status, 'claimed')))
+    .returning();
+  return row ?? null;
+}
+
+/** One more 130429 met by this send. */
+export async function noteThrottled(ex: Executor, workspaceId: string, id: string): Promise<void> {
+  const s = t.outboundSends;
+  await ex
+    .update(s)
+    .set({ throttled: sql`${s.throttled} + 1` })
+    .where(and(eq(s.workspaceId, workspaceId), eq(s.id, id)));
+}
+
+/** How many sends of the workspace are in each state (operators watch `unknown`). */
+export async function countByStatus(ex: Executor, workspaceId: string): Promise<Record<OutboundSendStatus, number>> {
+  const s = t.outboundSends;
+  const rows = await ex
+    .select({ status: s.status, n: count() })
+    .from(s)
+    .where(eq(s.workspaceId, workspaceId))
+    .groupBy(s.status);
+  const out: Record<OutboundSendStatus, number> = { claimed: 0, pending: 0, sent: 0, failed: 0, unknown: 0 };
+  for (const r of rows) out[r.status] = Number(r.n);
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * SQL of `whatsapp_templates` by name or Meta id, and their statuses.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import * as t from '../db/schema';
+
+export type TemplateRow = typeof t.whatsappTemplates.$inferSelect;
+
+/** Templates known by Meta's id on any of these accounts; the status webhook changes them. */
+export async function templatesByMetaId(ex: Executor, accountIds: string[], metaId: string): Promise<TemplateRow[]> {
+  if (accountIds.length === 0) return [];
+  return ex
+    .select()
+    .from(t.whatsappTemplates)
+    .where(and(inArray(t.whatsappTemplates.whatsappAccountId, accountIds), eq(t.whatsappTemplates.whatsappTemplateId, metaId)));
+}
+
+export async function setTemplateStatus(ex: Executor, workspaceId: string, id: string, status: string): Promise<TemplateRow | null> {
+  const [row] = await ex
+    .update(t.whatsappTemplates)
+    .set({ status })
+    .where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), eq(t.whatsappTemplates.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function templateByName(
+  ex: Executor,
+  workspaceId: string,
+  whatsappAccountId: string,
+  name: string,
+  language: string,
+): Promise<TemplateRow | null> {
+  const w = t.whatsappTemplates;
+  const [row] = await ex
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, workspaceId), eq(w.whatsappAccountId, whatsappAccountId), eq(w.name, name), eq(w.language, language)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function templateByMetaId(
+  ex: Executor,
+  workspaceId: string,
+  whatsappAccountId: string,
+  metaId: string,
+): Promise<TemplateRow | null> {
+  const w = t.whatsappTemplates;
+  const [row] = await ex
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, workspaceId), eq(w.whatsappAccountId, whatsappAccountId), eq(w.whatsappTemplateId, metaId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateTemplate(
+  ex: Executor,
+  workspaceId: string,
+  id: string,
+  values: Partial<typeof t.whatsappTemplates.$inferInsert>,
+): Promise<TemplateRow | null> {
+  const [row] = await ex
+    .update(t.whatsappTemplates)
+    .set(values)
+    .where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), eq(t.whatsappTemplates.id, id)))
+    .returning();
+  return row ?? null;
+}
