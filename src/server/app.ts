@@ -26,6 +26,7 @@ import { registerWhatsappWebhook } from './whatsapp/webhook-route';
 import type { JobMap } from './jobs/names';
 import { registerJobHandlers } from './jobs/handlers';
 import { createRealtime } from './realtime/stream';
+import { createEventRetention } from './realtime/retention';
 
 export interface AppOptions {
   config: Config;
@@ -163,7 +164,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
   const files = createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
   const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
-  registerJobHandlers(jobs, services);
+  const retention = createEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });
+  registerJobHandlers(jobs, services, retention);
   app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
@@ -212,6 +214,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     enqueue: (payload) => services.channel.enqueueWebhook(payload),
   });
   // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
-  app.addHook('onReady', () => jobs.start());
+  app.addHook('onReady', async () => {
+    await jobs.start();
+    void retention.schedule();
+  });
   return app;
 }

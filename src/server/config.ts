@@ -25,6 +25,8 @@ const Env = z.object({
   JOBS_POLLING_INTERVAL_SECONDS: z.coerce.number().min(0.5).default(2),
   JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).default(5),
   JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+  /** Ours: workspace events older than this are pruned daily; a client resuming from before them is told to reload. */
+  EVENTS_RETENTION_DAYS: z.coerce.number().min(1).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -48,9 +50,10 @@ export interface Config {
   jobs: { pollingIntervalSeconds: number; retryLimit: number; retryDelaySeconds: number; retryBackoff: boolean };
   /**
    * Event streams: how often an idle stream gets a keep-alive comment, and how often an open stream checks that
-   * its user still exists (not deleted, disabled or revoked) and is still a member of the workspace.
+   * its user still exists (not deleted, disabled or revoked) and is still a member of the workspace; how many
+   * days of events the log keeps (EVENTS_RETENTION_DAYS, 30 when absent).
    */
-  realtime: { heartbeatMs: number; recheckMs?: number };
+  realtime: { heartbeatMs: number; recheckMs?: number; retentionDays?: number };
   /** Rate limits; tests lower or raise them. */
   rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
 }
@@ -79,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       retryDelaySeconds: e.JOBS_RETRY_DELAY_SECONDS,
       retryBackoff: true,
     },
-    realtime: { heartbeatMs: 15_000, recheckMs: 60_000 },
+    realtime: { heartbeatMs: 15_000, recheckMs: 60_000, retentionDays: e.EVENTS_RETENTION_DAYS },
     rateLimits: {
       signUpPerMinute: e.RATE_LIMIT_SIGNUP,
       invitePerMinute: e.RATE_LIMIT_INVITE,

@@ -24,6 +24,7 @@ beforeAll(async () => {
       { workspaceId: w, name: 'Alan Turing', phoneNumber: '+447700900123', email: 'turing@bletchley.uk' },
       { workspaceId: w, name: 'Grace Hopper', phoneNumber: '+14155550199', email: 'grace@navy.mil' },
       { workspaceId: w, name: '50% Off', phoneNumber: '+14155550111', email: null },
+      { workspaceId: w, name: 'Alice  Archer-Smith', phoneNumber: '+14155550122', email: 'alice@example.com' },
     ])
     .returning();
   for (const r of rows) ids[r.name!] = r.id;
@@ -40,7 +41,7 @@ const search = async (q: string) => {
 
 describe('contact list', () => {
   it('searches names and e-mail addresses by prefix, ignoring case', async () => {
-    expect(await search('a')).toEqual(['Ada Lovelace', 'Alan Turing']);
+    expect(await search('a')).toEqual(['Ada Lovelace', 'Alan Turing', 'Alice  Archer-Smith']);
     expect(await search('GRACE')).toEqual(['Grace Hopper']);
     expect(await search('turing@')).toEqual(['Alan Turing']);
     expect(await search('50%')).toEqual(['50% Off']);
@@ -48,9 +49,28 @@ describe('contact list', () => {
     expect(await search('zzz')).toEqual([]);
   });
 
+  it('finds a contact by any whole word of the name, in any order', async () => {
+    expect(await search('archer')).toEqual(['Alice  Archer-Smith']);
+    expect(await search('Smith')).toEqual(['Alice  Archer-Smith']);
+    expect(await search('turing')).toEqual(['Alan Turing']);
+    expect(await search('lovelace ada')).toEqual(['Ada Lovelace']);
+    expect(await search('hopper grace')).toEqual(['Grace Hopper']);
+    // Every word must be there; a word in the middle of another is not a word.
+    expect(await search('turing ada')).toEqual([]);
+    expect(await search('ring')).toEqual([]);
+  });
+
+  it('keeps the words in step with the name when it is edited', async () => {
+    const id = ids['Grace Hopper'];
+    await ta.call('PATCH', `/contact/${id}`, { token: agent.token, body: { name: 'Grace Brewster Hopper' } });
+    expect(await search('brewster')).toEqual(['Grace Brewster Hopper']);
+    await ta.call('PATCH', `/contact/${id}`, { token: agent.token, body: { name: 'Grace Hopper' } });
+    expect(await search('brewster')).toEqual([]);
+  });
+
   it('searches phone numbers with or without the country code', async () => {
     expect(await search('+44 7700')).toEqual(['Alan Turing']);
-    expect(await search('+1 415 555 01')).toEqual(['50% Off', 'Ada Lovelace', 'Grace Hopper']);
+    expect(await search('+1 415 555 01')).toEqual(['50% Off', 'Ada Lovelace', 'Alice  Archer-Smith', 'Grace Hopper']);
     // Written nationally: the workspace's default country (US) supplies +1.
     expect(await search('(415) 555-0199')).toEqual(['Grace Hopper']);
   });
@@ -66,7 +86,7 @@ describe('contact list', () => {
       seen.push(...res.json().items.map((c: { id: string }) => c.id));
       cursor = res.json().nextCursor ?? undefined;
     } while (cursor);
-    expect(new Set(seen).size).toBe(4);
+    expect(new Set(seen).size).toBe(5);
   });
 });
 

@@ -1,4 +1,5 @@
 /** The two live-chat additions the inbox needs: tab counts and paging back through a long conversation. */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
@@ -105,5 +106,22 @@ describe('GET /conversation/{id}/messages', () => {
       query: { before: '00000000-0000-4000-8000-000000000000' },
     });
     expect(unknown.json()).toEqual({ items: [], nextCursor: null });
+  });
+});
+
+describe('conversation search', () => {
+  it('finds conversations by the contact search: a word of the name, a name or e-mail prefix, the phone number', async () => {
+    const c = await conversation({ isActive: true, name: 'Beatriz Moreno Archer' });
+    const [contact] = await ta.db.select().from(t.contacts).where(eq(t.contacts.id, c.contactId));
+    const found = async (search: string, tab = 'open') =>
+      (
+        await ta.call('GET', `/workspace/${admin.workspaceId}/conversations`, { token: agent.token, query: { tab, search } })
+      ).json().items.map((x: { id: string }) => x.id);
+    expect(await found('archer')).toEqual([c.id]);
+    expect(await found('moreno beatriz')).toEqual([c.id]);
+    expect(await found('BEA')).toEqual([c.id]);
+    expect(await found(contact.phoneNumber.slice(0, 9))).toContain(c.id);
+    expect(await found('archer', 'closed')).toEqual([]);
+    expect(await found('nobody-here')).toEqual([]);
   });
 });

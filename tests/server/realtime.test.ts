@@ -261,7 +261,7 @@ describe('GET /workspace/{id}/events', () => {
   });
 
   it('sends keep-alive comments on an idle stream, and lets the server close while streams are open', async () => {
-    const other = await buildTestApp({ realtime: { heartbeatMs: 100 } });
+    const other = await buildTestApp({ realtime: { heartbeatMs: 100, retentionDays: 30 } });
     await other.app.listen({ port: 0, host: '127.0.0.1' });
     const owner = await other.newAdmin('Closing');
     const client = await connect(listenUrl(other.app), eventsPath(owner.workspaceId), { authorization: `Bearer ${owner.token}` });

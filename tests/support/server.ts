@@ -18,11 +18,13 @@ import { testAppSecret, testSecretsKey, testVerifyToken } from './sandbox-webhoo
 
 export const onPostgres = !!process.env.DATABASE_URL;
 
-export async function openTestDatabase(): Promise<{ database: Database; url?: string; dispose(): Promise<void> }> {
+/** A fresh database, migrated unless `migrate: false` (tests that apply migrations one by one). */
+export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promise<{ database: Database; url?: string; dispose(): Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
+  const migrate = opts.migrate ?? true;
   if (!serverUrl) {
     const database = await openDatabase({});
-    await database.migrate();
+    if (migrate) await database.migrate();
     return { database, dispose: () => database.close() };
   }
   const name = `parley_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -33,7 +35,7 @@ export async function openTestDatabase(): Promise<{ database: Database; url?: st
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolSize: 5 });
-  await database.migrate();
+  if (migrate) await database.migrate();
   return {
     database,
     url: url.toString(),

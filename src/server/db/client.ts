@@ -23,7 +23,8 @@ export interface Database {
   raw: RawDatabase;
   /** Runs fn in one transaction. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
-  migrate(): Promise<void>;
+  /** Applies the migrations of `migrationsFolder` (another folder: tests that migrate step by step). */
+  migrate(folder?: string): Promise<void>;
   /** Whether every migration shipped with this build has been applied. */
   migrationsApplied(): Promise<boolean>;
   ping(): Promise<void>;
@@ -50,7 +51,7 @@ export interface DatabaseOptions {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let db: Executor;
   let close: () => Promise<void>;
-  let runMigrations: () => Promise<void>;
+  let runMigrations: (folder: string) => Promise<void>;
   let kind: Database['kind'];
   let raw: RawDatabase;
 
@@ -64,7 +65,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const d = drizzle(pool, { schema });
     db = d as unknown as Executor;
     close = () => pool.end();
-    runMigrations = () => migrate(d, { migrationsFolder });
+    runMigrations = (folder) => migrate(d, { migrationsFolder: folder });
     kind = 'postgres';
     raw = { kind: 'postgres', url: opts.url };
   } else {
@@ -77,7 +78,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const d = drizzle(client, { schema });
     db = d as unknown as Executor;
     close = () => client.close();
-    runMigrations = () => migrate(d, { migrationsFolder });
+    runMigrations = (folder) => migrate(d, { migrationsFolder: folder });
     kind = 'pglite';
     raw = { kind: 'pglite', client };
   }
@@ -87,7 +88,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     db,
     raw,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Executor)),
-    migrate: runMigrations,
+    migrate: (folder = migrationsFolder) => runMigrations(folder),
     async migrationsApplied() {
       try {
         const r = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);

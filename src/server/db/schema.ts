@@ -95,6 +95,13 @@ export const contacts = pgTable(
     id: id(),
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name'),
+    /**
+     * The name's words, lower-cased (split at spaces and , . ; : ( ) " / -), kept by PostgreSQL itself from
+     * `name` on every write (import, edit, inbound), for "any word of the name" searches through the GIN below.
+     */
+    nameWords: text('name_words')
+      .array()
+      .generatedAlwaysAs(sql`regexp_split_to_array(lower(btrim("name")), '[\\s,.;:()"/-]+')`),
     /** E.164. */
     phoneNumber: bytewiseText('phone_number').notNull(),
     email: text('email'),
@@ -118,6 +125,10 @@ export const contacts = pgTable(
     // prefixes use the unique index above (phone_number is collated "C"); every index here costs import time.
     index('contacts_name_prefix_idx').on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
     index('contacts_email_prefix_idx').on(t.workspaceId, sql`lower(${t.email}) text_pattern_ops`),
+    // Whole words of the name (`name_words @> '{archer}'`). An array's element statistics give the planner real
+    // estimates (a prefix tsquery had none), so a rare or absent word is looked up here, a common one on the
+    // newest-first index. fastupdate batches the index's inserts during an import.
+    index('contacts_name_words_gin').using('gin', t.nameWords),
   ],
 );
 
@@ -214,19 +225,77 @@ export const campaigns = pgTable(
   (t) => [index('campaigns_workspace_idx').on(t.workspaceId, t.createdAt)],
 );
 
+/**
+ * One execution of a campaign: a one-time campaign's deploy, or one record of a recurring campaign's
+ * `POST /outbound`. Its recipients and logs carry its id, so a campaign run twice keeps both histories apart.
+ */
+export const campaignRuns = pgTable(
+  'campaign_runs',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['running', 'completed', 'cancelled'] }).notNull().default('running'),
+    /** Recipients snapshotted at deploy (one for a recurring campaign's record). */
+    recipientCount: integer('recipient_count').notNull().default(0),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('campaign_runs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt)],
+);
+
+/**
+ * Where each recipient of a run stands on the campaign's chain: the step (canvas node id) it is at, whether it
+ * waits (a delay until `nextAt`) or is done, skipped (opted out) or failed. One row per (run, contact).
+ */
+export const campaignRecipients = pgTable(
+  'campaign_recipients',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id').notNull().references(() => campaignRuns.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id').notNull().references(() => contacts.id, { onDelete: 'cascade' }),
+    /** The canvas node the recipient is at (null before the first step). */
+    stepId: text('step_id'),
+    status: text('status', { enum: ['pending', 'waiting', 'sending', 'done', 'skipped', 'failed'] }).notNull().default('pending'),
+    /** When a waiting recipient moves on (end of a delay). */
+    nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('campaign_recipients_run_contact_uq').on(t.workspaceId, t.runId, t.contactId),
+    index('campaign_recipients_run_status_idx').on(t.workspaceId, t.runId, t.status),
+  ],
+);
+
+/**
+ * What each send step did for a recipient (spec: CampaignLogs). Rows written by the campaign runner carry the
+ * run, the recipient and the step, unique per (recipient, step), so a retried step logs once; the wamid lets
+ * status webhooks update the row. Rows from before runs existed keep those columns null.
+ */
 export const campaignLogs = pgTable(
   'campaign_logs',
   {
     id: id(),
     workspaceId: workspaceId(),
     campaignId: uuid('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id').references(() => campaignRuns.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id').references(() => campaignRecipients.id, { onDelete: 'cascade' }),
+    stepId: text('step_id'),
     phoneNumber: text('phone_number').notNull(),
     templateName: text('template_name').notNull(),
     messageStatus: text('message_status', { enum: ['success', 'failed'] }).notNull(),
+    /** The sent message's wamid; its delivery status follows from the status webhooks. */
+    waMessageId: text('wa_message_id'),
     reason: text('reason'),
     createdAt: createdAt(),
   },
-  (t) => [index('campaign_logs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt)],
+  (t) => [
+    index('campaign_logs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt),
+    uniqueIndex('campaign_logs_recipient_step_uq').on(t.workspaceId, t.recipientId, t.stepId),
+    index('campaign_logs_wamid_idx').on(t.workspaceId, t.waMessageId),
+  ],
 );
 
 export const conversations = pgTable(
@@ -362,6 +431,38 @@ export const workspaceEvents = pgTable(
 );
 
 /**
+ * A bot's conversation with one customer: the node it is at, the variables it collected, what input it waits
+ * for, and when it expires (the 24-hour window). At most one live session per conversation (partial unique
+ * index); ended sessions stay as history with why they ended (completed, expired, a member took over ...).
+ */
+export const botSessions = pgTable(
+  'bot_sessions',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    botId: uuid('bot_id').notNull().references(() => bots.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['active', 'ended'] }).notNull().default('active'),
+    /** The canvas node the session is at. */
+    currentNodeId: text('current_node_id').notNull(),
+    variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
+    /** What the current node waits for from the customer (a typed answer, a reply button, a list row, a flow), or null. */
+    waitingFor: text('waiting_for', { enum: ['input', 'reply', 'list', 'flow'] }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }),
+    endReason: text('end_reason', { enum: ['completed', 'expired', 'handoff', 'member', 'bot_stopped', 'failed'] }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bot_sessions_live_conversation_uq').on(t.workspaceId, t.conversationId).where(sql`${t.status} = 'active'`),
+    index('bot_sessions_bot_idx').on(t.workspaceId, t.botId, t.createdAt),
+    // The expiry sweep looks across workspaces for live sessions past their time.
+    index('bot_sessions_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'active'`),
+  ],
+);
+
+/**
  * One intended send of the outbound path (src/server/messaging/outbound.ts), recorded and claimed before Meta is
  * called. `status`: `claimed` (being sent, or its process died), `pending` (not accepted by Meta for a reason
  * that may pass: a retry with the same key sends it), `sent` (accepted: message and wamid stored), `failed`
@@ -427,6 +528,9 @@ export const tenantTables = [
   'bots',
   'campaigns',
   'campaign_logs',
+  'campaign_runs',
+  'campaign_recipients',
+  'bot_sessions',
   'conversations',
   'conversation_events',
   'messages',

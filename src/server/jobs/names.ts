@@ -8,7 +8,9 @@
  * - retryLimit: how many times a failed run is retried (at-least-once: a handler may also run again after a
  *   crash, so every handler must be idempotent — e.g. skip a webhook message whose wamid is already stored).
  * - expireInSeconds: a run that has not finished by then counts as failed and is retried.
- * - concurrency: how many jobs of this name one server process runs at once.
+ * - concurrency: how many jobs (or batches) of this name one server process runs at once.
+ * - batchSize: a worker fetches up to this many jobs at once and hands them to one batch handler
+ *   (`deps.jobs.registerBatch`), which can store them in one transaction.
  */
 import { z } from 'zod';
 import { OutboundSendJob } from '../messaging/outbound-request';
@@ -19,6 +21,7 @@ export interface JobOptions {
   retryBackoff?: boolean;
   expireInSeconds?: number;
   concurrency?: number;
+  batchSize?: number;
 }
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> extends JobOptions {
@@ -34,10 +37,19 @@ const job = <S extends z.ZodType>(payload: S, options: JobOptions = {}): JobDefi
 const uuid = z.uuid();
 
 export const jobDefinitions = {
-  /** One verified WhatsApp webhook delivery (src/server/whatsapp/ingest.ts); idempotent by wamid. */
-  'whatsapp.webhook': job(z.object({ payload: z.unknown(), receivedAt: z.number().optional() }), { retryLimit: 8, concurrency: 2 }),
+  /**
+   * One verified WhatsApp webhook delivery (src/server/whatsapp/ingest.ts); idempotent by wamid. Taken in
+   * batches: a burst of deliveries is stored a batch per transaction.
+   */
+  'whatsapp.webhook': job(z.object({ payload: z.unknown(), receivedAt: z.number().optional() }), {
+    retryLimit: 8,
+    concurrency: 2,
+    batchSize: 100,
+  }),
   /** Read receipt for a conversation an agent answered (src/server/whatsapp/channel.ts); repeating it is harmless. */
   'whatsapp.mark-read': job(z.object({ workspaceId: uuid, conversationId: uuid }), { retryLimit: 3, retryDelaySeconds: 5, concurrency: 2 }),
+  /** Daily pruning of the workspace event log (src/server/realtime/retention.ts); reschedules itself. */
+  'events.prune': job(z.object({}), { retryLimit: 3 }),
   /** One contact import (src/server/imports); resumes after the rows already committed. */
   'contacts.import': job(z.object({ importId: uuid, workspaceId: uuid }), {
     retryLimit: 3,

@@ -29,6 +29,14 @@ export type JobHandler<T = unknown> = (data: T, job: JobInfo) => Promise<void>;
 /** The handler of one job of a map, typed by its payload schema. */
 export type HandlerOf<N extends JobName<M>, M extends JobMap = ProductJobs> = JobHandler<JobData<N, M>>;
 
+/**
+ * Handles up to `batchSize` jobs of one name at once (names.ts). Answers the jobs that failed (id -> error):
+ * those are retried alone, the others count as done. Throwing fails (and retries) the whole batch.
+ */
+export type BatchHandler<T = unknown> = (jobs: { data: T; job: JobInfo }[]) => Promise<Map<string, unknown> | void>;
+/** The batch handler of one job of a map, typed by its payload schema. */
+export type BatchHandlerOf<N extends JobName<M>, M extends JobMap = ProductJobs> = BatchHandler<JobData<N, M>>;
+
 export interface SendOptions {
   /** At most one queued job per key (see above). */
   singletonKey?: string;
@@ -49,11 +57,19 @@ export interface JobQueue<M extends JobMap = ProductJobs> {
    */
   register<N extends JobName<M>>(name: N, handler: HandlerOf<N, M>): void;
   /**
+   * Registers the handler of a job whose definition has a batchSize: it gets the jobs of one fetch together,
+   * each payload validated by the job's schema (a non-matching one is dropped, as for `register`).
+   */
+  registerBatch<N extends JobName<M>>(name: N, handler: BatchHandlerOf<N, M>): void;
+  /**
    * Validates the payload with the job's schema (a ZodError for a bad one, nothing queued) and queues it;
    * answers its id, or null when a job with the same singletonKey is already queued.
    */
   send<N extends JobName<M>>(name: N, data: JobInput<N, M>, opts?: SendOptions): Promise<string | null>;
-  /** For tests: resolves once no job of a registered name is queued, retrying or running. */
+  /**
+   * For tests: resolves once no job of a registered name is queued, retrying or running (jobs scheduled more
+   * than a minute ahead, such as tomorrow's event pruning, do not count).
+   */
   drain(opts?: { timeoutMs?: number }): Promise<void>;
   /**
    * Refuses to start (rejects) while a listed job has no handler. If the database does not answer, it logs,
@@ -78,7 +94,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOptions): JobQueue<M> {
   const { database, config, log } = opts;
   const definitions: JobMap = opts.definitions ?? jobDefinitions;
-  const handlers = new Map<string, JobHandler<never>>();
+  const handlers = new Map<string, { one?: JobHandler<never>; batch?: BatchHandler<never> }>();
   const workers = new Map<string, string[]>();
   let boss: PgBoss | undefined;
   let booting: Promise<void> | undefined;
@@ -120,27 +136,51 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       }
     }
     const ids = workers.get(name)!;
+    const batchSize = Math.max(1, def.batchSize ?? 1);
+    const run = async (jobs: PgBoss.JobWithMetadata<never>[]) => {
+      const infos: { data: never; job: JobInfo }[] = [];
+      for (const j of jobs) {
+        const data = def.payload.safeParse(j.data);
+        if (!data.success) {
+          // Queued by a build whose payload differed: running it again cannot fix it, so it is not retried.
+          log.error({ job: name, jobId: j.id, issues: data.error.issues.slice(0, 5) }, 'job payload does not match its schema; dropped');
+          continue;
+        }
+        infos.push({ data: data.data as never, job: { id: j.id, name, retryCount: j.retryCount } });
+      }
+      if (infos.length === 0) return;
+      if (handler.batch) {
+        const failed = await handler.batch(infos);
+        // The failed ones are retried alone; pg-boss then completes the rest (it completes only active jobs).
+        for (const [id, err] of failed ?? []) {
+          const job = infos.find((i) => i.job.id === id)?.job;
+          log.warn({ err, job: name, jobId: id, retryCount: job?.retryCount }, 'job failed');
+          await b.fail(name, id, err instanceof Error ? { message: err.message } : { value: String(err) });
+        }
+        return;
+      }
+      const [{ data, job }] = infos;
+      await handler.one!(data, job);
+    };
     for (let i = 0; i < Math.max(1, def.concurrency ?? 1); i++) {
-      ids.push(
-        await b.work<never>(
-          name,
-          { pollingIntervalSeconds: config.jobs.pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
-          async ([job]) => {
-            const data = def.payload.safeParse(job.data);
-            if (!data.success) {
-              // Queued by a build whose payload differed: running it again cannot fix it, so it is not retried.
-              log.error({ job: name, jobId: job.id, issues: data.error.issues.slice(0, 5) }, 'job payload does not match its schema; dropped');
-              return;
-            }
-            try {
-              await handler(data.data as never, { id: job.id, name, retryCount: job.retryCount });
-            } catch (err) {
-              log.warn({ err, job: name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
-              throw err;
-            }
-          },
-        ),
+      let workerId = '';
+      workerId = await b.work<never>(
+        name,
+        { pollingIntervalSeconds: config.jobs.pollingIntervalSeconds, batchSize, includeMetadata: true },
+        async (jobs) => {
+          try {
+            await run(jobs);
+          } catch (err) {
+            log.warn({ err, job: name, jobIds: jobs.map((j) => j.id) }, 'job failed');
+            throw err;
+          } finally {
+            // A full fetch means more are probably waiting: fetch again at once instead of after the polling
+            // interval (pg-boss waits for the interval after every fetch unless the worker was notified).
+            if (jobs.length === batchSize && workerId) b.notifyWorker(workerId);
+          }
+        },
       );
+      ids.push(workerId);
     }
   }
 
@@ -188,6 +228,54 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     retryTimer.unref();
   }
 
+  function addHandler(name: string, handler: { one?: JobHandler<never>; batch?: BatchHandler<never> }) {
+    known(name);
+    if (handlers.has(name)) throw new Error(`Job ${name} already has a handler`);
+    handlers.set(name, handler);
+    if (boss) void startWorkers(boss, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
+  }
+
+  /**
+   * Group commit of keyless sends made outside a transaction: the sends of one moment (e.g. a burst of webhooks)
+   * go into pgboss.job in one INSERT, each caller answered once it is committed. One commit per send made the
+   * queue, not the work, the limit of a burst.
+   */
+  const insertMax = 500;
+  const insertsInFlightMax = database.raw.kind === 'pglite' ? 1 : 3;
+  const pendingInserts: { job: PgBoss.JobInsert; done(err?: unknown): void }[] = [];
+  let insertsInFlight = 0;
+  let insertScheduled = false;
+  const scheduleInsert = () => {
+    if (insertScheduled || insertsInFlight >= insertsInFlightMax || pendingInserts.length === 0) return;
+    insertScheduled = true;
+    setImmediate(() => {
+      insertScheduled = false;
+      const batch = pendingInserts.splice(0, insertMax);
+      insertsInFlight++;
+      boot()
+        .then(() => boss!.insert(batch.map((p) => p.job)))
+        .then(
+          () => {
+            for (const p of batch) p.done();
+            for (const name of new Set(batch.map((p) => p.job.name))) notify(name);
+          },
+          (err) => {
+            for (const p of batch) p.done(err);
+          },
+        )
+        .finally(() => {
+          insertsInFlight--;
+          scheduleInsert();
+        });
+      scheduleInsert();
+    });
+  };
+  const insertJob = (job: PgBoss.JobInsert) =>
+    new Promise<void>((resolve, reject) => {
+      pendingInserts.push({ job, done: (err) => (err ? reject(err) : resolve()) });
+      scheduleInsert();
+    });
+
   const notify = (name?: string) => {
     if (!boss) return;
     for (const [n, ids] of workers) if (!name || n === name) for (const id of ids) boss.notifyWorker(id);
@@ -195,15 +283,37 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
 
   const queue: JobQueue<M> = {
     register(name, handler) {
-      known(name);
-      if (handlers.has(name)) throw new Error(`Job ${name} already has a handler`);
-      handlers.set(name, handler as JobHandler<never>);
-      if (boss) void startWorkers(boss, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
+      addHandler(name, { one: handler as JobHandler<never> });
+    },
+
+    registerBatch(name, handler) {
+      if (!known(name).batchSize) throw new Error(`Job ${name} has no batchSize in src/server/jobs/names.ts`);
+      addHandler(name, { batch: handler as BatchHandler<never> });
     },
 
     async send(name, input, o = {}) {
       const def = known(name);
       const data = def.payload.parse(input) as object;
+      const retryLimit = o.retryLimit ?? def.retryLimit ?? config.jobs.retryLimit;
+      const retryDelay = def.retryDelaySeconds ?? config.jobs.retryDelaySeconds;
+      const retryBackoff = def.retryBackoff ?? config.jobs.retryBackoff;
+      if (!o.tx && !o.singletonKey) {
+        const id = randomUUID();
+        const startAfter = o.startAfter instanceof Date ? o.startAfter.toISOString() : o.startAfter !== undefined ? `${o.startAfter} seconds` : undefined;
+        await insertJob({
+          id,
+          name,
+          data,
+          // Keyless jobs get a key of their own: the `short` policy allows one queued job per key.
+          singletonKey: `job:${id}`,
+          retryLimit,
+          retryDelay,
+          retryBackoff,
+          ...(startAfter !== undefined && { startAfter }),
+          ...(def.expireInSeconds !== undefined && { expireInSeconds: def.expireInSeconds }),
+        } as PgBoss.JobInsert);
+        return id;
+      }
       if (o.tx) {
         // Starting pg-boss inside a caller's transaction would wait for that transaction on PGlite (one session)
         // and not on PostgreSQL; refusing alike on both keeps a transaction's job the same everywhere.
@@ -212,12 +322,11 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
         await boot();
       }
       const id = await boss!.send(name, data, {
-        // Keyless jobs get a key of their own: the `short` policy allows one queued job per key.
         singletonKey: o.singletonKey ?? `job:${randomUUID()}`,
         ...(o.startAfter !== undefined && { startAfter: o.startAfter }),
-        retryLimit: o.retryLimit ?? def.retryLimit ?? config.jobs.retryLimit,
-        retryDelay: def.retryDelaySeconds ?? config.jobs.retryDelaySeconds,
-        retryBackoff: def.retryBackoff ?? config.jobs.retryBackoff,
+        retryLimit,
+        retryDelay,
+        retryBackoff,
         ...(def.expireInSeconds !== undefined && { expireInSeconds: def.expireInSeconds }),
         ...(o.tx && { db: executorDb(o.tx) }),
       });
@@ -235,7 +344,8 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
         const rows = rowsOf<{ name: string; state: string; n: number }>(
           await database.db.execute(sql`
             select name, state::text as state, count(*)::int as n from pgboss.job
-            where name in ${names} and state < 'completed' group by name, state`),
+            where name in ${names} and state < 'completed' and start_after < now() + interval '1 minute'
+            group by name, state`),
         );
         if (rows.length === 0) return;
         if (Date.now() > deadline) {

@@ -4,7 +4,7 @@
  * NOTIFY is delivered to the listening servers only on commit.
  */
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
+import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
 import {
   type WorkspaceEvent,
@@ -58,6 +58,33 @@ export async function appendEvent<T extends WorkspaceEventType>(
   });
 }
 
+/** One event of a batch for appendEvents. */
+export type NewEvent = { [T in WorkspaceEventType]: { type: T; payload: WorkspaceEventPayload<T> } }[WorkspaceEventType];
+
+/**
+ * Appends several events of one workspace in one statement, in the given order (consecutive seqs), under the
+ * same lock as appendEvent, with one NOTIFY for the last seq (a listener reads everything it missed from the
+ * log). Runs in the caller's transaction (no savepoint of its own); call it last there: the workspace's
+ * appends wait for that transaction's commit.
+ */
+export async function appendEvents(tx: Executor, workspaceId: string, events: NewEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const data = events.map((e) => ({ type: e.type, payload: eventPayloads[e.type].parse(e.payload) }));
+  // Its own statement: the insert below must take its snapshot after the lock is granted.
+  await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(lockClass))}, hashtext(${workspaceId}))`);
+  const [row] = rowsOf<{ seq: number }>(
+    await tx.execute(sql`
+      with base as (select coalesce(max(seq), 0) as seq from ${t.workspaceEvents} where workspace_id = ${workspaceId}),
+      added as (
+        insert into ${t.workspaceEvents} (workspace_id, seq, type, payload)
+        select ${workspaceId}, base.seq + e.ord, e.value ->> 'type', e.value -> 'payload'
+        from base, jsonb_array_elements(${JSON.stringify(data)}::jsonb) with ordinality as e(value, ord)
+        returning seq)
+      select pg_notify(${eventChannel}, ${`${workspaceId}:`} || max(seq)), max(seq)::bigint as seq from added`),
+  );
+  return Number(row.seq);
+}
+
 /** Events after `afterSeq`, oldest first (replay for a client that resumes, catch-up after a lost NOTIFY). */
 export async function readEvents(ex: Executor, workspaceId: string, afterSeq: number, limit = 500): Promise<WorkspaceEvent[]> {
   const e = t.workspaceEvents;
@@ -78,4 +105,39 @@ export async function latestSeq(ex: Executor, workspaceId: string): Promise<numb
     .from(e)
     .where(eq(e.workspaceId, workspaceId));
   return Number(row?.seq ?? 0);
+}
+
+/** The oldest seq the log still holds for a workspace (0 when it has none). */
+export async function oldestSeq(ex: Executor, workspaceId: string): Promise<number> {
+  const e = t.workspaceEvents;
+  const [row] = await ex
+    .select({ seq: sql<number>`coalesce(min(${e.seq}), 0)::int` })
+    .from(e)
+    .where(eq(e.workspaceId, workspaceId));
+  return Number(row?.seq ?? 0);
+}
+
+/**
+ * Deletes events created before `before`, in chunks (short transactions on a busy log), keeping each workspace's
+ * newest event: seqs continue from it, so a seq is never handed out twice. Answers how many were deleted.
+ */
+export async function pruneEvents(ex: Executor, before: Date, chunk = 10_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = rowsOf<{ n: number }>(
+      await ex.execute(sql`
+        with doomed as (
+          select e.workspace_id, e.seq from ${t.workspaceEvents} e
+          where e.created_at < ${before.toISOString()}::timestamptz
+            and e.seq < (select max(n.seq) from ${t.workspaceEvents} n where n.workspace_id = e.workspace_id)
+          limit ${chunk}),
+        deleted as (
+          delete from ${t.workspaceEvents} e using doomed d
+          where e.workspace_id = d.workspace_id and e.seq = d.seq
+          returning 1)
+        select count(*)::int as n from deleted`),
+    );
+    total += Number(row.n);
+    if (Number(row.n) < chunk) return total;
+  }
 }

@@ -8,13 +8,17 @@
  * - A comment (`: ping`) every 15 s keeps proxies from closing an idle stream.
  * - Backpressure: events are read from the log in pages and written only when the socket has drained, so a
  *   slow client holds at most one page in memory; it simply falls behind and catches up.
+ * - Reset: when the resume point is older than the oldest event the log still holds (pruned after
+ *   EVENTS_RETENTION_DAYS), the stream first sends `event: reset` (src/shared/schemas/events.ts) with the newest
+ *   seq as its id, then goes on from there: the client reloads what it shows instead of missing changes.
  * - Access is checked like any route (token, membership) before anything is written.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client';
 import type { WorkspaceEvent } from '../../shared/schemas/events';
 import { type EventHub, createEventHub } from './hub';
-import { latestSeq, readEvents } from './event-log';
+import { latestSeq, oldestSeq, readEvents } from './event-log';
+import type { StreamReset } from '../../shared/schemas/events';
 
 export interface StreamInput {
   workspaceId: string;
@@ -64,6 +68,9 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       const newest = await latestSeq(database.db, workspaceId);
       // A resume point beyond the log (a client of a reset database) starts from the newest event.
       let last = Math.min(resumePoint(request, lastEventId) ?? newest, newest);
+      // Events after the resume point were pruned: the client cannot catch up from the log.
+      const reset = last < newest && last + 1 < (await oldestSeq(database.db, workspaceId));
+      if (reset) last = newest;
       const raw = reply.raw;
       let closed = false;
       let pumping = false;
@@ -147,6 +154,10 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       });
       // Tells EventSource how soon to reconnect; also the first bytes, so a client knows it is subscribed.
       raw.write('retry: 3000\n\n');
+      if (reset) {
+        const data: StreamReset = { reason: 'pruned', seq: newest };
+        raw.write(`id: ${newest}\nevent: reset\ndata: ${JSON.stringify(data)}\n\n`);
+      }
       await pump();
       log.debug({ workspaceId, last }, 'event stream open');
     },

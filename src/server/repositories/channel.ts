@@ -8,3 +8,4 @@ export * from './contacts';
 export * from './conversation-rows';
 export * from './messages';
 export * from './whatsapp-templates';
+export * from './inbound-batch-rows';

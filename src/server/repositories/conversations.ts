@@ -1,4 +1,4 @@
-import { type SQL, and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { Conversation, ConversationEvent, ConversationListEntry, Message } from '../../shared';
@@ -6,7 +6,7 @@ import type { ConversationEventData } from '../../shared/schemas/entities';
 import type { z } from 'zod';
 import { afterCursor, iso, isUuid, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
 import { toContact } from './resources';
-import { likeEscape } from './like';
+import { searchCondition } from './contact-search';
 
 export type ConversationRow = typeof t.conversations.$inferSelect;
 export type MessageRow = typeof t.messages.$inferSelect;
@@ -72,12 +72,16 @@ function tabCondition(tab: Tab | undefined, memberId: string): SQL | undefined {
   }
 }
 
-
 export async function listConversations(ex: Executor, workspaceId: string, f: ConversationListFilter): Promise<Page<ConversationListEntry>> {
   const c = t.conversations;
   const limit = pageLimit(f);
   const search = f.search?.trim();
-  const pattern = search ? `%${likeEscape(search)}%` : undefined;
+  let searchCond: SQL | undefined;
+  if (search) {
+    // The contact search (name prefix or any of its words, e-mail prefix, phone), as in the contact list.
+    const [ws] = await ex.select({ country: t.workspaces.defaultCountry }).from(t.workspaces).where(eq(t.workspaces.id, workspaceId));
+    searchCond = searchCondition(search, ws?.country ?? 'US');
+  }
   const rows = await ex
     .select({ conversation: c, contact: t.contacts })
     .from(c)
@@ -87,9 +91,7 @@ export async function listConversations(ex: Executor, workspaceId: string, f: Co
         eq(c.workspaceId, workspaceId),
         tabCondition(f.tab, f.memberId),
         f.contactId ? eq(c.contactId, f.contactId) : undefined,
-        pattern
-          ? or(ilike(t.contacts.name, pattern), ilike(t.contacts.phoneNumber, pattern), ilike(t.contacts.email, pattern))
-          : undefined,
+        searchCond,
         afterCursor(c.lastActivityAt, c.id, f.cursor),
       ),
     )

@@ -1,8 +1,6 @@
 /** Attributes, contacts and segments. */
-import { likeEscape } from '../repositories/like';
-import { type SQL, and, desc, eq, or, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, sql } from 'drizzle-orm';
 import { afterCursor, pageLimit, toPage } from '../repositories/pagination';
-import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import type { z } from 'zod';
 import type { Attribute, Contact, Segment, SegmentPreview } from '../../shared';
 import type {
@@ -27,39 +25,8 @@ import type { SegmentFilter } from '../../shared/schemas/entities';
 /** The contact's own columns a segment filter may name, besides the workspace's attributes. */
 export { contactColumns } from '../segments';
 
-
-/**
- * Contact search: prefix matches (ignoring case) on the name or the e-mail address; input that looks like a
- * phone number matches numbers starting with it, written with its country code or in the workspace's
- * national form. Prefix matches run on btree indexes, so a search stays fast at a million contacts.
- */
-/** How many digits a search has when it looks like a phone number (0 otherwise). */
-export function phoneDigits(search: string): number {
-  const digits = search.trim().replace(/[\s().-]/g, '');
-  return /^\+?\d{2,}$/.test(digits) ? digits.replace(/^\+/, '').length : 0;
-}
-
-export function searchCondition(search: string, defaultCountry: string): SQL | undefined {
-  const q = search.trim().toLowerCase();
-  if (!q) return undefined;
-  const c = t.contacts;
-  const conds: SQL[] = [sql`lower(${c.name}) like ${`${likeEscape(q)}%`}`, sql`lower(${c.email}) like ${`${likeEscape(q)}%`}`];
-  const digits = q.replace(/[\s().-]/g, '');
-  if (/^\+?\d{2,}$/.test(digits)) {
-    const bare = digits.replace(/^\+/, '');
-    conds.push(sql`${c.phoneNumber} like ${`+${bare}%`}`);
-    if (!digits.startsWith('+')) {
-      let code: string | undefined;
-      try {
-        code = getCountryCallingCode(defaultCountry as CountryCode);
-      } catch {
-        code = undefined;
-      }
-      if (code) conds.push(sql`${c.phoneNumber} like ${`+${code}${bare.replace(/^0+/, '')}%`}`);
-    }
-  }
-  return or(...conds);
-}
+export { nameWordsOf, phoneDigits, searchCondition } from '../repositories/contact-search';
+import { phoneDigits, searchCondition } from '../repositories/contact-search';
 
 type AttrValue = string | number | boolean | null;
 

@@ -12,6 +12,7 @@ import type { GraphClient, GraphCredentials } from './graph-client';
 import { GraphApiError } from './graph-errors';
 
 import type { JobData } from '../jobs/names';
+import type { JobInfo } from '../jobs/queue';
 
 export const secretsMissing = () => new HttpError(503, 'SECRETS_KEY is not configured');
 
@@ -50,7 +51,16 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     },
   };
 
-  const processWebhook = webhookProcessor({ ...d, media: d.media ?? media });
+  const { processWebhook, processDeliveries } = webhookProcessor({ ...d, media: d.media ?? media });
+
+  /**
+   * The `whatsapp.webhook` batch job (names.ts batchSize): a burst of deliveries is stored a batch per
+   * transaction; answers the jobs that must be retried (job id -> error), the others count as done.
+   */
+  async function processWebhookBatch(jobs: { data: JobData<'whatsapp.webhook'>; job: JobInfo }[]): Promise<Map<string, unknown>> {
+    const retry = await processDeliveries(jobs.map(({ data, job }) => ({ ...data, attempt: job.retryCount })));
+    return new Map([...retry].map(([index, err]) => [jobs[index].job.id, err]));
+  }
 
   /**
    * The `whatsapp.mark-read` job: marks the customer's newest message of the conversation read at WhatsApp (blue
@@ -82,8 +92,12 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     credsOf,
     media,
     processWebhook,
+    processWebhookBatch,
     markRead,
-    /** Queues a verified delivery as a durable job (answered 200 only once it is queued). */
+    /**
+     * Queues a verified delivery as a durable job (answered 200 only once it is queued). Deliveries arriving
+     * together share one INSERT (the queue's group commit), and this process's workers are woken at once.
+     */
     async enqueueWebhook(payload: unknown): Promise<void> {
       await d.jobs.send('whatsapp.webhook', { payload, receivedAt: Date.now() });
     },

@@ -4,10 +4,9 @@
  * statuses never move backwards), so a retried job or a re-sent delivery changes nothing the second time.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import type { Executor } from '../db/client';
 import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
-import { toContact, toTemplate } from '../repositories/resources';
+import { toTemplate } from '../repositories/resources';
 import { failureReasonOf } from './failure-reasons';
 import {
   type InboundMedia,
@@ -18,11 +17,10 @@ import {
   WebhookPayload,
 } from './webhook-payload';
 import type { ChannelDeps } from './channel-deps';
+import { type InboundItem, type MessageContent, storeInboundBatch } from './inbound-batch';
 import { appendEvent } from '../realtime/event-log';
 
 export const WEBHOOK_JOB = 'whatsapp.webhook';
-
-type MessageContent = Pick<ch.MessageRow, 'type' | 'text' | 'mediaUrl' | 'header' | 'action' | 'footer'>;
 
 /**
  * A status can overtake the send it is about: Meta (or the sandbox) may deliver `sent` before the send's answer
@@ -37,8 +35,12 @@ export class StatusNotYetKnown extends Error {
   }
 }
 
-/** Rolls a delivery's transaction back when another worker stored the same wamid first. */
-class AlreadyStored extends Error {}
+/** One webhook delivery as queued: the verified payload, when it arrived, and how many times it was tried. */
+export interface WebhookDelivery {
+  payload: unknown;
+  receivedAt?: number;
+  attempt?: number;
+}
 
 /** E.164 of a wa_id (digits with country code); a number libphonenumber cannot place is kept as +digits. */
 export function e164OfWaId(waId: string): { phoneNumber: string; country: string | null } {
@@ -146,83 +148,6 @@ export function webhookProcessor(d: ChannelDeps) {
     }
   }
 
-  /** Finds or creates the contact by phone number; the WhatsApp profile name fills a contact without a name. */
-  async function upsertContact(tx: Executor, workspaceId: string, waId: string, profileName: string | undefined) {
-    const { phoneNumber } = e164OfWaId(waId);
-    const name = profileName?.trim() || null;
-    let contact = await ch.contactByPhone(tx, workspaceId, phoneNumber);
-    if (!contact) {
-      const created = await ch.insertContactIfAbsent(tx, { workspaceId, phoneNumber, name, country: null });
-      if (created) {
-        await appendEvent(tx, workspaceId, 'contact.created', { contact: toContact(created) });
-        return created;
-      }
-      contact = (await ch.contactByPhone(tx, workspaceId, phoneNumber))!;
-    }
-    if (!contact.name && name) {
-      contact = await ch.setContactName(tx, workspaceId, contact.id, name);
-      await appendEvent(tx, workspaceId, 'contact.updated', { contact: toContact(contact) });
-    }
-    return contact;
-  }
-
-  /**
-   * `receivedAt` orders the conversation: Meta's timestamps have whole seconds only, and Meta delivers in order.
-   * The 24-hour window runs from Meta's timestamp (never later than receipt).
-   */
-  async function ingestMessage(account: ch.AccountRow, m: InboundMessage, profileName: string | undefined, receivedAt: Date) {
-    const ws = account.workspaceId;
-    if (await ch.messageByWamid(db(), ws, m.id)) return; // a repeated delivery: stored already
-    const content = await contentOf(account, m);
-    if (!content) return;
-    const at = receivedAt;
-    const sentAt = new Date(Math.min(timeOf(m.timestamp).getTime(), receivedAt.getTime()));
-    try {
-      await d.db.transaction(async (tx) => {
-        const contact = await upsertContact(tx, ws, m.from, profileName);
-        await ch.lockThread(tx, ws, contact.id, account.id);
-        let c = await ch.latestConversation(tx, ws, contact.id, account.id);
-        let opened = false;
-        let reopened = false;
-        if (!c) {
-          c = await ch.insertConversation(tx, { workspaceId: ws, contactId: contact.id, whatsappAccountId: account.id });
-          opened = true;
-        } else {
-          c = (await ch.lockConversation(tx, ws, c.id))!;
-          if (!c.isActive) {
-            // The customer wrote again on a closed conversation: it is reopened rather than duplicated.
-            c = await ch.updateConversation(tx, ws, c.id, { isActive: true });
-            await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_REOPENED', reopenedBy: 'contact', memberId: null });
-            reopened = true;
-          }
-        }
-        const row = await ch.insertMessage(tx, {
-          workspaceId: ws,
-          conversationId: c.id,
-          ...content,
-          creator: 'user',
-          memberId: null,
-          waMessageId: m.id,
-          status: 'received',
-          createdAt: at,
-        });
-        if (!row) throw new AlreadyStored();
-        c = await ch.touchForMessage(tx, ws, c.id, at, sentAt);
-        const conversation = conv.toConversation(c);
-        const message = conv.toMessage(row);
-        if (opened) {
-          await appendEvent(tx, ws, 'conversation.opened', { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } });
-        } else if (reopened) {
-          await appendEvent(tx, ws, 'conversation.updated', { conversation });
-        }
-        await appendEvent(tx, ws, 'message.created', { message });
-      });
-    } catch (err) {
-      if (err instanceof AlreadyStored) return;
-      throw err;
-    }
-  }
-
   /** Answers false when the status is about a wamid not stored yet but so recent that its send may still be committing. */
   async function ingestStatus(account: ch.AccountRow, s: StatusUpdate): Promise<boolean> {
     if (s.status !== 'sent' && s.status !== 'delivered' && s.status !== 'read' && s.status !== 'failed') return true;
@@ -237,21 +162,21 @@ export function webhookProcessor(d: ChannelDeps) {
     return Date.now() - timeOf(s.timestamp).getTime() > statusGraceMs;
   }
 
-  /** Answers false when a status should be tried again later (see ingestStatus). */
-  async function ingestMessages(value: unknown, receivedAt: number): Promise<boolean> {
+  /** The inbound messages and statuses of one `messages` change; null when it has none Parley can use. */
+  async function readMessagesChange(value: unknown, receivedAt: number, accountOf: (phoneNumberId: string) => Promise<ch.AccountRow | null>) {
     const parsed = MessagesValue.safeParse(value);
     if (!parsed.success) {
       d.log.warn({ issues: parsed.error.issues.slice(0, 5) }, 'webhook change without usable metadata dropped');
-      return true;
+      return null;
     }
     const v = parsed.data;
-    const account = await ch.accountByPhoneNumberId(db(), v.metadata.phone_number_id);
+    const account = await accountOf(v.metadata.phone_number_id);
     if (!account) {
       d.log.warn({ phoneNumberId: v.metadata.phone_number_id }, 'webhook for an unknown phone number id dropped');
-      return true;
+      return null;
     }
     const names = new Map((v.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
-    let complete = true;
+    const messages: { m: InboundMessage; profileName: string | undefined; receivedAt: Date }[] = [];
     for (const [i, raw] of (v.messages ?? []).entries()) {
       const m = InboundMessage.safeParse(raw);
       if (!m.success) {
@@ -259,18 +184,53 @@ export function webhookProcessor(d: ChannelDeps) {
         continue;
       }
       // Messages of one delivery keep their order (1 ms apart).
-      await ingestMessage(account, m.data, names.get(m.data.from), new Date(receivedAt + i));
+      messages.push({ m: m.data, profileName: names.get(m.data.from), receivedAt: new Date(receivedAt + i) });
     }
+    const statuses: StatusUpdate[] = [];
     for (const raw of v.statuses ?? []) {
       const s = StatusUpdate.safeParse(raw);
       if (!s.success) {
         d.log.warn({ issues: s.error.issues.slice(0, 5) }, 'malformed status update dropped');
         continue;
       }
-      if (!(await ingestStatus(account, s.data))) complete = false;
+      statuses.push(s.data);
     }
     for (const e of v.errors ?? []) d.log.warn({ code: e.code, title: e.title, accountId: account.id }, 'WhatsApp reported an error');
-    return complete;
+    return { account, messages, statuses };
+  }
+
+  /**
+   * Stores the inbound messages of a batch, one transaction per workspace. If a workspace's batch fails, its
+   * messages are tried one by one, so one bad message fails only its own delivery. Answers the failures by
+   * delivery index.
+   */
+  async function storeMessages(pending: { index: number; item: InboundItem }[]): Promise<Map<number, unknown>> {
+    const failed = new Map<number, unknown>();
+    const byWorkspace = new Map<string, { index: number; item: InboundItem }[]>();
+    for (const p of pending) {
+      const list = byWorkspace.get(p.item.account.workspaceId) ?? [];
+      list.push(p);
+      byWorkspace.set(p.item.account.workspaceId, list);
+    }
+    for (const [ws, list] of byWorkspace) {
+      try {
+        await d.db.transaction((tx) => storeInboundBatch(tx, ws, list.map((p) => p.item)));
+      } catch (err) {
+        if (list.length === 1) {
+          failed.set(list[0].index, err);
+          continue;
+        }
+        d.log.warn({ err, messages: list.length }, 'a batch of inbound messages failed; storing them one by one');
+        for (const p of list) {
+          try {
+            await d.db.transaction((tx) => storeInboundBatch(tx, ws, [p.item]));
+          } catch (one) {
+            failed.set(p.index, one);
+          }
+        }
+      }
+    }
+    return failed;
   }
 
   async function ingestTemplateStatus(wabaId: string, value: unknown) {
@@ -291,23 +251,102 @@ export function webhookProcessor(d: ChannelDeps) {
     if (templates.length === 0) d.log.info({ templateId: v.message_template_id }, 'status update for a template Parley does not know');
   }
 
-  /** The job handler: one webhook delivery, already verified by its signature. */
-  /** `attempt` is the job's retry count: a status waiting for its message is retried a few times only. */
-  return async function processWebhook(payload: unknown, receivedAt = Date.now(), attempt = 0): Promise<void> {
-    const parsed = WebhookPayload.safeParse(payload);
-    if (!parsed.success) {
-      d.log.warn('webhook delivery that is not a WhatsApp Business payload dropped');
-      return;
-    }
-    let complete = true;
-    for (const entry of parsed.data.entry) {
-      for (const change of entry.changes) {
-        if (change.field === 'messages') complete = (await ingestMessages(change.value, receivedAt)) && complete;
-        else if (change.field === 'message_template_status_update') await ingestTemplateStatus(entry.id, change.value);
-        else d.log.debug({ field: change.field }, 'webhook field not used by Parley');
+  /**
+   * The job handler: webhook deliveries, already verified by their signatures, handled together. Answers the
+   * deliveries to retry, by index: a status waiting for its message (up to statusRetries attempts, `attempt` being
+   * the job's retry count) or a failure. Everything else is stored; a retry re-runs the whole delivery, which
+   * skips what is stored already.
+   */
+  async function processDeliveries(deliveries: WebhookDelivery[]): Promise<Map<number, unknown>> {
+    const retry = new Map<number, unknown>();
+    const accounts = new Map<string, Promise<ch.AccountRow | null>>();
+    const accountOf = (phoneNumberId: string) => {
+      let a = accounts.get(phoneNumberId);
+      if (!a) accounts.set(phoneNumberId, (a = ch.accountByPhoneNumberId(db(), phoneNumberId)));
+      return a;
+    };
+    const changes: { index: number; account: ch.AccountRow; messages: NonNullable<Awaited<ReturnType<typeof readMessagesChange>>> }[] = [];
+    const templates: { index: number; wabaId: string; value: unknown }[] = [];
+    for (const [index, delivery] of deliveries.entries()) {
+      const parsed = WebhookPayload.safeParse(delivery.payload);
+      if (!parsed.success) {
+        d.log.warn('webhook delivery that is not a WhatsApp Business payload dropped');
+        continue;
+      }
+      for (const entry of parsed.data.entry) {
+        for (const change of entry.changes) {
+          if (change.field === 'messages') {
+            const read = await readMessagesChange(change.value, delivery.receivedAt ?? Date.now(), accountOf);
+            if (read) changes.push({ index, account: read.account, messages: read });
+          } else if (change.field === 'message_template_status_update') templates.push({ index, wabaId: entry.id, value: change.value });
+          else d.log.debug({ field: change.field }, 'webhook field not used by Parley');
+        }
       }
     }
-    // Everything else is stored; the job's retry re-runs the delivery, which skips what is stored already.
-    if (!complete && attempt < statusRetries) throw new StatusNotYetKnown();
+
+    // Messages: drop repeated deliveries (stored already, or twice in this batch), then store the rest.
+    const seen = new Set<string>();
+    const pending: { index: number; account: ch.AccountRow; m: InboundMessage; profileName: string | undefined; receivedAt: Date }[] = [];
+    const wamidsOf = new Map<string, string[]>();
+    for (const { account, messages } of changes) {
+      const list = wamidsOf.get(account.workspaceId) ?? [];
+      list.push(...messages.messages.map((x) => x.m.id));
+      wamidsOf.set(account.workspaceId, list);
+    }
+    const stored = new Set<string>();
+    for (const [ws, wamids] of wamidsOf) for (const w of await ch.storedWamids(db(), ws, wamids)) stored.add(`${ws}:${w}`);
+    for (const { index, account, messages } of changes) {
+      for (const message of messages.messages) {
+        const key = `${account.workspaceId}:${message.m.id}`;
+        if (stored.has(key) || seen.has(key)) continue;
+        seen.add(key);
+        pending.push({ index, account, ...message });
+      }
+    }
+    const items = await Promise.all(
+      pending.map(async ({ index, account, m, profileName, receivedAt }) => {
+        const content = await contentOf(account, m);
+        if (!content) return null;
+        const item: InboundItem = {
+          account,
+          wamid: m.id,
+          phoneNumber: e164OfWaId(m.from).phoneNumber,
+          profileName: profileName?.trim() || null,
+          content,
+          at: receivedAt,
+          sentAt: new Date(Math.min(timeOf(m.timestamp).getTime(), receivedAt.getTime())),
+        };
+        return { index, item };
+      }),
+    );
+    for (const [index, err] of await storeMessages(items.filter((x) => x !== null))) retry.set(index, err);
+
+    for (const { index, account, messages } of changes) {
+      for (const s of messages.statuses) {
+        try {
+          const known = await ingestStatus(account, s);
+          if (!known && (deliveries[index].attempt ?? 0) < statusRetries && !retry.has(index)) retry.set(index, new StatusNotYetKnown());
+        } catch (err) {
+          retry.set(index, err);
+        }
+      }
+    }
+    for (const { index, wabaId, value } of templates) {
+      try {
+        await ingestTemplateStatus(wabaId, value);
+      } catch (err) {
+        retry.set(index, err);
+      }
+    }
+    return retry;
+  }
+
+  return {
+    processDeliveries,
+    /** One delivery; throws when it should be retried (see processDeliveries). */
+    async processWebhook(payload: unknown, receivedAt = Date.now(), attempt = 0): Promise<void> {
+      const retry = await processDeliveries([{ payload, receivedAt, attempt }]);
+      if (retry.size > 0) throw retry.get(0);
+    },
   };
 }

@@ -56,6 +56,15 @@ export const WorkspaceEvent = z.discriminatedUnion('type', [
 ]);
 export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;
 
+/**
+ * Not a workspace event: what the stream sends (`event: reset`, `id: <seq>`) when a client resumes from a seq
+ * the log no longer holds (events are kept EVENTS_RETENTION_DAYS days). The changes in between cannot be
+ * replayed, so the client must reload what it shows; the stream then goes on after `seq`.
+ */
+export const StreamReset = z.object({ reason: z.literal('pruned'), seq: z.number().int().min(0) });
+export type StreamReset = z.infer<typeof StreamReset>;
+export const streamResetEvent = 'reset';
+
 /** Query of the stream: `token` because a browser's EventSource cannot send an Authorization header. */
 export const EventStreamQuery = z.strictObject({
   token: z.string().min(1).max(8192).optional(),

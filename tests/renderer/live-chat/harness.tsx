@@ -68,6 +68,11 @@ export class FakeEventSource {
     this.readyState = 2;
     FakeEventSource.instances = FakeEventSource.instances.filter((s) => s !== this);
   }
+  /** The server refused or dropped the stream for good: EventSource closes and reports an error. */
+  fail() {
+    this.close();
+    this.onerror?.();
+  }
   static emit(type: string, data: unknown) {
     for (const s of FakeEventSource.instances) for (const fn of s.listeners.get(type) ?? []) fn(new MessageEvent(type, { data: JSON.stringify(data) }));
   }

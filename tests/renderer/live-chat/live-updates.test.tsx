@@ -113,6 +113,31 @@ describe('live updates from the workspace event stream', () => {
     await waitFor(() => expect(listNames()).toEqual([ids.conversation]));
   });
 
+  it('reloads the list, the counts and the open conversation when the stream says events were pruned (event: reset)', async () => {
+    renderAt(`/live-chat/${ids.conversation}?tab=open`);
+    await screen.findByText('Where is my order?', { selector: 'p' });
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));
+    // Meanwhile, on the server: a message the stream can no longer replay, and the other conversation closed.
+    const missed = message({ text: 'Sent while you were away', createdAt: new Date().toISOString() });
+    server.on('GET', /\/conversation\/[^/]+$/, { ...listEntry(), ConversationEvent: [], Contact: contact(), Message: [first, missed] });
+    server.on('GET', /\/workspace\/[^/]+\/conversations$/, { items: [listEntry({ lastMessage: missed, lastMessageAt: missed.createdAt })], nextCursor: null });
+    const before = server.calls.length;
+    act(() => FakeEventSource.emit('reset', { reason: 'pruned', seq: 4000 }));
+    expect(await screen.findByText('Sent while you were away', { selector: 'p' })).toBeInTheDocument();
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation]));
+    const refetched = server.calls.slice(before).map((c) => c.path);
+    expect(refetched.some((p) => p.endsWith('/conversations/counts'))).toBe(true);
+  });
+
+  it('resumes after the reset point when the stream reconnects', async () => {
+    renderAt(`/live-chat/${ids.conversation}?tab=open`);
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    act(() => FakeEventSource.emit('reset', { reason: 'pruned', seq: 4000 }));
+    const stream = FakeEventSource.instances[0];
+    act(() => stream.fail());
+    await waitFor(() => expect(FakeEventSource.instances.at(-1)?.url).toMatch(/lastEventId=4000/), { timeout: 5000 });
+  });
+
   it('while the agent is scrolled down, a new conversation waits behind a pill instead of pushing the rows down', async () => {
     renderAt('/live-chat?tab=open');
     await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));

@@ -6,9 +6,11 @@
  * Resume: the browser's EventSource reconnects by itself after a network drop and sends Last-Event-ID. When the
  * server refuses it for good (an expired ID token answers 401, and EventSource then gives up), we open a new
  * one with a fresh token and `?lastEventId=` of the last event seen, so nothing is missed either way.
+ * When the server no longer holds the events after that point (pruned after its retention period) it sends
+ * `event: reset` instead: the changes in between cannot be replayed, so reset listeners reload what they show.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { WorkspaceEvent, workspaceEventTypes } from '@shared/schemas/events';
+import { StreamReset, WorkspaceEvent, streamResetEvent, workspaceEventTypes } from '@shared/schemas/events';
 import { apiBaseUrl } from './config';
 import { currentIdToken, setIdTokenSource } from './id-token';
 
@@ -23,6 +25,7 @@ interface Connection {
   workspaceId: string;
   source: EventSource | null;
   listeners: Set<Listener>;
+  resetListeners: Set<() => void>;
   /** Listeners that stay for the whole session (cache sync); the connection closes when none of either is left. */
   status: StreamStatus;
   statusListeners: Set<() => void>;
@@ -65,6 +68,24 @@ function dispatch(c: Connection, raw: MessageEvent<string>) {
   }
 }
 
+function dispatchReset(c: Connection, raw: MessageEvent<string>) {
+  let parsed;
+  try {
+    parsed = StreamReset.safeParse(JSON.parse(raw.data));
+  } catch {
+    return;
+  }
+  if (!parsed.success) return;
+  c.lastEventId = parsed.data.seq;
+  for (const l of [...c.resetListeners]) {
+    try {
+      l();
+    } catch (err) {
+      console.error('[events] reset listener failed', err);
+    }
+  }
+}
+
 async function open(c: Connection) {
   if (c.timer) clearTimeout(c.timer);
   c.timer = null;
@@ -81,6 +102,7 @@ async function open(c: Connection) {
   };
   const onEvent = (e: Event) => dispatch(c, e as MessageEvent<string>);
   for (const type of workspaceEventTypes) es.addEventListener(type, onEvent);
+  es.addEventListener(streamResetEvent, (e) => dispatchReset(c, e as MessageEvent<string>));
   es.onmessage = onEvent;
   es.onerror = () => {
     setStatus(c, 'reconnecting');
@@ -103,6 +125,7 @@ function connection(workspaceId: string): Connection {
       workspaceId,
       source: null,
       listeners: new Set(),
+      resetListeners: new Set(),
       status: 'connecting',
       statusListeners: new Set(),
       lastEventId: null,
@@ -149,6 +172,28 @@ export function useWorkspaceEvents(workspaceId: string | null | undefined, handl
   useEffect(() => {
     if (!workspaceId) return;
     return subscribeWorkspaceEvents(workspaceId, (e) => ref.current(e));
+  }, [workspaceId]);
+}
+
+/**
+ * Calls `handler` when the stream says events were missed for good (`event: reset`): reload what is shown.
+ * Keeps the stream open like useWorkspaceEvents.
+ */
+export function useWorkspaceEventsReset(workspaceId: string | null | undefined, handler: () => void): void {
+  const ref = useRef(handler);
+  useEffect(() => {
+    ref.current = handler;
+  });
+  useEffect(() => {
+    if (!workspaceId) return;
+    const c = connection(workspaceId);
+    const listener = () => ref.current();
+    c.resetListeners.add(listener);
+    const unsubscribe = subscribeWorkspaceEvents(workspaceId, () => undefined);
+    return () => {
+      c.resetListeners.delete(listener);
+      unsubscribe();
+    };
   }, [workspaceId]);
 }
 

@@ -6,7 +6,7 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef } from 'react';
 import type { Conversation, ConversationDetail, ConversationListEntry, Message } from '@shared/schemas/entities';
 import { api } from '../../../lib/api-client';
-import { type WorkspaceEvent, useWorkspaceEvents } from '../../../lib/workspace-events';
+import { type WorkspaceEvent, useWorkspaceEvents, useWorkspaceEventsReset } from '../../../lib/workspace-events';
 import { liveChatKeys } from '../api/keys';
 import { type ConversationPages, applyConversation, findConversation, withMessage } from '../utils/cache-updates';
 import type { LiveChatTab } from '../utils/tabs';
@@ -69,6 +69,10 @@ export function useLiveChatSync(workspaceId: string, memberId: string | null) {
     },
     [qc, workspaceId, memberId],
   );
+
+  // Changes were missed for good (the server pruned the events after our last one): every cached list, count
+  // and conversation may be stale, so all of them are refetched.
+  useWorkspaceEventsReset(workspaceId, () => void qc.invalidateQueries());
 
   useWorkspaceEvents(workspaceId, (e: WorkspaceEvent) => {
     switch (e.type) {

@@ -1,0 +1,2 @@
+ALTER TABLE "contacts" ADD COLUMN "name_words" text[] GENERATED ALWAYS AS (regexp_split_to_array(lower(btrim("name")), '[\s,.;:()"/-]+')) STORED;--> statement-breakpoint
+CREATE INDEX "contacts_name_words_gin" ON "contacts" USING gin ("name_words");

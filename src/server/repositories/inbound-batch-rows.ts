@@ -1,0 +1,147 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import * as t from '../db/schema';
+import type { ContactRow } from './contacts';
+import type { ConversationRow } from './conversation-rows';
+import type { MessageRow } from './messages';
+
+/**
+ * Set-based versions of the channel's inbound steps (contacts.ts, conversation-rows.ts, messages.ts), for a
+ * batch of webhook deliveries stored in one transaction (src/server/whatsapp/inbound-batch.ts). Same locks and
+ * keys as their one-row counterparts, so both paths can run at once.
+ */
+
+/** The wamids of this list already stored in the workspace. */
+export async function storedWamids(ex: Executor, workspaceId: string, wamids: string[]): Promise<Set<string>> {
+  if (wamids.length === 0) return new Set();
+  const rows = await ex
+    .select({ wamid: t.messages.waMessageId })
+    .from(t.messages)
+    .where(and(eq(t.messages.workspaceId, workspaceId), inArray(t.messages.waMessageId, wamids)));
+  return new Set(rows.map((r) => r.wamid!));
+}
+
+/**
+ * Finds or creates the contacts of these phone numbers; a profile name fills a contact without a name.
+ * Inserted in phone order, so two batches touching the same new numbers take their index locks in one order.
+ */
+export async function upsertContactsByPhone(
+  ex: Executor,
+  workspaceId: string,
+  people: { phoneNumber: string; name: string | null }[],
+): Promise<{ byPhone: Map<string, ContactRow>; created: Set<string>; named: Set<string> }> {
+  const sorted = [...people].sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : a.phoneNumber > b.phoneNumber ? 1 : 0));
+  const phones = sorted.map((p) => p.phoneNumber);
+  const byPhone = new Map<string, ContactRow>();
+  const existing = await ex
+    .select()
+    .from(t.contacts)
+    .where(and(eq(t.contacts.workspaceId, workspaceId), inArray(t.contacts.phoneNumber, phones)));
+  for (const row of existing) byPhone.set(row.phoneNumber, row);
+  const created = new Set<string>();
+  const missing = sorted.filter((p) => !byPhone.has(p.phoneNumber));
+  if (missing.length > 0) {
+    const rows = await ex
+      .insert(t.contacts)
+      .values(missing.map((p) => ({ workspaceId, phoneNumber: p.phoneNumber, name: p.name, country: null })))
+      .onConflictDoNothing({ target: [t.contacts.workspaceId, t.contacts.phoneNumber] })
+      .returning();
+    for (const row of rows) {
+      byPhone.set(row.phoneNumber, row);
+      created.add(row.id);
+    }
+    // Created by another delivery meanwhile.
+    const raced = missing.filter((p) => !byPhone.has(p.phoneNumber)).map((p) => p.phoneNumber);
+    if (raced.length > 0) {
+      const rows2 = await ex
+        .select()
+        .from(t.contacts)
+        .where(and(eq(t.contacts.workspaceId, workspaceId), inArray(t.contacts.phoneNumber, raced)));
+      for (const row of rows2) byPhone.set(row.phoneNumber, row);
+    }
+  }
+  const named = new Set<string>();
+  const toName = sorted.filter((p) => p.name && !byPhone.get(p.phoneNumber)?.name);
+  if (toName.length > 0) {
+    const rows = await ex
+      .update(t.contacts)
+      .set({
+        name: sql`v.name`,
+        updatedAt: sql`now()`,
+      })
+      .from(sql`jsonb_to_recordset(${JSON.stringify(toName.map((p) => ({ id: byPhone.get(p.phoneNumber)!.id, name: p.name })))}::jsonb) as v(id uuid, name text)`)
+      .where(and(eq(t.contacts.workspaceId, workspaceId), sql`${t.contacts.id} = v.id`, sql`${t.contacts.name} is null`))
+      .returning();
+    for (const row of rows as ContactRow[]) {
+      byPhone.set(row.phoneNumber, row);
+      named.add(row.id);
+    }
+  }
+  return { byPhone, created, named };
+}
+
+/** lockThread for several contacts of one number at once, in a fixed order (no deadlock between batches). */
+export async function lockThreads(ex: Executor, workspaceId: string, whatsappAccountId: string, contactIds: string[]): Promise<void> {
+  const keys = [...new Set(contactIds)].map((id) => `thread:${workspaceId}:${id}:${whatsappAccountId}`).sort();
+  await ex.execute(sql`
+    select pg_advisory_xact_lock(hashtext(k))
+    from (select k from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k order by k) as ordered`);
+}
+
+/** Each contact's most recent conversation on that number (latestConversation), locked like lockConversation. */
+export async function latestConversationsLocked(
+  ex: Executor,
+  workspaceId: string,
+  whatsappAccountId: string,
+  contactIds: string[],
+): Promise<Map<string, ConversationRow>> {
+  const c = t.conversations;
+  const latest = ex
+    .selectDistinctOn([c.contactId], { id: c.id })
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.whatsappAccountId, whatsappAccountId), inArray(c.contactId, contactIds)))
+    .orderBy(c.contactId, desc(c.lastActivityAt), desc(c.createdAt));
+  const rows = await ex
+    .select()
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), inArray(c.id, latest)))
+    .orderBy(c.id)
+    .for('update');
+  return new Map(rows.map((r) => [r.contactId, r]));
+}
+
+export async function insertConversations(
+  ex: Executor,
+  values: { workspaceId: string; contactId: string; whatsappAccountId: string }[],
+): Promise<ConversationRow[]> {
+  if (values.length === 0) return [];
+  return ex.insert(t.conversations).values(values).returning();
+}
+
+/** Inserts messages; those whose wamid the workspace has already are skipped (not answered). */
+export async function insertMessages(ex: Executor, values: (typeof t.messages.$inferInsert)[]): Promise<MessageRow[]> {
+  if (values.length === 0) return [];
+  return ex
+    .insert(t.messages)
+    .values(values)
+    .onConflictDoNothing({ target: [t.messages.workspaceId, t.messages.waMessageId] })
+    .returning();
+}
+
+/** Sets the activity times of conversations the caller holds locked (values computed as touchForMessage does). */
+export async function setConversationTimes(
+  ex: Executor,
+  workspaceId: string,
+  rows: { id: string; lastMessageAt: Date | null; lastActivityAt: Date; lastInboundAt: Date | null }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const c = t.conversations;
+  await ex
+    .update(c)
+    .set({ lastMessageAt: sql`v.last_message_at`, lastActivityAt: sql`v.last_activity_at`, lastInboundAt: sql`v.last_inbound_at` })
+    .from(
+      sql`jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, last_message_at: r.lastMessageAt, last_activity_at: r.lastActivityAt, last_inbound_at: r.lastInboundAt })))}::jsonb)
+        as v(id uuid, last_message_at timestamptz, last_activity_at timestamptz, last_inbound_at timestamptz)`,
+    )
+    .where(and(eq(c.workspaceId, workspaceId), sql`${c.id} = v.id`));
+}
