@@ -87,7 +87,7 @@ describe('WhatsApp account form (spec section 5)', () => {
     answers['GET /workspace/w1/whatsapp'] = {
       status: 200,
       body: {
-        items: [{ id: 'a1', phoneNumber: '+16505550100', wabaAccountId: '1', appId: '2', phoneNumberId: '3', token: '••••••••cret', workspaceId: 'w1', createdAt: now }],
+        items: [{ id: 'a1', phoneNumber: '+16505550100', wabaAccountId: '1', appId: '2', phoneNumberId: '3', token: '••••••••cret', workspaceId: 'w1', throughputPerSecond: 80, createdAt: now }],
         nextCursor: null,
       },
     };

@@ -61,7 +61,7 @@ beforeEach(() => {
     member: { id: ids.member, uid: 'u1', role: 'agent', createdAt: '2026-01-01T00:00:00.000Z', currentWorkspaceId: ids.workspace, workspaceIds: [ids.workspace], Workspaces: [] },
   });
   server = fakeServer();
-  server.on('GET', /\/conversations\/counts$/, { me: 0, assigned: 2, open: 3, closed: 0 });
+  server.on('GET', /\/conversations\/counts$/, { me: 0, assigned: 2, open: 3, closed: 0, unread: { me: 0, assigned: 0, open: 0, closed: 0 } });
   server.on('GET', /\/workspace\/[^/]+\/conversations$/, ({ query }: { query: URLSearchParams }) => ({
     body: { items: query.get('tab') === 'open' ? rows : [], nextCursor: null },
   }));
