@@ -14,7 +14,8 @@ import { adminApi, connectNumber, createAdmin, expect, signInUi, stack, test } f
 
 interface Seeded {
   admin: Awaited<ReturnType<typeof createAdmin>>;
-  inviteId: string;
+  /** The invitation's secret token: what the e-mailed link carries. */
+  inviteToken: string;
   campaignId: string;
   botId: string;
   conversationId: string;
@@ -49,7 +50,7 @@ async function seed(): Promise<Seeded> {
   const bot = await call<{ id: string }>('POST', '/bot', { workspaceId: w, title: 'Order status helper' });
   const campaign = await call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Winter sale' });
   await call('POST', '/invitee', { email: 'grace@northwind-e2e.com', role: 'agent', workspaceId: w });
-  const invites = await call<{ items: { id: string }[] }>('GET', `/workspace/${w}/invitees`);
+  const invites = await call<{ items: { id: string; token: string }[] }>('GET', `/workspace/${w}/invitees`);
 
   const stamp = String(Date.now()).slice(-5);
   await call('POST', '/whatsapp-template', {
@@ -76,7 +77,7 @@ async function seed(): Promise<Seeded> {
   // A long message (collapsed behind "Read more") and an agent's reply (the outbound bubble, with ticks).
   await customerWrites(number.phoneNumberId, `4917${stamp}01`, `Some more detail about the order: ${'the parcel was left at the wrong door, '.repeat(24)}thanks.`, 'Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff-Smith');
   await call('POST', '/message', { conversationId, text: 'Sorry about that! It ships today: https://northwind.example/track/1042' });
-  return { admin, inviteId: invites.items[0].id, campaignId: campaign.id, botId: bot.id, conversationId };
+  return { admin, inviteToken: invites.items[0].token, campaignId: campaign.id, botId: bot.id, conversationId };
 }
 
 type Step = { name: string; go: (page: Page, s: Seeded) => Promise<void> };
@@ -99,7 +100,7 @@ const publicScreens: Step[] = [
   {
     name: 'invitation',
     go: async (page, s) => {
-      await page.goto(`/invite/${s.inviteId}`);
+      await page.goto(`/invite/${s.inviteToken}`);
       await expect(page.getByRole('heading', { name: /Join/ })).toBeVisible();
     },
   },
