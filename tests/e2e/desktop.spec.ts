@@ -106,7 +106,7 @@ test('desktop: keychain session across a restart, notification to its conversati
 
   await test.step('sign-out leaves nothing in the keychain or the cache', async () => {
     const uid = (await app.core.invoke('identity.currentUser', undefined, { url: `${stack.webUrl}/`, isMainFrame: true })) as { ok: true; value: { uid: string } };
-    await app.page.getByRole('button', { name: /^Account:/ }).click();
+    await app.page.getByRole('button', { name: /account menu$/ }).click();
     await app.page.getByRole('menuitem', { name: 'Sign out' }).click();
     await expect(app.page.getByRole('heading', { name: 'Sign in to Parley' })).toBeVisible();
     expect(fs.existsSync(path.join(userDataDir, 'cache', uid.value.uid))).toBe(false);
