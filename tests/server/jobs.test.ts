@@ -21,6 +21,10 @@ const ownJobs = {
   'test.slow': anything,
   /** A typed payload: what `send` takes is checked, the handler receives the parsed value. */
   'test.typed': { payload: z.object({ orderId: z.uuid(), amount: z.coerce.number().int().positive(), note: z.string().default('none') }) },
+  /** Run by the process that queued it; workers only after a minute (so a run within seconds is the sender's). */
+  'test.here': { ...anything, runInSenderSeconds: 60 },
+  /** Run by the sender too, but its first run fails: a worker retries it after the retry delay, not the minute. */
+  'test.here-flaky': { ...anything, runInSenderSeconds: 60 },
 };
 // The product's jobs stay listed: their handlers are registered by the app as usual (src/server/jobs/handlers.ts).
 const testJobs = { ...jobDefinitions, ...ownJobs };
@@ -225,5 +229,35 @@ describe('start and stop', () => {
     await second.parley.jobs.drain();
     expect(done).toEqual([{ campaign: 'spring' }]);
     await second.close();
+  });
+});
+
+describe('jobs run in the process that queued them (runInSenderSeconds)', () => {
+  it('runs the job from memory right after its commit, then deletes it; no worker runs it again', async () => {
+    const runs: { data: unknown; at: number }[] = [];
+    const app = await startApp({ 'test.here': async (data) => void runs.push({ data, at: Date.now() }) });
+    const sentAt = Date.now();
+    const id = await jobsOf(app).send('test.here', { wamid: 'wamid.1' });
+    await expect.poll(() => runs.length, { timeout: 5000 }).toBe(1);
+    // Workers could not have fetched it: its startAfter is a minute away.
+    expect(runs[0].at - sentAt).toBeLessThan(5000);
+    expect(runs[0].data).toEqual({ wamid: 'wamid.1' });
+    await expect.poll(() => stateOf(id!), { timeout: 5000 }).toBe('missing');
+    await app.close();
+  });
+
+  it('counts a failed run here as the first attempt: a worker retries it after the retry delay', async () => {
+    const runs: unknown[] = [];
+    let failures = 1;
+    const app = await startApp({
+      'test.here-flaky': async (data) => {
+        runs.push(data);
+        if (failures-- > 0) throw new Error('the database went away for a moment');
+      },
+    });
+    const id = await jobsOf(app).send('test.here-flaky', { wamid: 'wamid.2' });
+    await expect.poll(() => stateOf(id!), { timeout: 15_000 }).toBe('completed');
+    expect(runs).toEqual([{ wamid: 'wamid.2' }, { wamid: 'wamid.2' }]);
+    await app.close();
   });
 });

@@ -125,3 +125,34 @@ describe('conversation search', () => {
     expect(await found('nobody-here')).toEqual([]);
   });
 });
+
+describe('conversation search paging', () => {
+  it('pages a search newest activity first, with no conversation twice or missed, whichever plan answers it', async () => {
+    const w = admin.workspaceId;
+    // 7 conversations of "Quill" contacts, a closed one among them, with distinct activity times.
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const [contact] = await ta.db
+        .insert(t.contacts)
+        .values({ workspaceId: w, name: `Odette Quill ${i}`, phoneNumber: `+1416555${String(1000 + i)}` })
+        .returning();
+      const [c] = await ta.db
+        .insert(t.conversations)
+        .values({ workspaceId: w, contactId: contact.id, isActive: i !== 3, lastActivityAt: new Date(Date.UTC(2026, 0, 1, 0, i)) })
+        .returning();
+      if (i !== 3) ids.unshift(c.id); // newest first
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await ta.call('GET', `/workspace/${w}/conversations`, { token: agent.token, query: { tab: 'open', search: 'quill', limit: '2', ...(cursor && { cursor }) } });
+      expect(res.statusCode).toBe(200);
+      const page = res.json() as { items: { id: string; Contact: { name: string } }[]; nextCursor: string | null };
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      for (const item of page.items) expect(item.Contact.name).toMatch(/Quill/);
+      seen.push(...page.items.map((x) => x.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(ids);
+  });
+});

@@ -315,3 +315,37 @@ describe('actors other than a member', () => {
     ]);
   });
 });
+
+describe('many sends at once (a campaign step)', () => {
+  it('stores each accepted send once, with its own message, event and outcome, when their final writes share transactions', async () => {
+    const recipients = await Promise.all(Array.from({ length: 4 }, () => customerWrites()));
+    const seqs = async () => (await ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, admin.workspaceId))).map((e) => e.seq);
+    const before = Math.max(0, ...(await seqs()));
+    const keys = Array.from({ length: 24 }, (_, i) => `campaign:run-1:${i}:step-1`);
+    const sent = await Promise.all(
+      keys.map((key, i) =>
+        outbound().send({
+          ...request(recipients[i % 4].conversation.id, { type: 'text', text: `Spring sale ${i}` }, key),
+          actor: { type: 'campaign', campaignId: '0b7c9d4e-2f61-4a8e-9c3d-5e7f1a2b4c6d' },
+        }),
+      ),
+    );
+    expect(new Set(sent.map((s) => s.message.id)).size).toBe(24);
+    sent.forEach((s, i) => expect(s.message).toMatchObject({ text: `Spring sale ${i}`, creator: 'bot', status: 'sent' }));
+    for (const [i, key] of keys.entries()) {
+      const row = await sendRow(key);
+      expect(row).toMatchObject({ status: 'sent', messageId: sent[i].message.id, conversationId: recipients[i % 4].conversation.id });
+      expect(row.waMessageId).toEqual(expect.any(String));
+    }
+    const events = (await ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, admin.workspaceId))).filter((e) => e.seq > before);
+    const created = events.filter((e) => e.type === 'message.created').map((e) => (e.payload as { message: { id: string } }).message.id);
+    expect(new Set(created)).toEqual(new Set(sent.map((s) => s.message.id)));
+    // Each recipient's conversation moved to the top with its newest message.
+    for (const r of recipients) {
+      const [c] = await ta.db.select().from(t.conversations).where(eq(t.conversations.id, r.conversation.id));
+      expect(c.lastMessageAt!.getTime()).toBeGreaterThan(r.conversation.lastMessageAt!.getTime());
+    }
+    // WhatsApp got each once.
+    expect(ta.sandbox.sent.filter((m) => /^Spring sale \d+$/.test((m.body as { text?: { body?: string } }).text?.body ?? '')).length).toBe(24);
+  });
+});

@@ -2,7 +2,8 @@
  * The WhatsApp webhook end to end on the real app: verification, signatures over the raw bytes, and every
  * delivery turned into stored contacts, conversations, messages, statuses and template statuses.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../src/server/db/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
@@ -312,8 +313,16 @@ describe('statuses', () => {
     const wamid = newWamid();
     const res = await postWebhook(ta, statusUpdate(account.phoneNumberId, wamid, 'delivered'));
     expect(res.statusCode).toBe(200);
-    // The job runs (and is retried) while the message is not stored yet.
-    await new Promise((r) => setTimeout(r, 600));
+    // The job runs and fails (to be retried) while the message is not stored yet.
+    await expect
+      .poll(
+        async () =>
+          rowsOf<{ n: number }>(
+            await ta.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'whatsapp.webhook' and data::text like ${`%${wamid}%`} and (state = 'retry' or retry_count > 0)`),
+          )[0].n,
+        { timeout: 10_000, interval: 20 },
+      )
+      .toBeGreaterThan(0);
     await ta.db.insert(t.messages).values({
       workspaceId: s.workspaceId,
       conversationId: s.ids.conversation,

@@ -11,6 +11,10 @@
  * - concurrency: how many jobs (or batches) of this name one server process runs at once.
  * - batchSize: a worker fetches up to this many jobs at once and hands them to one batch handler
  *   (`deps.jobs.registerBatch`), which can store them in one transaction.
+ * - runInSenderSeconds: the process that queued the job runs it as soon as the job is committed, from memory
+ *   (no poll, no fetch: a lone webhook is stored within milliseconds); workers of any process take it only
+ *   after this many seconds, if the sender did not finish it (it crashed, or the run failed). Deliveries
+ *   committed while a run is under way are taken together by the next run, so a burst is still batched.
  */
 import { z } from 'zod';
 import { OutboundSendJob } from '../messaging/outbound-request';
@@ -22,6 +26,7 @@ export interface JobOptions {
   expireInSeconds?: number;
   concurrency?: number;
   batchSize?: number;
+  runInSenderSeconds?: number;
 }
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> extends JobOptions {
@@ -45,6 +50,7 @@ export const jobDefinitions = {
     retryLimit: 8,
     concurrency: 2,
     batchSize: 100,
+    runInSenderSeconds: 30,
   }),
   /** Read receipt for a conversation an agent answered (src/server/whatsapp/channel.ts); repeating it is harmless. */
   'whatsapp.mark-read': job(z.object({ workspaceId: uuid, conversationId: uuid }), { retryLimit: 3, retryDelaySeconds: 5, concurrency: 2 }),

@@ -122,6 +122,14 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     return b;
   }
 
+  /** Logs and fails (for a retry, or for good after the retry limit) the jobs of a batch that failed. */
+  async function failJobs(b: PgBoss, name: string, failed: Map<string, unknown>, jobs: JobInfo[]) {
+    for (const [id, err] of failed) {
+      log.warn({ err, job: name, jobId: id, retryCount: jobs.find((j) => j.id === id)?.retryCount }, 'job failed');
+      await b.fail(name, id, err instanceof Error ? { message: err.message } : { value: String(err) });
+    }
+  }
+
   async function startWorkers(b: PgBoss, name: string) {
     if (workers.has(name)) return;
     workers.set(name, []);
@@ -152,11 +160,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       if (handler.batch) {
         const failed = await handler.batch(infos);
         // The failed ones are retried alone; pg-boss then completes the rest (it completes only active jobs).
-        for (const [id, err] of failed ?? []) {
-          const job = infos.find((i) => i.job.id === id)?.job;
-          log.warn({ err, job: name, jobId: id, retryCount: job?.retryCount }, 'job failed');
-          await b.fail(name, id, err instanceof Error ? { message: err.message } : { value: String(err) });
-        }
+        await failJobs(b, name, failed ?? new Map(), infos.map((i) => i.job));
         return;
       }
       const [{ data, job }] = infos;
@@ -257,7 +261,8 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
         .then(
           () => {
             for (const p of batch) p.done();
-            for (const name of new Set(batch.map((p) => p.job.name))) notify(name);
+            // A delayed job (runInSenderSeconds, startAfter) cannot be fetched yet: waking the workers would be a wasted poll.
+            for (const name of new Set(batch.filter((p) => p.job.startAfter === undefined).map((p) => p.job.name))) notify(name);
           },
           (err) => {
             for (const p of batch) p.done(err);
@@ -275,6 +280,56 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       pendingInserts.push({ job, done: (err) => (err ? reject(err) : resolve()) });
       scheduleInsert();
     });
+
+  /**
+   * Jobs whose definition has runInSenderSeconds, committed by this process and run here from memory. One run
+   * per name at a time takes everything committed meanwhile (up to batchSize), so a burst is batched; a job
+   * finished here is deleted (its outcome is in the product's own rows), a failed one is failed as its first
+   * attempt, so the workers retry it after its retry delay.
+   */
+  const localPending = new Map<string, { data: never; job: JobInfo }[]>();
+  const localRunning = new Map<string, Promise<void>>();
+  const runLocally = (name: string) => {
+    if (localRunning.has(name) || stopping) return;
+    const def = known(name);
+    const pending = localPending.get(name);
+    if (!pending?.length) return;
+    const handler = handlers.get(name);
+    const b = boss;
+    if (!handler || !b) return; // the workers take them after their startAfter
+    const batch = pending.splice(0, Math.max(1, def.batchSize ?? 1));
+    const run = (async () => {
+      let failed = new Map<string, unknown>();
+      try {
+        if (handler.batch) failed = (await handler.batch(batch)) ?? failed;
+        else
+          for (const { data, job } of batch) {
+            try {
+              await handler.one!(data, job);
+            } catch (err) {
+              failed.set(job.id, err);
+            }
+          }
+      } catch (err) {
+        failed = new Map(batch.map((j) => [j.job.id, err]));
+      }
+      // Failing the waiting job counts this run as its first attempt: it is retried after the job's retry delay,
+      // not after runInSenderSeconds (a crash of this process is what that delay is for).
+      await failJobs(b, name, failed, batch.map((j) => j.job)).catch(() => undefined);
+      const done = batch.filter((j) => !failed.has(j.job.id)).map((j) => j.job.id);
+      if (done.length > 0) await b.deleteJob(name, done).catch((err) => log.warn({ err, job: name }, 'could not delete jobs run here; they run again, idempotently'));
+    })().finally(() => {
+      localRunning.delete(name);
+      runLocally(name);
+    });
+    localRunning.set(name, run);
+  };
+  const queueLocally = (name: string, id: string, data: unknown) => {
+    let list = localPending.get(name);
+    if (!list) localPending.set(name, (list = []));
+    list.push({ data: data as never, job: { id, name, retryCount: 0 } });
+    runLocally(name);
+  };
 
   const notify = (name?: string) => {
     if (!boss) return;
@@ -299,7 +354,9 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       const retryBackoff = def.retryBackoff ?? config.jobs.retryBackoff;
       if (!o.tx && !o.singletonKey) {
         const id = randomUUID();
-        const startAfter = o.startAfter instanceof Date ? o.startAfter.toISOString() : o.startAfter !== undefined ? `${o.startAfter} seconds` : undefined;
+        const here = def.runInSenderSeconds !== undefined && o.startAfter === undefined && handlers.has(name);
+        const delay = here ? def.runInSenderSeconds : o.startAfter;
+        const startAfter = delay instanceof Date ? delay.toISOString() : delay !== undefined ? `${delay} seconds` : undefined;
         await insertJob({
           id,
           name,
@@ -312,6 +369,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
           ...(startAfter !== undefined && { startAfter }),
           ...(def.expireInSeconds !== undefined && { expireInSeconds: def.expireInSeconds }),
         } as PgBoss.JobInsert);
+        if (here) queueLocally(name, id, data);
         return id;
       }
       if (o.tx) {
@@ -372,6 +430,8 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     stop() {
       stopping ??= (async () => {
         if (retryTimer) clearTimeout(retryTimer);
+        // Runs under way here finish; what is still pending here is left to the workers (after its startAfter).
+        await Promise.allSettled(localRunning.values());
         if (!booting) return;
         await booting.catch(() => undefined);
         if (!boss) return;

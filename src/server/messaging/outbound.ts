@@ -9,7 +9,8 @@
  * 3. Waits for the number's pacer (messaging/pacer.ts), 4. calls the Graph API; a 130429 backs the number off and
  *    sends the same claimed send again later, never as a second send.
  * 5. Stores the message with its wamid, the conversation (opened if the contact had none on that number), the
- *    workspace events and the send's outcome in one transaction.
+ *    workspace events and the send's outcome in one transaction, shared by the sends of the workspace accepted
+ *    meanwhile (see storeAccepted).
  *
  * Outcomes of a send record: `sent`; `failed` (Meta refused for good: a retry answers the same refusal);
  * `pending` (Meta certainly did not take it and waiting may help: a retry with the same key sends it);
@@ -21,13 +22,17 @@ import type { Message } from '../../shared';
 import { customerWindow } from '../../shared/customer-window';
 import { HttpError, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
-import { toMessage } from '../repositories/conversations';
+import type { Executor } from '../db/client';
+import { touchConversations } from '../repositories/conversation-rows';
+import { toConversation, toMessage } from '../repositories/conversations';
+import { insertMessages } from '../repositories/inbound-batch-rows';
+import { type NewEvent, appendEvents } from '../realtime/event-log';
 import * as sends from '../repositories/outbound-sends';
 import * as r from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError, type GraphClient, type InteractiveHeader, type OutboundMessage, messages as wire } from '../whatsapp/graph-client';
-import { announceMessage, findOrOpenConversation, type Thread } from './conversation-thread';
+import { findOrOpenConversation, type Thread } from './conversation-thread';
 import { type OutboundContent, type OutboundHeader, OutboundRequest, type OutboundRequest as Request, actorId, creatorOf } from './outbound-request';
 import { type Pacer, createPacer } from './pacer';
 
@@ -177,9 +182,8 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
       accountId = req.target.whatsappAccountId;
       conversation = null;
     }
-    const contact = await r.contacts.get(db(), ws, contactId);
+    const [contact, account] = await Promise.all([r.contacts.get(db(), ws, contactId), accountId ? ch.account(db(), ws, accountId) : null]);
     if (!contact) throw notFound('Contact not found');
-    const account = accountId ? await ch.account(db(), ws, accountId) : null;
     if (!account) throw conflict('This conversation has no connected WhatsApp number to send from');
     // Free-form messages only inside the customer-service window; templates go any time.
     if (req.content.type !== 'template') {
@@ -190,20 +194,25 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
   }
 
   /** Claims the key: a new send, or a retry of a `pending` one; otherwise answers or throws the earlier outcome. */
-  async function claim(req: Request, target: Awaited<ReturnType<typeof resolve>>, messageType: string) {
+  async function claim(
+    req: Request,
+    target: Awaited<ReturnType<typeof resolve>>,
+    messageType: string,
+  ): Promise<{ send?: sends.OutboundSendRow; replay?: SentMessage; unknown?: string }> {
     const ws = req.workspaceId;
+    // A new key is recorded and claimed by one statement; only a key seen before needs the transaction below.
+    const fresh = await sends.claimNew(db(), {
+      workspaceId: ws,
+      idempotencyKey: req.idempotencyKey,
+      whatsappAccountId: target.account.id,
+      contactId: target.contact.id,
+      conversationId: target.conversation?.id ?? null,
+      actorType: req.actor.type,
+      actorId: actorId(req.actor),
+      messageType,
+    });
+    if (fresh) return { send: fresh };
     return d.db.transaction(async (tx) => {
-      const fresh = await sends.claimNew(tx, {
-        workspaceId: ws,
-        idempotencyKey: req.idempotencyKey,
-        whatsappAccountId: target.account.id,
-        contactId: target.contact.id,
-        conversationId: target.conversation?.id ?? null,
-        actorType: req.actor.type,
-        actorId: actorId(req.actor),
-        messageType,
-      });
-      if (fresh) return { send: fresh };
       const known = (await sends.byKeyForUpdate(tx, ws, req.idempotencyKey))!;
       switch (known.status) {
         case 'pending':
@@ -285,25 +294,7 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
     }
 
     try {
-      return await d.db.transaction(async (tx) => {
-        const thread: Thread = target.conversation
-          ? { conversation: target.conversation, opened: false, reopened: false }
-          : await findOrOpenConversation(tx, ws, target.contact.id, target.account.id, { reopenClosed: false });
-        const row = await ch.insertMessage(tx, {
-          workspaceId: ws,
-          conversationId: thread.conversation.id,
-          ...stored,
-          creator: creatorOf(req.actor),
-          memberId: req.actor.type === 'member' ? req.actor.memberId : null,
-          waMessageId: wamid,
-          status: 'sent',
-          createdAt: new Date(),
-        });
-        if (!row) throw new Error('WhatsApp answered a message id that is stored already');
-        await announceMessage(tx, ws, thread, target.contact, row);
-        await sends.finish(tx, ws, sendId, { status: 'sent', messageId: row.id, waMessageId: wamid, conversationId: thread.conversation.id });
-        return { message: toMessage(row), sendId, replayed: false };
-      });
+      return await storeAccepted({ req, target, sendId, wamid, stored });
     } catch (err) {
       // Meta has the message but it could not be stored: unknown to the product, never sent again.
       await sends
@@ -312,6 +303,115 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
       reportUnknown(req, sendId, 'accepted but not stored');
       throw err;
     }
+  }
+
+  /**
+   * Final writes of sends Meta accepted, a batch per transaction and one writer per workspace at a time: the
+   * workspace's event lock is held from the events to the commit, so one transaction per send made that lock
+   * (and one commit each) the limit of a campaign. A batch that fails is written again one send at a time, so one
+   * bad send cannot take the others with it.
+   */
+  interface Accepted {
+    req: Request;
+    target: Awaited<ReturnType<typeof resolve>>;
+    sendId: string;
+    wamid: string;
+    stored: StoredContent;
+  }
+  const acceptedBatchMax = 200;
+  const waiting = new Map<string, { item: Accepted; done: (err: unknown, value?: SentMessage) => void }[]>();
+  const writing = new Set<string>();
+
+  function storeAccepted(item: Accepted): Promise<SentMessage> {
+    const ws = item.req.workspaceId;
+    return new Promise((resolvePromise, rejectPromise) => {
+      let list = waiting.get(ws);
+      if (!list) waiting.set(ws, (list = []));
+      list.push({ item, done: (err, value) => (err ? rejectPromise(err) : resolvePromise(value!)) });
+      void writeWaiting(ws);
+    });
+  }
+
+  async function writeWaiting(ws: string): Promise<void> {
+    const list = waiting.get(ws);
+    if (writing.has(ws) || !list?.length) return;
+    const batch = list.splice(0, acceptedBatchMax);
+    if (list.length === 0) waiting.delete(ws);
+    writing.add(ws);
+    try {
+      try {
+        const results = await d.db.transaction((tx) => writeAccepted(tx, ws, batch.map((b) => b.item)));
+        batch.forEach((b, i) => b.done(null, results[i]));
+      } catch (err) {
+        if (batch.length === 1) batch[0].done(err);
+        else
+          for (const b of batch) {
+            try {
+              const [one] = await d.db.transaction((tx) => writeAccepted(tx, ws, [b.item]));
+              b.done(null, one);
+            } catch (e) {
+              b.done(e);
+            }
+          }
+      }
+    } finally {
+      writing.delete(ws);
+      void writeWaiting(ws);
+    }
+  }
+
+  /** Messages, conversations, workspace events and outcomes of accepted sends of one workspace, set-based. */
+  async function writeAccepted(tx: Executor, ws: string, items: Accepted[]): Promise<SentMessage[]> {
+    const threads: Thread[] = [];
+    for (const it of items) {
+      threads.push(
+        it.target.conversation
+          ? { conversation: it.target.conversation, opened: false, reopened: false }
+          : await findOrOpenConversation(tx, ws, it.target.contact.id, it.target.account.id, { reopenClosed: false }),
+      );
+    }
+    const now = new Date();
+    const rows = await insertMessages(
+      tx,
+      items.map((it, i) => ({
+        workspaceId: ws,
+        conversationId: threads[i].conversation.id,
+        ...it.stored,
+        creator: creatorOf(it.req.actor),
+        memberId: it.req.actor.type === 'member' ? it.req.actor.memberId : null,
+        waMessageId: it.wamid,
+        status: 'sent',
+        createdAt: now,
+      })),
+    );
+    const byWamid = new Map(rows.map((row) => [row.waMessageId!, row]));
+    if (byWamid.size !== items.length) throw new Error('WhatsApp answered a message id that is stored already');
+    const touched = await touchConversations(
+      tx,
+      ws,
+      [...new Set(threads.map((th) => th.conversation.id))].map((id) => ({ id, at: now })),
+    );
+    const events: NewEvent[] = [];
+    const announced = new Set<string>();
+    const results = items.map((it, i): SentMessage => {
+      const row = byWamid.get(it.wamid)!;
+      const message = toMessage(row);
+      const thread = threads[i];
+      if (thread.opened && !announced.has(thread.conversation.id)) {
+        announced.add(thread.conversation.id);
+        const conversation = toConversation(touched.get(thread.conversation.id) ?? thread.conversation);
+        events.push({ type: 'conversation.opened', payload: { conversation: { ...conversation, Contact: r.toContact(it.target.contact), lastMessage: message } } });
+      }
+      events.push({ type: 'message.created', payload: { message } });
+      return { message, sendId: it.sendId, replayed: false };
+    });
+    await appendEvents(tx, ws, events);
+    await sends.finishSent(
+      tx,
+      ws,
+      items.map((it, i) => ({ id: it.sendId, messageId: byWamid.get(it.wamid)!.id, waMessageId: it.wamid, conversationId: threads[i].conversation.id })),
+    );
+    return results;
   }
 
   return {

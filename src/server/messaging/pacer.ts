@@ -3,7 +3,9 @@
  * the database shares it (PostgreSQL and PGlite alike). It runs at the number's `throughputPerSecond` (Meta's
  * tier, 80 by default, up to 1,000).
  *
- * Each send reserves the next slot in one statement and sleeps until it (no polling, no lost wake-ups). The bucket
+ * Each send reserves the next slot in one statement and sleeps until it (no polling, no lost wake-ups). Sends of
+ * one process that ask for a slot while its reservation for that number is under way share the next one: one
+ * statement reserves their slots together, so a campaign's workers do not queue on the number's row lock. The bucket
  * holds half a second of sends: Meta's own bucket holds a second, so a send that reaches Meta up to half a second
  * later or earlier than its slot (network and scheduling jitter) still finds a token there. A 130429 answer pushes
  * the number's next slot `backoffSeconds` away for every process.
@@ -24,21 +26,49 @@ export interface PacerOptions {
   burstSeconds?: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 export function createPacer(database: Database, opts: PacerOptions = {}) {
   const backoffSeconds = opts.backoffSeconds ?? 1;
   const burstSeconds = opts.burstSeconds ?? 0.5;
+  /** Sends of this process waiting for a reservation, by number; `reserving` while one is under way. */
+  const waiting = new Map<string, { account: PacedAccount; resolve(wait: number): void; reject(err: unknown): void }[]>();
+  const reserving = new Set<string>();
+
+  function reserveWaiting(accountId: string): void {
+    const list = waiting.get(accountId);
+    if (reserving.has(accountId) || !list?.length) return;
+    waiting.delete(accountId);
+    reserving.add(accountId);
+    // The newest rate of the number among the waiters (a changed setting applies from this reservation on).
+    const account = list[list.length - 1].account;
+    const interval = 1 / account.throughputPerSecond;
+    // GCRA burst tolerance: (sends in the burst - 1) intervals.
+    const tolerance = Math.max(0, Math.floor(account.throughputPerSecond * burstSeconds) - 1) * interval;
+    pacers
+      .reserve(database.db, account.workspaceId, account.id, interval, list.length)
+      .then(
+        ({ slot, now }) =>
+          list.forEach((w, i) => {
+            const waitMs = (slot + i * interval - tolerance - now) * 1000;
+            if (waitMs > 0) setTimeout(() => w.resolve(waitMs), waitMs);
+            else w.resolve(0);
+          }),
+        (err) => list.forEach((w) => w.reject(err)),
+      )
+      .finally(() => {
+        reserving.delete(accountId);
+        reserveWaiting(accountId);
+      });
+  }
+
   return {
     /** Waits for the number's next send slot; answers how long it waited (ms). */
-    async take(account: PacedAccount): Promise<number> {
-      const interval = 1 / account.throughputPerSecond;
-      // GCRA burst tolerance: (sends in the burst - 1) intervals.
-      const tolerance = Math.max(0, Math.floor(account.throughputPerSecond * burstSeconds) - 1) * interval;
-      const { slot, now } = await pacers.reserve(database.db, account.workspaceId, account.id, interval);
-      const waitMs = (slot - tolerance - now) * 1000;
-      if (waitMs > 0) await sleep(waitMs);
-      return Math.max(0, waitMs);
+    take(account: PacedAccount): Promise<number> {
+      return new Promise((resolve, reject) => {
+        let list = waiting.get(account.id);
+        if (!list) waiting.set(account.id, (list = []));
+        list.push({ account, resolve, reject });
+        reserveWaiting(account.id);
+      });
     },
     /** Meta answered 130429: nothing more from this number until the back-off has passed. */
     async backOff(account: PacedAccount): Promise<void> {

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { afterCursor, iso, isUuid, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
 import { toContact } from './resources';
 import { searchCondition } from './contact-search';
+import { defaultCountryOf } from './workspaces';
 
 export type ConversationRow = typeof t.conversations.$inferSelect;
 export type MessageRow = typeof t.messages.$inferSelect;
@@ -72,29 +73,50 @@ function tabCondition(tab: Tab | undefined, memberId: string): SQL | undefined {
   }
 }
 
+/**
+ * A search that matches at most this many contacts is answered from those contacts' conversations (found
+ * through the contact index, sorted here); one that matches more walks the tab's activity index, where matches
+ * are dense enough to fill a page early. Which plan runs is decided by the data, not by the planner's estimate
+ * (the planner walked 3,000+ conversations for "maria sm" when 1,600 contacts matched).
+ */
+const SELECTIVE_SEARCH_CONTACTS = 2000;
+
 export async function listConversations(ex: Executor, workspaceId: string, f: ConversationListFilter): Promise<Page<ConversationListEntry>> {
   const c = t.conversations;
   const limit = pageLimit(f);
   const search = f.search?.trim();
-  let searchCond: SQL | undefined;
+  const where: (SQL | undefined)[] = [
+    eq(c.workspaceId, workspaceId),
+    tabCondition(f.tab, f.memberId),
+    f.contactId ? eq(c.contactId, f.contactId) : undefined,
+    afterCursor(c.lastActivityAt, c.id, f.cursor),
+  ];
   if (search) {
     // The contact search (name prefix or any of its words, e-mail prefix, phone), as in the contact list.
-    const [ws] = await ex.select({ country: t.workspaces.defaultCountry }).from(t.workspaces).where(eq(t.workspaces.id, workspaceId));
-    searchCond = searchCondition(search, ws?.country ?? 'US');
+    const searchCond = searchCondition(search, await defaultCountryOf(ex, workspaceId));
+    const matched = await ex
+      .select({ id: t.contacts.id })
+      .from(t.contacts)
+      .where(and(eq(t.contacts.workspaceId, workspaceId), searchCond))
+      .limit(SELECTIVE_SEARCH_CONTACTS + 1);
+    if (matched.length === 0) return { items: [], nextCursor: null };
+    if (matched.length <= SELECTIVE_SEARCH_CONTACTS) {
+      const candidates = await ex
+        .select({ id: c.id, at: c.lastActivityAt })
+        .from(c)
+        .where(and(...where, sql`${c.contactId} = any(${sql.param(matched.map((m) => m.id))}::uuid[])`));
+      candidates.sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      if (candidates.length === 0) return { items: [], nextCursor: null };
+      where.push(sql`${c.id} = any(${sql.param(candidates.slice(0, limit + 1).map((x) => x.id))}::uuid[])`);
+    } else {
+      where.push(searchCond);
+    }
   }
   const rows = await ex
     .select({ conversation: c, contact: t.contacts })
     .from(c)
     .innerJoin(t.contacts, and(eq(t.contacts.id, c.contactId), eq(t.contacts.workspaceId, c.workspaceId)))
-    .where(
-      and(
-        eq(c.workspaceId, workspaceId),
-        tabCondition(f.tab, f.memberId),
-        f.contactId ? eq(c.contactId, f.contactId) : undefined,
-        searchCond,
-        afterCursor(c.lastActivityAt, c.id, f.cursor),
-      ),
-    )
+    .where(and(...where))
     .orderBy(desc(c.lastActivityAt), desc(c.id))
     .limit(limit + 1);
   const page = toPage(rows, limit, (r) => ({ at: r.conversation.lastActivityAt, id: r.conversation.id }), (r) => r);
@@ -153,6 +175,23 @@ export async function insertEvent(
 ): Promise<ConversationEvent> {
   const [r] = await ex.insert(t.conversationEvents).values({ workspaceId, conversationId, data }).returning();
   return toEvent(r);
+}
+
+export type ConversationChanges = Partial<typeof t.conversations.$inferInsert>;
+
+/** Applies a member's (or bot's, campaign's, system's) changes; null when the conversation is not in the workspace. */
+export async function updateConversation(
+  ex: Executor,
+  workspaceId: string,
+  id: string,
+  changes: ConversationChanges,
+): Promise<ConversationRow | null> {
+  const [row] = await ex
+    .update(t.conversations)
+    .set(changes)
+    .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, id)))
+    .returning();
+  return row ?? null;
 }
 
 export async function touchActivity(ex: Executor, workspaceId: string, conversationId: string): Promise<void> {

@@ -10,26 +10,28 @@ import * as t from '../db/schema';
 const nowEpoch = sql`extract(epoch from clock_timestamp())::double precision`;
 
 /**
- * Reserves the number's next send slot (GCRA, virtual scheduling): the slot starts at the later of the
- * theoretical time `next_at` and now, and moves `next_at` one interval on. Answers the reserved slot and the
- * database's now; the caller may send at `slot - burstSeconds`.
+ * Reserves the number's next `count` send slots (GCRA, virtual scheduling): the first starts at the later of the
+ * theoretical time `next_at` and now, each next one an interval later, and `next_at` moves past the last. Answers
+ * the first reserved slot and the database's now; the caller may send at `slot - burstSeconds`.
  */
 export async function reserve(
   ex: Executor,
   workspaceId: string,
   whatsappAccountId: string,
   intervalSeconds: number,
+  count = 1,
 ): Promise<{ slot: number; now: number }> {
   const p = t.sendPacers;
+  const span = intervalSeconds * count;
   const [row] = await ex
     .insert(p)
-    .values({ whatsappAccountId, workspaceId, nextAt: sql`${nowEpoch} + ${intervalSeconds}::double precision` })
+    .values({ whatsappAccountId, workspaceId, nextAt: sql`${nowEpoch} + ${span}::double precision` })
     .onConflictDoUpdate({
       target: p.whatsappAccountId,
-      set: { nextAt: sql`greatest(${p.nextAt}, ${nowEpoch}) + ${intervalSeconds}::double precision` },
+      set: { nextAt: sql`greatest(${p.nextAt}, ${nowEpoch}) + ${span}::double precision` },
     })
     .returning({ nextAt: p.nextAt, now: sql<number>`${nowEpoch}`.mapWith(Number) });
-  return { slot: row.nextAt - intervalSeconds, now: row.now };
+  return { slot: row.nextAt - span, now: row.now };
 }
 
 /** Nothing of this number goes before `seconds` from now (130429: Meta says the number sends too fast). */
