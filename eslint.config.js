@@ -24,6 +24,11 @@
 // `no-restricted-imports` setting wins. Each layer folder therefore matches exactly one
 // boundary block below; do not add another block that sets this rule for `src/**`.
 // tests/lint/boundaries.test.ts checks every forbidden pair against this config.
+//
+// Inside the server, repositories own the SQL (README "Architecture"): services and routes may not import
+// drizzle-orm or the table objects of db/schema, only types from them. That rule is
+// `@typescript-eslint/no-restricted-imports` (it knows `import type`), a rule of its own, so it adds to the
+// server's boundary block instead of replacing it. tests/lint/sql-in-repositories.test.ts checks it.
 
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -105,6 +110,26 @@ const boundary = (folder, patterns) => ({
   },
 });
 
+const REPOSITORIES = 'services and routes hold no SQL: write the query as a function of src/server/repositories (its executor first) and call that';
+
+/** drizzle-orm, the table objects of db/schema and the raw-result helper: only in repositories (types may go anywhere). */
+const sqlOnlyInRepositories = {
+  name: 'parley/server/sql-in-repositories',
+  files: [`src/server/services/${CODE}`, `src/server/routes/${CODE}`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { regex: '^drizzle-orm(?:/|$)', allowTypeImports: true, message: REPOSITORIES },
+          { regex: '(?:^|/)db/schema(?:/|$)', allowTypeImports: true, message: REPOSITORIES },
+          { regex: '(?:^|/)db/client$', importNames: ['rowsOf'], message: REPOSITORIES },
+        ],
+      },
+    ],
+  },
+};
+
 export default defineConfig([
   globalIgnores([
     '**/node_modules/',
@@ -181,6 +206,7 @@ export default defineConfig([
     forbidElectron('renderer'),
   ]),
   boundary('server', ['renderer', 'main', 'preload', 'sandbox'].map((to) => forbidLayer('server', to))),
+  sqlOnlyInRepositories,
   boundary('sandbox', ['server', 'main', 'preload', 'renderer'].map((to) => forbidLayer('sandbox', to))),
   boundary('main', ['renderer', 'server'].map((to) => forbidLayer('main', to))),
   boundary('preload', [

@@ -18,6 +18,8 @@ export const limits = {
   },
   /** Ours: a page of any list. */
   page: { defaultLimit: 50, maxLimit: 200 },
+  /** Ours: the newest CampaignLogs a campaign list entry embeds (its logCounts count them all). */
+  campaignListLogs: 100,
   /** Ours: free-text fields that the spec leaves open. */
   text: { title: 200, description: 1000, generic: 4096 },
   /** WhatsApp Cloud API: text message body. */

@@ -88,6 +88,23 @@ describe('contact list', () => {
     } while (cursor);
     expect(new Set(seen).size).toBe(5);
   });
+
+  it('pages a search newest first with an opaque cursor, each match once', async () => {
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await ta.call('GET', `/workspace/${admin.workspaceId}/contacts`, {
+        token: agent.token,
+        query: { search: '+1 415 555 01', limit: '3', ...(cursor ? { cursor } : {}) },
+      });
+      pages.push(res.json().items.map((c: { name: string }) => c.name));
+      cursor = res.json().nextCursor ?? undefined;
+    } while (cursor);
+    const whole = await ta.call('GET', `/workspace/${admin.workspaceId}/contacts`, { token: agent.token, query: { search: '+1 415 555 01' } });
+    expect(pages.map((p) => p.length)).toEqual([3, 1]);
+    expect(pages.flat()).toEqual(whole.json().items.map((c: { name: string }) => c.name));
+    expect([...pages.flat()].sort()).toEqual(['50% Off', 'Ada Lovelace', 'Alice  Archer-Smith', 'Grace Hopper']);
+  });
 });
 
 describe('PATCH /contact/{contactId}', () => {

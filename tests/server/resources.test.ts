@@ -156,6 +156,54 @@ describe('campaigns', () => {
     expect(list.items.find((c: { id: string }) => c.id === one.json().id)).toMatchObject({ name: 'Winter sale', CampaignLogs: [] });
     expect((await ta.call('DELETE', `/campaign/${rec.json().id}`, { token: admin.token })).statusCode).toBe(200);
   });
+
+  it('lists each campaign with its newest 100 logs and counts of every log by status', async () => {
+    const create = async (name: string) =>
+      (await ta.call('POST', '/campaign', { token: admin.token, body: { workspaceId: admin.workspaceId, type: 'oneTime', name } })).json().id as string;
+    const big = await create('Spring sale');
+    const small = await create('Restock alert');
+    const quiet = await create('Not sent yet');
+    const at = (i: number) => new Date(Date.UTC(2026, 2, 1, 9, 0, i));
+    const log = (campaignId: string, i: number, failed = false) => ({
+      workspaceId: admin.workspaceId,
+      campaignId,
+      phoneNumber: `+4915112345${String(i).padStart(3, '0')}`,
+      templateName: 'spring_offer',
+      messageStatus: failed ? ('failed' as const) : ('success' as const),
+      reason: failed ? 'The number is not on WhatsApp' : null,
+      createdAt: at(i),
+    });
+    // 120 rows for the big campaign (every tenth failed), newer than the small campaign's single row.
+    await ta.db.insert(t.campaignLogs).values([...Array.from({ length: 120 }, (_, i) => log(big, i + 10, i % 10 === 0)), log(small, 1, true)]);
+
+    const list = (await ta.call('GET', `/workspace/${admin.workspaceId}/campaigns`, { token: agent.token })).json();
+    const entry = (id: string) => list.items.find((c: { id: string }) => c.id === id);
+
+    expect(entry(big).logCounts).toEqual({ success: 108, failed: 12 });
+    expect(entry(big).CampaignLogs).toHaveLength(100);
+    // Newest first: the 100 newest of the 120 rows.
+    expect(entry(big).CampaignLogs[0]).toEqual({
+      id: expect.any(String),
+      createdAt: at(129).toISOString(),
+      phoneNumber: '+4915112345129',
+      templateName: 'spring_offer',
+      messageStatus: 'success',
+      reason: null,
+      campaignId: big,
+    });
+    expect(entry(big).CampaignLogs[99].createdAt).toBe(at(30).toISOString());
+    // The big campaign's rows do not crowd out an older campaign's.
+    expect(entry(small)).toMatchObject({
+      logCounts: { success: 0, failed: 1 },
+      CampaignLogs: [{ messageStatus: 'failed', reason: 'The number is not on WhatsApp', createdAt: at(1).toISOString(), campaignId: small }],
+    });
+    expect(entry(quiet)).toMatchObject({ logCounts: { success: 0, failed: 0 }, CampaignLogs: [] });
+
+    // Another workspace's campaign list never sees these rows.
+    const other = await ta.newAdmin();
+    const theirs = (await ta.call('GET', `/workspace/${other.workspaceId}/campaigns`, { token: other.token })).json();
+    expect(theirs.items).toEqual([]);
+  });
 });
 
 describe('attributes', () => {

@@ -57,6 +57,16 @@ describe('POST /whatsapp', () => {
     expect(list.json().items.map((a: { id: string }) => a.id)).toContain(account.id);
   });
 
+  it('refuses a token an HTTP header cannot carry (a pasted direction mark, a space) with 400, storing nothing', async () => {
+    const number = ta.sandbox.addAccount();
+    for (const token of ['\u202Eevil\u202C', 'EAA two words', 'EAAé']) {
+      const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...form(number, admin.workspaceId), token } });
+      expect(res.statusCode, token).toBe(400);
+      expect(res.json().message).toEqual(['token: An access token is letters, digits and punctuation, without spaces']);
+    }
+    expect(await ta.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.phoneNumberId, number.phoneNumberId))).toHaveLength(0);
+  });
+
   it('lets a workspace connect several numbers', async () => {
     const a = ta.sandbox.addAccount();
     const b = ta.sandbox.addAccount();

@@ -69,3 +69,10 @@ export async function updateTemplate(
     .returning();
   return row ?? null;
 }
+
+/** Removes every template of a WhatsApp account (the account is being removed). */
+export async function removeTemplatesOfAccount(ex: Executor, workspaceId: string, whatsappAccountId: string): Promise<void> {
+  await ex
+    .delete(t.whatsappTemplates)
+    .where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), eq(t.whatsappTemplates.whatsappAccountId, whatsappAccountId)));
+}

@@ -119,3 +119,36 @@ export async function workspaceExists(ex: Executor, id: string): Promise<boolean
   const [w] = await ex.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).limit(1);
   return !!w;
 }
+
+/** The workspace's name (the workspace exists: callers hold a resolved workspace id). */
+export async function workspaceName(ex: Executor, id: string): Promise<string> {
+  const [w] = await ex.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, id));
+  return w.name;
+}
+
+/** The country a workspace reads national phone numbers in (contact search), US when none is set. */
+export async function defaultCountryOf(ex: Executor, id: string): Promise<string> {
+  const [w] = await ex.select({ country: workspaces.defaultCountry }).from(workspaces).where(eq(workspaces.id, id));
+  return w?.country ?? 'US';
+}
+
+/** Whether the identity `uid` is a member of the workspace. */
+export async function isMemberByUid(ex: Executor, workspaceId: string, uid: string): Promise<boolean> {
+  const [m] = await ex
+    .select({ id: members.id })
+    .from(members)
+    .innerJoin(workspaceMembers, eq(workspaceMembers.memberId, members.id))
+    .where(and(eq(members.uid, uid), eq(workspaceMembers.workspaceId, workspaceId)))
+    .limit(1);
+  return !!m;
+}
+
+/** Every member of the workspace with its role there, in the order they joined (the workspace detail). */
+export async function workspaceMembersOf(ex: Executor, workspaceId: string): Promise<{ member: MemberRow; role: Role }[]> {
+  return ex
+    .select({ member: members, role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .innerJoin(members, eq(members.id, workspaceMembers.memberId))
+    .where(eq(workspaceMembers.workspaceId, workspaceId))
+    .orderBy(asc(workspaceMembers.createdAt));
+}

@@ -2,13 +2,12 @@
  * Thin handlers, one per route of the shared table: they unpack the validated request and call a service.
  * The compiler checks that every implemented route has exactly one handler.
  */
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import * as t from '../db/schema';
 import type { Handlers } from '../http/types';
 import type { Services } from '../services';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import * as unread from '../repositories/unread';
+import * as inv from '../repositories/invitees';
 import { uploadHandlers } from '../storage/uploads';
 import { routes } from '../../shared/api/routes';
 import { bearerToken, streamStillAllowed } from '../auth/access';
@@ -35,35 +34,7 @@ export function buildHandlers(s: Services): Handlers {
     listMembers: ({ ctx, query }) => s.workspaces.members(ctx.workspaceId, query),
     listAttributes: async ({ ctx, query }) => mapPage(await r.attributes.page(ex(), ctx.workspaceId, query), r.toAttribute),
     listBots: async ({ ctx, query }) => mapPage(await r.bots.page(ex(), ctx.workspaceId, query), r.toBot),
-    listCampaigns: async ({ ctx, query }) => {
-      const page = await r.campaigns.page(ex(), ctx.workspaceId, query);
-      const ids = page.items.map((c) => c.id);
-      const logs = ids.length
-        ? await ex()
-            .select()
-            .from(t.campaignLogs)
-            .where(and(eq(t.campaignLogs.workspaceId, ctx.workspaceId), inArray(t.campaignLogs.campaignId, ids)))
-            .orderBy(desc(t.campaignLogs.createdAt))
-            .limit(100 * ids.length)
-        : [];
-      return {
-        nextCursor: page.nextCursor,
-        items: page.items.map((c) => ({
-          ...r.toCampaign(c),
-          CampaignLogs: logs
-            .filter((l) => l.campaignId === c.id)
-            .map((l) => ({
-              id: l.id,
-              createdAt: l.createdAt.toISOString(),
-              phoneNumber: l.phoneNumber,
-              templateName: l.templateName,
-              messageStatus: l.messageStatus,
-              reason: l.reason,
-              campaignId: l.campaignId,
-            })),
-        })),
-      };
-    },
+    listCampaigns: ({ ctx, query }) => s.automation.listCampaigns(ctx, query),
     listContacts: ({ ctx, query }) => s.audience.listContacts(ctx, query),
     listConversations: async ({ ctx, query }) =>
       withUnread(await conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }), ctx),
@@ -71,8 +42,7 @@ export function buildHandlers(s: Services): Handlers {
       ...(await conv.countConversations(ex(), ctx.workspaceId, ctx.caller.member.id)),
       unread: await unread.unreadCounts(ex(), ctx.workspaceId, ctx.caller.member.id),
     }),
-    listInvitees: async ({ ctx, query }) =>
-      mapPage(await r.invitees.page(ex(), ctx.workspaceId, query, eq(t.invitees.used, false)), r.toInvitee),
+    listInvitees: async ({ ctx, query }) => mapPage(await inv.openInvitationsPage(ex(), ctx.workspaceId, query), r.toInvitee),
     listSegments: async ({ ctx, query }) => mapPage(await r.segments.page(ex(), ctx.workspaceId, query), r.toSegment),
     listWhatsappAccounts: async ({ ctx, query }) =>
       mapPage(await r.whatsappAccounts.page(ex(), ctx.workspaceId, query), r.toWhatsappAccount),

@@ -2,7 +2,7 @@
  * Segment evaluation shared by contact lists, previews and campaigns: count, first page, and keyset batches
  * of the contacts that match a segment's filters in one workspace.
  */
-import { type SQL, and, asc, count, eq, gt } from 'drizzle-orm';
+import { type SQL, and, asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { SegmentFilter } from '../../shared/schemas/entities';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
@@ -25,11 +25,15 @@ export async function segmentWhere(ex: Executor, workspaceId: string, filters: S
 }
 
 export async function countSegment(ex: Executor, workspaceId: string, filters: SegmentFilter[], attrs?: AttributeIndex): Promise<number> {
-  const [row] = await ex
-    .select({ n: count() })
-    .from(t.contacts)
-    .where(await segmentWhere(ex, workspaceId, filters, attrs));
-  return Number(row.n);
+  const where = await segmentWhere(ex, workspaceId, filters, attrs);
+  // Without parallel workers: each worker is a new backend that touches the shared buffers it reads for the first
+  // time, which on this kind of VM costs more than the scan it shares (a 3-filter count over a million contacts:
+  // p95 512 ms with two workers, 250 ms without).
+  return ex.transaction(async (tx) => {
+    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+    const [row] = await tx.select({ n: count() }).from(t.contacts).where(where);
+    return Number(row.n);
+  });
 }
 
 /**

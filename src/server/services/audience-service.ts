@@ -1,6 +1,4 @@
 /** Attributes, contacts and segments. */
-import { type SQL, and, desc, eq, sql } from 'drizzle-orm';
-import { afterCursor, pageLimit, toPage } from '../repositories/pagination';
 import type { z } from 'zod';
 import type { Attribute, Contact, Segment, SegmentPreview } from '../../shared';
 import type {
@@ -11,10 +9,10 @@ import type {
   PatchAttributeBody,
   PatchContactBody,
 } from '../../shared/schemas/requests';
-import * as t from '../db/schema';
-import { type Executor, rowsOf } from '../db/client';
 import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
+import * as attributeRepo from '../repositories/attributes';
+import { contactSearchIn, contactsPage } from '../repositories/contact-list';
 import type { WorkspaceContext } from '../http/types';
 import { isUniqueViolation, type ServiceDeps } from './context';
 import { appendEvent } from '../realtime/event-log';
@@ -26,7 +24,6 @@ import type { SegmentFilter } from '../../shared/schemas/entities';
 export { contactColumns } from '../segments';
 
 export { nameWordsOf, phoneDigits, searchCondition } from '../repositories/contact-search';
-import { phoneDigits, searchCondition } from '../repositories/contact-search';
 
 type AttrValue = string | number | boolean | null;
 
@@ -49,61 +46,12 @@ export function coerceAttributeValue(format: 'text' | 'number' | 'boolean', name
   }
 }
 
-/** A page of contacts, newest first, limited by a segment and/or a search (see searchCondition). */
-export async function contactsPage(
-  ex: Executor,
-  workspaceId: string,
-  query: { search?: string; cursor?: string; limit?: number },
-  segmentCond: SQL | undefined,
-  searchCond: SQL | undefined,
-) {
-  if (query.search && phoneDigits(query.search) >= 5) {
-    // Phone numbers follow the order contacts were imported in, so "newest first, skipping non-matches"
-    // can walk most of the table before it finds a page. A sort key no index provides makes the planner
-    // collect the (few) matches through the phone prefix index and sort them instead.
-    const limit = pageLimit(query);
-    const c = t.contacts;
-    const rows = await ex
-      .select()
-      .from(c)
-      .where(and(eq(c.workspaceId, workspaceId), segmentCond, searchCond, afterCursor(c.createdAt, c.id, query.cursor)))
-      .orderBy(sql`${c.createdAt} + interval '0 seconds' desc`, desc(c.id))
-      .limit(limit + 1);
-    return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), r.toContact);
-  }
-  const page = await r.contacts.page(ex, workspaceId, query, and(segmentCond, searchCond));
-  return { items: page.items.map(r.toContact), nextCursor: page.nextCursor };
-}
-
-export interface AttributeUser {
-  type: 'segment' | 'bot' | 'campaign';
-  id: string;
-  name: string;
-}
-
-/** Segments filtering on the attribute (by name), bots and campaigns whose canvas names it (by id). */
-export async function attributeUsers(ex: Executor, workspaceId: string, attributeId: string, name: string): Promise<AttributeUser[]> {
-  const idPattern = `%"${attributeId}"%`;
-  const rows = rowsOf<AttributeUser>(
-    await ex.execute(sql`
-      select 'segment' as type, id::text as id, name from ${t.segments}
-      where workspace_id = ${workspaceId}
-        and exists (select 1 from jsonb_array_elements(filters) f where lower(f ->> 'column') = lower(${name}::text))
-      union all
-      select 'bot', id::text, title from ${t.bots} where workspace_id = ${workspaceId} and rf_instance::text like ${idPattern}
-      union all
-      select 'campaign', id::text, name from ${t.campaigns} where workspace_id = ${workspaceId} and rf_instance::text like ${idPattern}
-      order by 1, 3`),
-  );
-  return rows;
-}
-
 export function audienceService(d: ServiceDeps) {
   const ex = () => d.db.db;
   const duplicate = (name: string) => conflict(`Attribute with name ${name} already exists`);
 
   async function attributesByName(workspaceId: string) {
-    const rows = await ex().select().from(t.attributes).where(eq(t.attributes.workspaceId, workspaceId));
+    const rows = await attributeRepo.attributesOf(ex(), workspaceId);
     return new Map(rows.map((a) => [a.name.toLowerCase(), a]));
   }
 
@@ -137,10 +85,7 @@ export function audienceService(d: ServiceDeps) {
           });
           // Contacts keep attribute values by name: a rename carries the values over.
           if (row && body.name !== undefined && body.name !== before.name) {
-            await tx.execute(sql`
-              update ${t.contacts}
-              set attributes = (attributes - ${before.name}::text) || jsonb_build_object(${body.name}::text, attributes -> ${before.name}::text)
-              where workspace_id = ${ctx.workspaceId} and attributes ? ${before.name}::text`);
+            await attributeRepo.renameAttributeValues(tx, ctx.workspaceId, before.name, body.name);
           }
           return r.toAttribute(row!);
         });
@@ -154,15 +99,13 @@ export function audienceService(d: ServiceDeps) {
         const row = await r.attributes.get(tx, ctx.workspaceId, id);
         if (!row) throw notFound('Attribute not found');
         // Deleting an attribute that segments, bots or campaigns still use would silently change what they do.
-        const users = await attributeUsers(tx, ctx.workspaceId, row.id, row.name);
+        const users = await attributeRepo.attributeUsers(tx, ctx.workspaceId, row.id, row.name);
         if (users.length) {
           const named = users.map((u) => `${u.type} "${u.name}"`).join(', ');
           throw conflict(`Attribute ${row.name} is used by ${named}; remove it from them first`);
         }
         await r.attributes.remove(tx, ctx.workspaceId, id);
-        await tx.execute(sql`
-          update ${t.contacts} set attributes = attributes - ${row.name}::text
-          where workspace_id = ${ctx.workspaceId} and attributes ? ${row.name}::text`);
+        await attributeRepo.removeAttributeValues(tx, ctx.workspaceId, row.name);
       });
       return { success: true as const };
     },
@@ -200,17 +143,14 @@ export function audienceService(d: ServiceDeps) {
 
     /** A page of contacts, newest first: searched, and/or limited to a saved segment. */
     async listContacts(ctx: WorkspaceContext, query: z.output<typeof ContactListQuery>) {
-      let segmentCond: SQL | undefined;
+      let segmentFilters: SegmentFilter[] | undefined;
       if (query.segmentId) {
         const segment = await r.segments.get(ex(), ctx.workspaceId, query.segmentId);
         if (!segment) throw notFound('Segment not found');
-        segmentCond = await segmentWhere(ex(), ctx.workspaceId, segment.filters as SegmentFilter[]);
+        segmentFilters = segment.filters as SegmentFilter[];
       }
-      let searchCond: SQL | undefined;
-      if (query.search?.trim()) {
-        const [ws] = await ex().select({ c: t.workspaces.defaultCountry }).from(t.workspaces).where(eq(t.workspaces.id, ctx.workspaceId));
-        searchCond = searchCondition(query.search, ws?.c ?? 'US');
-      }
+      const segmentCond = segmentFilters ? await segmentWhere(ex(), ctx.workspaceId, segmentFilters) : undefined;
+      const searchCond = query.search?.trim() ? await contactSearchIn(ex(), ctx.workspaceId, query.search) : undefined;
       return contactsPage(ex(), ctx.workspaceId, query, segmentCond, searchCond);
     },
 
@@ -239,15 +179,6 @@ export function audienceService(d: ServiceDeps) {
     async deleteSegment(ctx: WorkspaceContext, id: string) {
       if (!(await r.segments.remove(ex(), ctx.workspaceId, id))) throw notFound('Segment not found');
       return { success: true as const };
-    },
-
-    async contactExists(ctx: WorkspaceContext, id: string) {
-      const [c] = await ex()
-        .select({ id: t.contacts.id })
-        .from(t.contacts)
-        .where(and(eq(t.contacts.workspaceId, ctx.workspaceId), eq(t.contacts.id, id)))
-        .limit(1);
-      return !!c;
     },
   };
 }

@@ -1,10 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import type { AuthMe, InviteSignUpBody, Member, SignUpBody } from '../../shared';
 import { productMessages } from '../../shared/messages';
-import * as t from '../db/schema';
 import type { Executor } from '../db/client';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../errors';
 import * as ws from '../repositories/workspaces';
+import * as invitations from '../repositories/invitees';
 import { isUuid } from '../repositories/pagination';
 import type { Caller } from '../http/types';
 import type { ServiceDeps } from './context';
@@ -39,7 +38,7 @@ export function authService(d: ServiceDeps) {
   }
 
   async function openInvitation(ex: Executor, token: string) {
-    const [inv] = await ex.select().from(t.invitees).where(eq(t.invitees.token, token)).limit(1);
+    const inv = await invitations.invitationByToken(ex, token);
     if (!inv) throw notFound(inviteGone);
     if (inv.used) throw conflict(inviteUsed);
     return inv;
@@ -47,12 +46,7 @@ export function authService(d: ServiceDeps) {
 
   /** Marks the invitation used exactly once, even when two requests race for it. */
   async function claimInvitation(tx: Executor, id: string, memberId: string) {
-    const rows = await tx
-      .update(t.invitees)
-      .set({ used: true, usedByMemberId: memberId })
-      .where(and(eq(t.invitees.id, id), eq(t.invitees.used, false)))
-      .returning({ id: t.invitees.id });
-    if (rows.length === 0) throw conflict(inviteUsed);
+    if (!(await invitations.claimInvitation(tx, id, memberId))) throw conflict(inviteUsed);
   }
 
   return {

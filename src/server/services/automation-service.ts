@@ -1,12 +1,14 @@
 /** Bots and campaigns: their records and canvases (the engines that run them come later). */
-import { or, eq, and } from 'drizzle-orm';
 import type { Bot, BotRfInstance, Campaign, CampaignRfInstance } from '../../shared';
 import type { z } from 'zod';
+import type { CampaignListEntry } from '../../shared/schemas/entities';
 import type { CreateBotBody, CreateCampaignBody, PatchBotBody, PatchCampaignBody } from '../../shared/schemas/requests';
-import * as t from '../db/schema';
+import { limits } from '../../shared/limits';
 import { notFound } from '../errors';
 import * as r from '../repositories/resources';
-import { isUuid } from '../repositories/pagination';
+import * as logs from '../repositories/campaign-logs';
+import { accountIdByIdOrWaba } from '../repositories/whatsapp-accounts';
+import type { Page, PageRequest } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
 
@@ -63,19 +65,8 @@ export function automationService(d: ServiceDeps) {
       await bot(ctx, id);
       let accountId: string | null = null;
       if (wabaAccountId) {
-        const a = t.whatsappAccounts;
-        const [acc] = await ex()
-          .select({ id: a.id })
-          .from(a)
-          .where(
-            and(
-              eq(a.workspaceId, ctx.workspaceId),
-              isUuid(wabaAccountId) ? or(eq(a.id, wabaAccountId), eq(a.wabaAccountId, wabaAccountId)) : eq(a.wabaAccountId, wabaAccountId),
-            ),
-          )
-          .limit(1);
-        if (!acc) throw notFound('WhatsApp account not found');
-        accountId = acc.id;
+        accountId = await accountIdByIdOrWaba(ex(), ctx.workspaceId, wabaAccountId);
+        if (!accountId) throw notFound('WhatsApp account not found');
       }
       const row = await r.bots.update(ex(), ctx.workspaceId, id, { whatsappAccountId: accountId });
       return r.toBot(row!);
@@ -85,6 +76,26 @@ export function automationService(d: ServiceDeps) {
       return { success: true as const };
     },
 
+    /**
+     * A page of campaigns, newest first, each with its newest CampaignLogs (bounded) and its logCounts, which an
+     * aggregate counts over every log row of the campaign.
+     */
+    async listCampaigns(ctx: WorkspaceContext, query: PageRequest): Promise<Page<z.output<typeof CampaignListEntry>>> {
+      const page = await r.campaigns.page(ex(), ctx.workspaceId, query);
+      const ids = page.items.map((c) => c.id);
+      const [latest, counts] = await Promise.all([
+        logs.latestLogsOf(ex(), ctx.workspaceId, ids, limits.campaignListLogs),
+        logs.logCountsOf(ex(), ctx.workspaceId, ids),
+      ]);
+      return {
+        nextCursor: page.nextCursor,
+        items: page.items.map((c) => ({
+          ...r.toCampaign(c),
+          CampaignLogs: latest.get(c.id) ?? [],
+          logCounts: counts.get(c.id) ?? { success: 0, failed: 0 },
+        })),
+      };
+    },
     getCampaign: async (ctx: WorkspaceContext, id: string): Promise<Campaign> => r.toCampaign(await campaign(ctx, id)),
     async createCampaign(ctx: WorkspaceContext, body: z.output<typeof CreateCampaignBody>): Promise<Campaign> {
       const row = await r.campaigns.insert(ex(), {

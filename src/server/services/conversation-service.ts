@@ -1,8 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Conversation, ConversationDetail } from '../../shared';
 import type { PatchConversationBody } from '../../shared/schemas/requests';
-import * as t from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
@@ -55,7 +53,7 @@ export function conversationService(d: ServiceDeps) {
       return d.db.transaction(async (tx) => {
         const row = await r.conversations.get(tx, ctx.workspaceId, id);
         if (!row) throw notFound('Conversation not found');
-        const changes: Partial<typeof t.conversations.$inferInsert> = {};
+        const changes: conv.ConversationChanges = {};
 
         if (body.assigneeMemberId !== undefined || body.assigneeBotId !== undefined) {
           const memberId = body.assigneeMemberId ?? null;
@@ -86,12 +84,8 @@ export function conversationService(d: ServiceDeps) {
           }
         }
         if (Object.keys(changes).length === 0) return conv.toConversation(row);
-        const [updated] = await tx
-          .update(t.conversations)
-          .set(changes)
-          .where(and(eq(t.conversations.workspaceId, ctx.workspaceId), eq(t.conversations.id, id)))
-          .returning();
-        const conversation = conv.toConversation(updated);
+        const updated = await conv.updateConversation(tx, ctx.workspaceId, id, changes);
+        const conversation = conv.toConversation(updated!);
         // Assigned, closed or reopened: every open inbox of the workspace updates live.
         await appendEvent(tx, ctx.workspaceId, 'conversation.updated', { conversation });
         return conversation;

@@ -1,10 +1,12 @@
 /** Invitations and WhatsApp account records. */
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Role } from '../../shared/schemas/common';
-import * as t from '../db/schema';
 import { conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
+import * as invitations from '../repositories/invitees';
+import * as ws from '../repositories/workspaces';
+import { unlinkBotsFromAccount } from '../repositories/bots';
+import { removeTemplatesOfAccount } from '../repositories/whatsapp-templates';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
 
@@ -18,30 +20,22 @@ export function teamService(d: ServiceDeps) {
     async invite(ctx: WorkspaceContext, email: string, role: Role) {
       const normalized = email.trim().toLowerCase();
       const uid = await d.identity.findUidByEmail(normalized);
-      if (uid) {
-        const [already] = await ex()
-          .select({ id: t.members.id })
-          .from(t.members)
-          .innerJoin(t.workspaceMembers, eq(t.workspaceMembers.memberId, t.members.id))
-          .where(and(eq(t.members.uid, uid), eq(t.workspaceMembers.workspaceId, ctx.workspaceId)))
-          .limit(1);
-        if (already) throw conflict(`${normalized} is already a member of this workspace`);
+      if (uid && (await ws.isMemberByUid(ex(), ctx.workspaceId, uid))) {
+        throw conflict(`${normalized} is already a member of this workspace`);
       }
       const token = randomBytes(24).toString('base64url');
       const invitation = await d.db.transaction(async (tx) => {
-        await tx
-          .delete(t.invitees)
-          .where(and(eq(t.invitees.workspaceId, ctx.workspaceId), eq(sql`lower(${t.invitees.email})`, normalized), eq(t.invitees.used, false)));
+        await invitations.removeOpenInvitations(tx, ctx.workspaceId, normalized);
         return r.invitees.insert(tx, { workspaceId: ctx.workspaceId, email: normalized, role, token, memberId: ctx.caller.member.id });
       });
-      const [w] = await ex().select({ name: t.workspaces.name }).from(t.workspaces).where(eq(t.workspaces.id, ctx.workspaceId));
+      const workspaceName = await ws.workspaceName(ex(), ctx.workspaceId);
       // The link carries the invitation's secret token (only the e-mail has it); ids are not credentials.
       const link = `${d.config.appUrl.replace(/\/$/, '')}/invite/${invitation.token}`;
       await d.mailer
         .send({
           to: normalized,
-          subject: `You are invited to ${w.name} on Parley`,
-          text: `You have been invited to join ${w.name} on Parley as ${role}.\n\nAccept the invitation: ${link}\n`,
+          subject: `You are invited to ${workspaceName} on Parley`,
+          text: `You have been invited to join ${workspaceName} on Parley as ${role}.\n\nAccept the invitation: ${link}\n`,
         })
         .catch((err: unknown) => d.log.error({ err }, 'invitation e-mail could not be sent'));
       return { success: true as const };
@@ -53,12 +47,12 @@ export function teamService(d: ServiceDeps) {
      * member or the invitee's identity uid.
      */
     async validate(token: string) {
-      const [inv] = await ex().select().from(t.invitees).where(eq(t.invitees.token, token)).limit(1);
+      const inv = await invitations.invitationByToken(ex(), token);
       if (!inv) throw notFound('This invitation does not exist or was revoked');
       if (inv.used) throw conflict('This invitation has already been used');
-      const [w] = await ex().select({ name: t.workspaces.name }).from(t.workspaces).where(eq(t.workspaces.id, inv.workspaceId));
+      const workspaceName = await ws.workspaceName(ex(), inv.workspaceId);
       const uid = await d.identity.findUidByEmail(inv.email);
-      return { email: inv.email, role: inv.role, workspaceName: w.name, hasAccount: uid !== null };
+      return { email: inv.email, role: inv.role, workspaceName, hasAccount: uid !== null };
     },
 
     async revoke(ctx: WorkspaceContext, id: string) {
@@ -74,13 +68,8 @@ export function teamService(d: ServiceDeps) {
     async deleteWhatsappAccount(ctx: WorkspaceContext, id: string) {
       await d.db.transaction(async (tx) => {
         if (!(await r.whatsappAccounts.remove(tx, ctx.workspaceId, id))) throw notFound('WhatsApp account not found');
-        await tx
-          .update(t.bots)
-          .set({ whatsappAccountId: null, isActive: false })
-          .where(and(eq(t.bots.workspaceId, ctx.workspaceId), eq(t.bots.whatsappAccountId, id)));
-        await tx
-          .delete(t.whatsappTemplates)
-          .where(and(eq(t.whatsappTemplates.workspaceId, ctx.workspaceId), eq(t.whatsappTemplates.whatsappAccountId, id)));
+        await unlinkBotsFromAccount(tx, ctx.workspaceId, id);
+        await removeTemplatesOfAccount(tx, ctx.workspaceId, id);
       });
       return { success: true as const };
     },

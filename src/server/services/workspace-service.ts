@@ -1,9 +1,8 @@
 import type { MemberProfile, Workspace, WorkspaceDetail } from '../../shared';
 import type { Role } from '../../shared/schemas/common';
-import { asc, eq } from 'drizzle-orm';
-import * as t from '../db/schema';
 import { notFound } from '../errors';
 import * as ws from '../repositories/workspaces';
+import { attributesOf } from '../repositories/attributes';
 import { toAttribute } from '../repositories/resources';
 import type { Page, PageRequest } from '../repositories/pagination';
 import type { Caller } from '../http/types';
@@ -51,17 +50,8 @@ export function workspaceService(d: ServiceDeps) {
     async detail(workspaceId: string): Promise<WorkspaceDetail> {
       const [w] = await ws.workspacesByIds(d.db.db, [workspaceId]);
       if (!w) throw notFound('Workspace not found');
-      const attrs = await d.db.db
-        .select()
-        .from(t.attributes)
-        .where(eq(t.attributes.workspaceId, workspaceId))
-        .orderBy(asc(t.attributes.createdAt));
-      const members = await d.db.db
-        .select({ member: t.members, role: t.workspaceMembers.role })
-        .from(t.workspaceMembers)
-        .innerJoin(t.members, eq(t.members.id, t.workspaceMembers.memberId))
-        .where(eq(t.workspaceMembers.workspaceId, workspaceId))
-        .orderBy(asc(t.workspaceMembers.createdAt));
+      const attrs = await attributesOf(d.db.db, workspaceId);
+      const members = await ws.workspaceMembersOf(d.db.db, workspaceId);
       return { ...w, Attribute: attrs.map(toAttribute), Member: await profilesOf(members) };
     },
 

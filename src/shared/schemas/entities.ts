@@ -82,7 +82,14 @@ export const Campaign = z.object({
   type: CampaignType,
 });
 export type Campaign = z.infer<typeof Campaign>;
-export const CampaignListEntry = Campaign.extend({ CampaignLogs: z.array(CampaignLog) });
+/** How many of a campaign's log rows succeeded and how many failed. */
+export const CampaignLogCounts = z.object({ success: z.number().int(), failed: z.number().int() });
+/**
+ * A campaign list entry: the campaign with its newest CampaignLogs (at most `limits.campaignListLogs` of them).
+ * Addition: `logCounts` counts every log row of the campaign, so the list's Sent and Failed figures stay right
+ * past that bound.
+ */
+export const CampaignListEntry = Campaign.extend({ CampaignLogs: z.array(CampaignLog), logCounts: CampaignLogCounts });
 
 // ---------- Contact ----------
 export const AttributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);

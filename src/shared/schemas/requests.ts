@@ -163,12 +163,22 @@ export const ThroughputPerSecond = z
   .int({ error: 'throughputPerSecond must be a whole number from 1 to 1000' })
   .min(1, { error: 'throughputPerSecond must be a whole number from 1 to 1000' })
   .max(1000, { error: 'throughputPerSecond must be a whole number from 1 to 1000' });
+/**
+ * A Meta access token goes out in an HTTP Authorization header, which carries printable ASCII only: anything else
+ * (a pasted right-to-left mark, a line break) is refused here rather than failing later as an unreachable WhatsApp.
+ */
+export const AccessToken = z
+  .string({ error: messages.tokenRequired })
+  .trim()
+  .min(1, { error: messages.tokenRequired })
+  .max(1024)
+  .regex(/^[\x21-\x7E]*$/, { error: 'An access token is letters, digits and punctuation, without spaces' });
 export const CreateWhatsappBody = z.strictObject({
   phoneNumber: requiredText(messages.phoneRequired).refine(isValidMobileNumber, { error: messages.phoneInvalid }),
   wabaAccountId: requiredText(messages.wabaAccountIdRequired),
   appId: requiredText(messages.appIdRequired),
   phoneNumberId: requiredText(messages.phoneNumberIdRequired),
-  token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024),
+  token: AccessToken,
   throughputPerSecond: ThroughputPerSecond.optional(),
   ...WorkspaceRef,
 });
@@ -176,7 +186,7 @@ export const CreateWhatsappBody = z.strictObject({
 /** Addition: a new token for a connected number (system user tokens expire or get rotated), or its send rate. */
 export const PatchWhatsappBody = z
   .strictObject({
-    token: z.string({ error: messages.tokenRequired }).trim().min(1, { error: messages.tokenRequired }).max(1024).optional(),
+    token: AccessToken.optional(),
     throughputPerSecond: ThroughputPerSecond.optional(),
   })
   .refine((b) => b.token !== undefined || b.throughputPerSecond !== undefined, { error: messages.tokenRequired, path: ['token'] });
