@@ -1,5 +1,7 @@
 // The renderer's Content-Security-Policy, built from the server address: the page may talk to its own
 // files and to that one server (REST, event stream, media), nothing else.
+import { isAppUrl } from './window';
+
 export function buildCsp(connectSrc: readonly string[]): string {
   const servers = connectSrc.join(' ');
   return [
@@ -14,4 +16,12 @@ export function buildCsp(connectSrc: readonly string[]): string {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/**
+ * The CSP response header main adds to a response (session.webRequest.onHeadersReceived): the app's own page
+ * gets the policy naming the current server; anything else is left as it came (null).
+ */
+export function appCspHeader(url: string, appEntryUrl: string, connectSrc: readonly string[]): string | null {
+  return isAppUrl(url, appEntryUrl) ? buildCsp(connectSrc) : null;
 }

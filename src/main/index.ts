@@ -10,14 +10,14 @@ import { deepLinkFromArgv, deepLinkPath, PROTOCOL } from './app/deep-link';
 import { loadWindowState, saveWindowState, trayTooltip, windowStateFile } from './app/window-state';
 import { desktopConfig } from './config';
 import { createDesktopCore, type DesktopCore } from './core';
-import { buildCsp } from './csp';
+import { appCspHeader } from './csp';
 import { assertKeychainReachable, osKeychain } from './identity/keychain';
 import { registerIpcRouter, sendEvent } from './ipc/electron';
 import { appSenderCheck } from './ipc/sender';
 import { channelOf } from './update/decide';
 import { noUpdater } from './update/port';
 import { createUpdater } from './update/updater';
-import { applyNavigationPolicy, createWindowOptions, isAppUrl, isPermissionAllowed, resolveRendererEntry } from './window';
+import { applyNavigationPolicy, createWindowOptions, isPermissionAllowed, resolveRendererEntry } from './window';
 
 // Built layout (electron.vite.config.ts): out/main/index.js, out/preload/index.cjs, out/renderer/.
 const here = dirname(fileURLToPath(import.meta.url));
@@ -158,8 +158,9 @@ async function startCore(): Promise<DesktopCore> {
 
   // The CSP names the one server the page may reach (rebuilt on every response, so a new address applies at once).
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    if (!isAppUrl(details.url, entry)) return callback({});
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [buildCsp(started.serverAddress.connectSrc())] } });
+    const csp = appCspHeader(details.url, entry, started.serverAddress.connectSrc());
+    if (!csp) return callback({});
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });
   return started;
 }

@@ -33,6 +33,15 @@ export const DesktopProfile = z.object({
 });
 export type DesktopProfile = z.infer<typeof DesktopProfile>;
 
+/**
+ * The profile of a signed-in Firebase user (main's session and the web page's alike): only these fields, never
+ * the User object itself, which carries its tokens. Typed by shape, so shared needs no firebase import.
+ */
+export function toProfile(user: Readonly<DesktopProfile> | null): DesktopProfile | null {
+  if (!user) return null;
+  return { uid: user.uid, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName, photoURL: user.photoURL };
+}
+
 /** A short-lived Firebase ID token (about an hour); the refresh token never leaves main. */
 export const IdTokenAnswer = z.object({ token: z.string(), expiresAt: Timestamp });
 

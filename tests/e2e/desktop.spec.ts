@@ -1,5 +1,5 @@
 /**
- * The desktop app end to end: the renderer in Chromium with `window.desktop` wired (tests/e2e/support/desktop.ts)
+ * The desktop app end to end: the built renderer (out/renderer) in Chromium with `window.desktop` wired (tests/e2e/support/desktop.ts)
  * to the real main-process core in this process (OS keychain, SQLite cache, notifications recorded), against the
  * real local stack. Run under a keychain: `keyctl session - npx playwright test -c tests/e2e/playwright.config.ts desktop.spec.ts`.
  */
@@ -35,24 +35,28 @@ test('desktop: keychain session across a restart, notification to its conversati
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-desktop-e2e-'));
   const keychainService = `parley-desktop-e2e-${randomUUID()}`;
   const launch = () =>
-    launchDesktopApp(browser, { userDataDir, keychainService, serverUrl: gate.url, emulatorHost: stack.emulatorHost, appUrl: stack.webUrl });
+    launchDesktopApp(browser, { userDataDir, keychainService, serverUrl: gate.url, emulatorHost: stack.emulatorHost });
   const inbox = (app: DesktopApp) => app.page.getByRole('navigation', { name: 'Conversations' });
   let app = await launch();
 
   await test.step('sign in through main', async () => {
-    await app.page.goto(`${stack.webUrl}/#/login`);
+    await app.page.goto(`${app.url}#/login`);
     await app.page.getByLabel('Email').fill(admin.email);
     await app.page.getByLabel('Password', { exact: true }).fill(admin.password);
     await app.page.getByRole('button', { name: 'Sign in' }).click();
     await expect(app.page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     // main synced the workspace into the cache
     await expect.poll(() => app.core.syncStatus().state, { timeout: 30_000 }).toBe('live');
+    // main's CSP header names only the server it was given: the page reaches it, and no other
+    const reach = (url: string) => app.page.evaluate((u) => fetch(u).then((r) => r.status, () => 'refused'), `${url}/healthz`);
+    expect(await reach(gate.url)).toBe(200);
+    expect(await reach(stack.apiUrl)).toBe('refused');
   });
 
   await test.step('restart: a new page and a new core over the same keychain, still signed in', async () => {
     await app.quit();
     app = await launch();
-    await app.page.goto(`${stack.webUrl}/#/live-chat?tab=open`);
+    await app.page.goto(`${app.url}#/live-chat?tab=open`);
     await expect(inbox(app).getByRole('link', { name: /Kettle Customer/ })).toBeVisible({ timeout: 20_000 });
     await expect(app.page.getByRole('heading', { name: 'Sign in to Parley' })).toHaveCount(0);
     await expect.poll(() => app.core.syncStatus().state, { timeout: 30_000 }).toBe('live');
@@ -66,7 +70,7 @@ test('desktop: keychain session across a restart, notification to its conversati
     const notice = app.notifications.shown[index];
     expect(`${notice.title} ${notice.body}`).toContain('Nora Notify');
     notifiedConversation = notice.conversationId;
-    await app.page.goto(`${stack.webUrl}/#/settings/profile`);
+    await app.page.goto(`${app.url}#/settings/profile`);
     app.notifications.click(index);
     await expect(app.page).toHaveURL(new RegExp(`#/live-chat/${notifiedConversation}`));
     await expect(app.page.getByRole('region', { name: 'Messages' }).getByText('Hello, can I change my delivery address?')).toBeVisible();
@@ -76,7 +80,7 @@ test('desktop: keychain session across a restart, notification to its conversati
   await test.step('the server goes away: offline banner, cached conversations, messages and contact search', async () => {
     await gate.down();
     await expect(app.page.getByTestId('offline-banner')).toBeVisible({ timeout: 30_000 });
-    await app.page.goto(`${stack.webUrl}/#/live-chat?tab=open`);
+    await app.page.goto(`${app.url}#/live-chat?tab=open`);
     const kettle = inbox(app).getByRole('link', { name: /Kettle Customer/ });
     await expect(kettle).toBeVisible();
     await expect(inbox(app).getByRole('link', { name: /Nora Notify/ })).toBeVisible();
@@ -105,7 +109,7 @@ test('desktop: keychain session across a restart, notification to its conversati
   });
 
   await test.step('sign-out leaves nothing in the keychain or the cache', async () => {
-    const uid = (await app.core.invoke('identity.currentUser', undefined, { url: `${stack.webUrl}/`, isMainFrame: true })) as { ok: true; value: { uid: string } };
+    const uid = (await app.core.invoke('identity.currentUser', undefined, { url: app.url, isMainFrame: true })) as { ok: true; value: { uid: string } };
     await app.page.getByRole('button', { name: /account menu$/ }).click();
     await app.page.getByRole('menuitem', { name: 'Sign out' }).click();
     await expect(app.page.getByRole('heading', { name: 'Sign in to Parley' })).toBeVisible();

@@ -2,7 +2,9 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * End-to-end tests in web mode against the real local stack (tests/e2e/support/global-setup.ts starts the Auth
- * emulator, the sandbox, the server on PGlite and Vite). Debian's chromium is used; no browser is downloaded.
+ * emulator, the sandbox, the server on PGlite and Vite). The desktop suite loads the built renderer instead
+ * (out/renderer; the global setup builds it when missing or stale). Debian's chromium is used; no browser is
+ * downloaded.
  */
 export default defineConfig({
   // Paths are relative to this file (kept here so the repository's top level stays as the mission names it).

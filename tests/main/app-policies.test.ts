@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepLinkFromArgv, deepLinkPath } from '../../src/main/app/deep-link';
 import { loadWindowState, saveWindowState, trayTooltip } from '../../src/main/app/window-state';
-import { buildCsp } from '../../src/main/csp';
+import { appCspHeader, buildCsp } from '../../src/main/csp';
 import { serverAddressStore } from '../../src/main/server-address';
 import { decideNotifications } from '../../src/main/notify/decide';
 import type { ConversationListEntry, WorkspaceEvent } from '../../src/shared';
@@ -72,6 +72,12 @@ describe('server address and CSP', () => {
     const csp = buildCsp(store.connectSrc());
     expect(csp).toContain(`connect-src 'self' ${urlOf(healthy)}`);
     expect(csp).not.toMatch(/\*/);
+  });
+  it('puts the CSP header on the app’s own page only, naming the current server', () => {
+    const entry = 'file:///opt/Parley/resources/app.asar/out/renderer/index.html';
+    expect(appCspHeader(`${entry}#/live-chat`, entry, ['https://parley.example.com'])).toBe(buildCsp(['https://parley.example.com']));
+    expect(appCspHeader('file:///opt/Parley/resources/app.asar/out/renderer/assets/index.js', entry, ['https://parley.example.com'])).toBeNull();
+    expect(appCspHeader('https://parley.example.com/healthz', entry, ['https://parley.example.com'])).toBeNull();
   });
   it('refuses an address without a Parley server, or a malformed one, and keeps the old one', async () => {
     const store = serverAddressStore({ userDataDir: path.join(dir, 'b'), defaultUrl: 'http://127.0.0.1:4000' });

@@ -74,6 +74,44 @@ export const workspaceMigrations: readonly string[] = [
   CREATE TABLE attributes (id TEXT PRIMARY KEY, data TEXT NOT NULL, sync_gen INTEGER NOT NULL DEFAULT 0) STRICT;
   CREATE TABLE members (id TEXT PRIMARY KEY, data TEXT NOT NULL, sync_gen INTEGER NOT NULL DEFAULT 0) STRICT;
   `,
+  // 2. The FTS triggers stand still while meta 'ftsDeferred' is set (a first sync fills the tables, then
+  // rebuilds both indexes once: WorkspaceCache.beginFullSync/finishFullSync), and an update only touches the
+  // index when an indexed column really changed (re-synced contacts, message status updates).
+  `
+  DROP TRIGGER contacts_fts_insert;
+  DROP TRIGGER contacts_fts_delete;
+  DROP TRIGGER contacts_fts_update;
+  DROP TRIGGER messages_fts_insert;
+  DROP TRIGGER messages_fts_delete;
+  DROP TRIGGER messages_fts_update;
+  CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred') BEGIN
+    INSERT INTO contacts_fts (rowid, name, phone, email, city, tags) VALUES (new.rowid, new.name, new.phone, new.email, new.city, new.tags);
+  END;
+  CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred') BEGIN
+    INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, email, city, tags) VALUES ('delete', old.rowid, old.name, old.phone, old.email, old.city, old.tags);
+  END;
+  CREATE TRIGGER contacts_fts_update AFTER UPDATE OF name, phone, email, city, tags ON contacts
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred')
+    AND (old.name IS NOT new.name OR old.phone IS NOT new.phone OR old.email IS NOT new.email OR old.city IS NOT new.city OR old.tags IS NOT new.tags) BEGIN
+    INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, email, city, tags) VALUES ('delete', old.rowid, old.name, old.phone, old.email, old.city, old.tags);
+    INSERT INTO contacts_fts (rowid, name, phone, email, city, tags) VALUES (new.rowid, new.name, new.phone, new.email, new.city, new.tags);
+  END;
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred') BEGIN
+    INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred') BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred') AND old.text IS NOT new.text BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
+  `,
 ];
 
 /** One file per user: settings, drafts and the member record (kept across workspace resyncs). */

@@ -7,6 +7,8 @@ import { ServerAnswerError, type ServerApi } from './server-api';
 import type { CacheChange, WorkspaceCache } from './workspace-cache';
 
 const PAGE = 200;
+/** Rows a full sync writes per transaction: several pages (fewer commits), each write still short. */
+const WRITE_BATCH = 1000;
 
 export interface SyncOptions {
   api: ServerApi;
@@ -68,12 +70,25 @@ export function createSync(options: SyncOptions): Sync {
   let loop: Promise<void> | null = null;
 
   async function pages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>, put: (items: T[]) => void) {
-    let cursor: string | undefined;
-    do {
-      const page = await fetchPage(cursor);
-      put(page.items);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    type PageT = { items: T[]; nextCursor: string | null };
+    const request = (cursor: string | undefined): Promise<PageT> => {
+      const answer = fetchPage(cursor);
+      // awaited below; if a write fails first, its failure is the one reported
+      answer.catch(() => undefined);
+      return answer;
+    };
+    let next: Promise<PageT> | null = request(undefined);
+    let pending: T[] = [];
+    while (next) {
+      const page: PageT = await next;
+      // The server prepares the next page while this one is written.
+      next = page.nextCursor ? request(page.nextCursor) : null;
+      pending = pending.length ? pending.concat(page.items) : page.items;
+      if (pending.length >= WRITE_BATCH || !next) {
+        put(pending);
+        pending = [];
+      }
+    }
   }
 
   async function fullSync(): Promise<void> {
@@ -100,7 +115,8 @@ export function createSync(options: SyncOptions): Sync {
   }
 
   function apply(events: readonly WorkspaceEventT[]): CacheChange {
-    const fresh = events.filter((e) => e.seq > cache.lastSeq);
+    const last = cache.lastSeq;
+    const fresh = events.filter((e) => e.seq > last);
     if (fresh.length === 0) return { conversationIds: [], contacts: false };
     onEvents?.(fresh, cache);
     const change = cache.applyEvents(fresh, viewing());

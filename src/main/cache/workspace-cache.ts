@@ -13,7 +13,7 @@ import type {
   WorkspaceEvent,
 } from '../../shared';
 import { workspaceMigrations } from './migrations';
-import { openSqlite, type SqliteDatabase } from './sqlite';
+import { inOwnConnection, openSqlite, type SqliteDatabase } from './sqlite';
 
 export type LiveChatTab = 'me' | 'assigned' | 'open' | 'closed';
 
@@ -31,13 +31,19 @@ export interface CacheChange {
 /**
  * FTS5 query for what the user typed: every word must match the start of a word anywhere in the indexed
  * fields ("ada" finds "Lovelace, Ada"; "love ada" too). Words are quoted, so FTS syntax typed by the user is
- * plain text. null when nothing searchable is left.
+ * plain text. A phone number typed with spaces or dashes ("+1 415-555 0123") is one word, as it is indexed.
+ * null when nothing searchable is left.
  */
 export function ftsQuery(search: string | undefined): string | null {
-  const words = (search ?? '').normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const typed = (search ?? '').normalize('NFKC');
+  const phoneLike = /^[\s+()./-]*\d[\d\s()./-]*$/.test(typed);
+  const words = (phoneLike ? [typed.replace(/\D/g, '')] : typed.match(/[\p{L}\p{N}]+/gu)) ?? [];
   if (words.length === 0) return null;
   return words.slice(0, 16).map((w) => `"${w}"*`).join(' ');
 }
+
+/** From this many FTS hits on, a contact search walks the newest-first index instead of sorting the hits. */
+const MANY_HITS = 1000;
 
 const activityOf = (c: Conversation) => c.lastMessageAt ?? c.createdAt;
 
@@ -100,6 +106,7 @@ export class WorkspaceCache {
          WHERE id = @conversationId AND (last_message_at IS NULL OR last_message_at < @createdAt
            OR (last_message_at = @createdAt AND json_extract(last_message, '$.id') <= @id))`,
       ),
+      contactGen: db.prepare<[string], { sync_gen: number }>('SELECT sync_gen FROM contacts WHERE id = ?'),
       markUnread: db.prepare('UPDATE conversations SET unread = @unread WHERE id = @id'),
       upsertAttribute: db.prepare(
         'INSERT INTO attributes (id, data, sync_gen) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, sync_gen = excluded.sync_gen',
@@ -115,7 +122,22 @@ export class WorkspaceCache {
         `SELECT data FROM (SELECT data, created_at, id FROM messages WHERE conversation_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
          ORDER BY created_at, id`,
       ),
+      contactHits: db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?)'),
+      // Few hits: sort them. Many: walk the newest-first index and stop at the page (the hits are a lookup set).
+      contactsFewHits: db.prepare<[string, number, number], { data: string }>(
+        `SELECT c.data FROM contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid WHERE contacts_fts MATCH ?
+         ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`,
+      ),
+      contactsManyHits: db.prepare<[string, number, number], { data: string }>(
+        `SELECT c.data FROM contacts c INDEXED BY contacts_created WHERE c.rowid IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)
+         ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`,
+      ),
+      contactsNewest: db.prepare<[number, number], { data: string }>('SELECT data FROM contacts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?'),
     };
+    // A first sync that did not finish (the app quit or crashed) left the FTS triggers standing still.
+    if (this.getMeta('ftsDeferred')) this.rebuildSearch();
+    // Fold what the sync wrote into the file now, so the first stream events after it do not pay for it.
+    this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   // ---------- meta ----------
@@ -143,10 +165,19 @@ export class WorkspaceCache {
 
   // ---------- writes ----------
 
-  /** Starts a full sync: rows it does not see again are removed by finishFullSync. */
+  /**
+   * Starts a full sync: rows it does not see again are removed by finishFullSync. Into an empty cache (the
+   * first sync) the FTS triggers stand still and finishFullSync builds both indexes once, which is several
+   * times cheaper than keeping them current row by row; a reload of a filled cache keeps them current, so
+   * search goes on working meanwhile.
+   */
   beginFullSync(): number {
     const gen = Number(this.getMeta('syncGen') ?? 0) + 1;
-    this.setMeta('syncGen', String(gen));
+    this.db.transaction(() => {
+      this.setMeta('syncGen', String(gen));
+      const empty = !this.db.prepare('SELECT 1 FROM contacts LIMIT 1').get() && !this.db.prepare('SELECT 1 FROM messages LIMIT 1').get();
+      if (empty) this.setMeta('ftsDeferred', '1');
+    })();
     return gen;
   }
 
@@ -162,6 +193,21 @@ export class WorkspaceCache {
       this.db.prepare('DELETE FROM messages WHERE conversation_id NOT IN (SELECT id FROM conversations)').run();
       this.setMeta('lastSyncedAt', at);
     })();
+    if (this.getMeta('ftsDeferred')) this.rebuildSearch();
+    // Fold what the sync wrote into the file now, so the first stream events after it do not pay for it.
+    this.db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  /**
+   * Builds both FTS indexes from their tables and sets the triggers going again, in one transaction on a
+   * connection of its own (see inOwnConnection). Until it commits, searches find nothing new; an interruption
+   * leaves the flag set and the next start rebuilds.
+   */
+  private rebuildSearch(): void {
+    inOwnConnection(this.file, (db) => {
+      db.prepare("DELETE FROM meta WHERE key = 'ftsDeferred'").run();
+      db.exec("INSERT INTO contacts_fts (contacts_fts) VALUES ('rebuild'); INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');");
+    });
   }
 
   putContacts(contacts: readonly Contact[], gen = this.currentGen): void {
@@ -184,16 +230,21 @@ export class WorkspaceCache {
     });
   }
 
+  /**
+   * A page of the conversation list. Its contacts are written unless this sync already wrote them from the
+   * contact list (a change between the two pages arrives as a stream event, applied after the sync).
+   */
   putConversations(entries: readonly ConversationListEntry[], gen = this.currentGen): void {
     this.db.transaction(() => {
       for (const entry of entries) {
-        this.putContact(entry.Contact, gen);
+        if (this.statements.contactGen.get(entry.contactId)?.sync_gen !== gen) this.putContact(entry.Contact, gen);
         this.putConversation(entry, entry.lastMessage, entry.unread, gen);
       }
     })();
   }
 
   private putConversation(c: Conversation, lastMessage: Message | null | undefined, unread: boolean | undefined, gen: number): void {
+    const lastJson = lastMessage ? JSON.stringify(lastMessage) : null;
     this.statements.upsertConversation.run({
       id: c.id,
       contactId: c.contactId,
@@ -204,11 +255,12 @@ export class WorkspaceCache {
       unread: unread ? 1 : 0,
       unreadKnown: unread === undefined ? null : unread ? 1 : 0,
       data: JSON.stringify(conversationOnly(c)),
-      lastMessage: lastMessage ? JSON.stringify(lastMessage) : null,
+      lastMessage: lastJson,
       lastMessageAt: lastMessage?.createdAt ?? null,
       gen,
     });
-    if (lastMessage) this.putMessage(lastMessage);
+    // the row was just given this last message: only the message itself is left to store
+    if (lastMessage) this.statements.upsertMessage.run(messageRow(lastMessage, lastJson!));
   }
 
   putMessages(messages: readonly Message[]): void {
@@ -218,7 +270,7 @@ export class WorkspaceCache {
   }
 
   private putMessage(m: Message): void {
-    const row = { id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, text: m.text, data: JSON.stringify(m) };
+    const row = messageRow(m, JSON.stringify(m));
     this.statements.upsertMessage.run(row);
     this.statements.setLastMessage.run(row);
   }
@@ -372,16 +424,15 @@ export class WorkspaceCache {
     const limit = opts.limit ?? 50;
     const offset = Number(opts.cursor ?? 0);
     const match = ftsQuery(opts.search);
-    const rows = match
-      ? this.db
-          .prepare<[string, number, number], { data: string }>(
-            `SELECT c.data FROM contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid WHERE contacts_fts MATCH ?
-             ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`,
-          )
-          .all(match, limit + 1, offset)
-      : this.db
-          .prepare<[number, number], { data: string }>('SELECT data FROM contacts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
-          .all(limit + 1, offset);
+    const { contactHits, contactsFewHits, contactsManyHits, contactsNewest } = this.statements;
+    let rows: { data: string }[];
+    if (!match) rows = contactsNewest.all(limit + 1, offset);
+    else {
+      // Sorting n hits costs n row reads; walking the index costs about (page / share of hits) entries. A
+      // cheap count of up to MANY_HITS hits tells which is less.
+      const many = contactHits.get(match, MANY_HITS)!.n === MANY_HITS;
+      rows = (many ? contactsManyHits : contactsFewHits).all(match, limit + 1, offset);
+    }
     return toPage(rows.map((r) => JSON.parse(r.data) as Contact), limit, offset);
   }
 
@@ -409,6 +460,8 @@ export class WorkspaceCache {
     if (this.db.open) this.db.close();
   }
 }
+
+const messageRow = (m: Message, data: string) => ({ id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, text: m.text, data });
 
 /** A Conversation without the list's extras (they live in their own columns). */
 function conversationOnly(c: Conversation): Conversation {

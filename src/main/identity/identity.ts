@@ -17,7 +17,7 @@ import {
   signOut,
   updateProfile,
 } from 'firebase/auth';
-import type { DesktopProfile } from '../../shared/ipc';
+import { type DesktopProfile, toProfile } from '../../shared/ipc';
 import { IpcError } from '../ipc/router';
 import type { SecretStore } from './keychain';
 
@@ -87,17 +87,6 @@ function keychainPersistence(keychain: SecretStore, written: Set<string>) {
     // The keychain has no change notifications (one main process owns it).
     _addListener(): void {}
     _removeListener(): void {}
-  };
-}
-
-export function toProfile(user: User | null): DesktopProfile | null {
-  if (!user) return null;
-  return {
-    uid: user.uid,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    displayName: user.displayName,
-    photoURL: user.photoURL,
   };
 }
 

@@ -1,22 +1,31 @@
 /**
- * The desktop app in Chromium: the page gets `window.desktop` built by the REAL preload code (src/preload/api.ts,
- * bundled into an init script) on top of a Playwright binding that calls the REAL main-process core
- * (src/main/core.ts: identity in the OS keychain, the SQLite cache, sync, notifications) running in this test's
- * Node process. Events main sends are dispatched into the page. Needs a keychain: run under `keyctl session`.
+ * The desktop app in Chromium: the BUILT renderer (out/renderer, as a packaged app ships it) loaded from the
+ * file: URL a packaged app's window loads (src/main/window.ts resolveRendererEntry), its files answered from
+ * disk with the CSP header main adds to the app's page (src/main/csp.ts appCspHeader, naming the current
+ * server). The page gets `window.desktop` built by the REAL preload code (src/preload/api.ts, bundled into an
+ * init script) on top of a Playwright binding that calls the REAL main-process core (src/main/core.ts: identity
+ * in the OS keychain, the SQLite cache, sync, notifications) running in this test's Node process, which takes
+ * calls only from the app's page in the top frame (src/main/ipc/sender.ts, as in the app). Events main sends
+ * are dispatched into the page. Needs a keychain: run under `keyctl session`.
  *
  * The server is reached through a gate (a TCP relay in this process) so a test can make it unreachable and
  * reachable again, as a server going down and coming back looks to the app, while the shared stack keeps running.
  */
 import { buildSync } from 'esbuild';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
 import { createDesktopCore, type DesktopCore } from '../../../src/main/core';
+import { appCspHeader } from '../../../src/main/csp';
 import { osKeychain } from '../../../src/main/identity/keychain';
+import { appSenderCheck } from '../../../src/main/ipc/sender';
 import { recordingNotifications } from '../../../src/main/notify/notifier';
+import { resolveRendererEntry } from '../../../src/main/window';
 import { ipcEventPrefix, ipcInvokePrefix } from '../../../src/shared/ipc';
 import { aliases } from '../../../scripts/build/aliases';
+import { rendererDir } from './renderer-build';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -93,7 +102,42 @@ export async function serverGate(target: { host: string; port: number }) {
   };
 }
 
+/** The page a packaged app's window loads: out/renderer/index.html as a file: URL. */
+export const desktopAppUrl = resolveRendererEntry({ isPackaged: true, rendererDir });
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Answers the page's file: requests as the packaged app's window gets them: the files of out/renderer from
+ * disk (anything outside it does not exist for the app), the app's page with main's CSP header.
+ */
+async function serveAppFile(route: Route, connectSrc: () => readonly string[]): Promise<void> {
+  const url = route.request().url();
+  const file = path.resolve(fileURLToPath(url));
+  if (!file.startsWith(rendererDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    await route.fulfill({ status: 404, body: '' });
+    return;
+  }
+  const csp = appCspHeader(url, desktopAppUrl, connectSrc());
+  await route.fulfill({
+    status: 200,
+    body: fs.readFileSync(file),
+    headers: { 'content-type': contentTypes[path.extname(file)] ?? 'application/octet-stream', ...(csp ? { 'content-security-policy': csp } : {}) },
+  });
+}
+
 export interface DesktopApp {
+  /** the app's page (file: URL of the built renderer); add `#/route` to open a screen */
+  url: string;
   page: Page;
   context: BrowserContext;
   core: DesktopCore;
@@ -105,7 +149,7 @@ export interface DesktopApp {
 /** Starts the main-process core and a page wired to it (one "launch" of the app). */
 export async function launchDesktopApp(
   browser: Browser,
-  opts: { userDataDir: string; keychainService: string; serverUrl: string; emulatorHost: string; appUrl: string },
+  opts: { userDataDir: string; keychainService: string; serverUrl: string; emulatorHost: string },
 ): Promise<DesktopApp> {
   const notifications = recordingNotifications();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -121,14 +165,16 @@ export async function launchDesktopApp(
     window: { isFocused: () => false, focus: () => void page.bringToFront() },
     openExternal: () => undefined,
     app: { version: '0.0.0-e2e', platform: process.platform, electron: null },
-    // Only the app's own page, main frame, may call (as in the app).
-    isTrustedSender: (sender) => sender.isMainFrame && sender.url.startsWith(opts.appUrl),
+    // Only the app's own page, main frame, may call (the app's own check).
+    isTrustedSender: appSenderCheck(desktopAppUrl),
     sync: { retryDelayMs: [300, 1500] },
     log: () => undefined,
   });
   await page.exposeBinding('__parleyInvoke', ({ frame }, channel: string, arg: unknown) =>
     core.invoke(channel.slice(ipcInvokePrefix.length), arg, { url: frame.url(), isMainFrame: frame === page.mainFrame() }),
   );
+  // Chromium's file: handling (module scripts from file: are refused) is not Electron's: the files are answered here.
+  await context.route((url) => url.protocol === 'file:', (route) => serveAppFile(route, () => core.serverAddress.connectSrc()));
   await page.addInitScript({ content: preloadInitScript() });
   const stopEvents = core.onEvent((event, payload) => {
     void page
@@ -139,6 +185,7 @@ export async function launchDesktopApp(
       .catch(() => undefined);
   });
   return {
+    url: desktopAppUrl,
     page,
     context,
     core,

@@ -3,15 +3,18 @@
  * environment variables the workers inherit (read them through tests/e2e/support/fixtures.ts):
  * PARLEY_E2E_WEB_URL, PARLEY_E2E_API_URL, PARLEY_E2E_AUTH_EMULATOR, PARLEY_E2E_SANDBOX_ORIGIN,
  * PARLEY_E2E_SANDBOX_ACCOUNT (JSON), PARLEY_E2E_CONTROL_URL. Returns the teardown that stops it.
+ * First it builds out/renderer if it is missing or stale (the desktop suite loads the built renderer).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureRendererBuild } from './renderer-build';
 import type { StackInfo } from './stack';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  ensureRendererBuild((line) => process.stdout.write(`${line}\n`));
   // A stack already running (`tsx tests/e2e/support/stack-cli.ts` prints the line): reuse it while iterating.
   if (process.env.PARLEY_E2E_STACK) {
     publish(JSON.parse(process.env.PARLEY_E2E_STACK) as StackInfo);

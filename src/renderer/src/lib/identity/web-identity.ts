@@ -8,20 +8,9 @@ import {
   signOut,
   updateProfile,
 } from 'firebase/auth';
+import { toProfile } from '@shared/ipc';
 import { firebaseAuth } from '../firebase';
-import type { AuthUser } from '../../stores/auth-store';
 import type { Identity } from './identity';
-
-function snapshot(user: User | null): AuthUser | null {
-  if (!user) return null;
-  return {
-    uid: user.uid,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    displayName: user.displayName,
-    photoURL: user.photoURL,
-  };
-}
 
 function signedInUser(): User {
   const user = firebaseAuth().currentUser;
@@ -33,7 +22,7 @@ export function webIdentity(): Identity {
   return {
     kind: 'web',
     start(onUser) {
-      onIdTokenChanged(firebaseAuth(), (user) => onUser(snapshot(user)));
+      onIdTokenChanged(firebaseAuth(), (user) => onUser(toProfile(user)));
     },
     async getIdToken() {
       const user = firebaseAuth().currentUser;
@@ -41,7 +30,7 @@ export function webIdentity(): Identity {
     },
     async signIn(email, password) {
       const cred = await signInWithEmailAndPassword(firebaseAuth(), email, password);
-      return snapshot(cred.user)!;
+      return toProfile(cred.user)!;
     },
     signOut: () => signOut(firebaseAuth()),
     sendVerificationEmail: () => sendEmailVerification(signedInUser()),
@@ -52,13 +41,13 @@ export function webIdentity(): Identity {
       await user.reload();
       // The server reads `email_verified` from the token: a fresh one carries the news.
       if (!wasVerified && user.emailVerified) await user.getIdToken(true);
-      return snapshot(firebaseAuth().currentUser);
+      return toProfile(firebaseAuth().currentUser);
     },
     resetPassword: (email) => sendPasswordResetEmail(firebaseAuth(), email),
     async updateProfile(changes) {
       const user = signedInUser();
       await updateProfile(user, changes);
-      return snapshot(user);
+      return toProfile(user);
     },
   };
 }
