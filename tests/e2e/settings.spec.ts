@@ -34,6 +34,16 @@ test('connect the sandbox WhatsApp number, with the spec messages on the form', 
   // The token is never shown whole.
   await expect(table.getByText(acct.token)).toHaveCount(0);
   await expect(table.getByText(acct.token.slice(-4))).toBeVisible();
+
+  // The send rate is a setting of the number: saved on the server and shown after the list reloads.
+  await expect(table.getByText('80/s')).toBeVisible();
+  await table.getByRole('button', { name: `Edit ${acct.phoneNumber}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit ${acct.phoneNumber}` });
+  await edit.getByLabel('Messages per second').fill('250');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden();
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'WhatsApp accounts' }).getByText('250/s')).toBeVisible();
 });
 
 test('create a template with variables and see it in the list', async ({ page }) => {

@@ -3,6 +3,7 @@
 // opening one still shows the screen with its data.
 import '@testing-library/jest-dom/vitest';
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultAnswers, now, polyfillDom, renderApp, workspace } from './support/app';
 
@@ -22,6 +23,12 @@ describe('canvas routes, loaded lazily', () => {
     await renderApp(`/automation/${botId}`, { answers });
     expect(await screen.findByText('Returns desk')).toBeInTheDocument();
     expect(screen.getByText('Active')).toBeInTheDocument();
+    // Its facts, each under its label.
+    expect(screen.getByText('Steps').nextElementSibling).toHaveTextContent('0');
+    expect(screen.getByText('Channel').nextElementSibling).toHaveTextContent('WhatsApp');
+
+    await userEvent.click(screen.getByRole('link', { name: 'Back to automation' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Automation' })).toBeInTheDocument();
   });
 
   it('opens a campaign at /campaigns/{campaignId}', async () => {
@@ -42,5 +49,9 @@ describe('canvas routes, loaded lazily', () => {
     };
     await renderApp(`/campaigns/${campaignId}`, { answers });
     expect(await screen.findByText('Black Friday')).toBeInTheDocument();
+    expect(screen.getByText('Type').nextElementSibling).toHaveTextContent('One-time');
+
+    await userEvent.click(screen.getByRole('link', { name: 'Back to campaigns' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeInTheDocument();
   });
 });

@@ -93,9 +93,55 @@ describe('WhatsApp account form (spec section 5)', () => {
     };
     await renderApp('/settings/whatsapp', { answers });
     expect(await screen.findByText('+16505550100')).toBeInTheDocument();
-    expect(screen.getByText('••••••••cret')).toBeInTheDocument();
+    expect(screen.getByText('••••cret')).toBeInTheDocument();
+    expect(screen.getByText('80/s')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Connect number' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Disconnect/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('editing a connected WhatsApp number', () => {
+  const account = { id: 'a1', phoneNumber: '+16505550100', wabaAccountId: '1', appId: '2', phoneNumberId: '3', token: '••••••••cret', workspaceId: 'w1', throughputPerSecond: 80, createdAt: now };
+  function withAccount() {
+    const answers = defaultAnswers();
+    answers['GET /workspace/w1/whatsapp'] = { status: 200, body: { items: [account], nextCursor: null } };
+    answers['PATCH /whatsapp/a1'] = { status: 200, body: { ...account, throughputPerSecond: 250 } };
+    return answers;
+  }
+
+  it('sends the new rate alone when the token is left blank, and refuses a rate above 1,000', async () => {
+    const { calls } = await renderApp('/settings/whatsapp', { answers: withAccount() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit +16505550100' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Leave blank to keep the token ending in cret.')).toBeInTheDocument();
+    const rate = within(dialog).getByLabelText('Messages per second');
+    expect(rate).toHaveValue(80);
+    await user.clear(rate);
+    await user.type(rate, '5000');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await within(dialog).findByText('throughputPerSecond must be a whole number from 1 to 1000')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+
+    await user.clear(rate);
+    await user.type(rate, '250');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const patch = calls.find((c) => c.method === 'PATCH');
+    expect(patch?.path).toBe('/whatsapp/a1');
+    expect(patch?.body).toEqual({ throughputPerSecond: 250 });
+  });
+
+  it('refuses a pasted token with a space before sending anything', async () => {
+    const { calls } = await renderApp('/settings/whatsapp', { answers: withAccount() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit +16505550100' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('New system user permanent token'), 'EAA two');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await within(dialog).findByText('An access token is letters, digits and punctuation, without spaces')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
   });
 });
 
@@ -103,6 +149,10 @@ describe('templates', () => {
   it("refuses a name that is not lower case letters, digits and underscores with the spec's message", async () => {
     await renderApp('/templates/create');
     const user = userEvent.setup();
+    // Until then it says why there is no number to choose, and links to where to connect one.
+    expect(await screen.findByRole('combobox', { name: 'WhatsApp number' })).toHaveAccessibleDescription(/^No number connected yet: connect one/);
+    expect(screen.getByRole('link', { name: 'connect one' })).toHaveAttribute('href', '/settings/whatsapp');
+    expect(screen.getByRole('link', { name: 'Back to templates' })).toHaveAttribute('href', '/templates');
     await user.click(await screen.findByLabelText('Name'));
     await user.paste('Order-Update');
     await user.click(screen.getByLabelText('Message'));
@@ -110,6 +160,8 @@ describe('templates', () => {
     await user.click(screen.getByRole('button', { name: 'Submit for review' }));
     expect(await screen.findByText('Only lower case alphabets, numbers and underscore is allowed for this field')).toBeInTheDocument();
     expect(screen.getByText('Give an example value for {{1}}')).toBeInTheDocument();
+    // No number connected in this workspace: the number field is refused too.
+    expect(screen.getByRole('combobox', { name: 'WhatsApp number' })).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('fills the example values into the live preview', async () => {
@@ -193,11 +245,64 @@ describe('members', () => {
     expect(calls.calls.some((c) => c.method === 'POST' && c.path === '/invitee')).toBe(false);
   });
 
+  it('the Role choice says what the role may do and is sent with the invitation', async () => {
+    const answers = defaultAnswers();
+    answers['POST /invitee'] = { status: 201, body: { id: 'i1', email: 'grace@acme.com', role: 'admin', used: false, createdAt: now, workspaceId: 'w1' } };
+    const { calls } = await renderApp('/settings/members', { answers });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Invite member' }));
+    const dialog = await screen.findByRole('dialog');
+    const role = within(dialog).getByRole('combobox', { name: 'Role' });
+    expect(role).toHaveAccessibleDescription('Works the inbox and the audience.');
+    await user.click(role);
+    await user.click(await screen.findByRole('option', { name: 'Admin' }));
+    expect(role).toHaveAccessibleDescription('Can change settings, templates, campaigns and bots.');
+    await user.type(within(dialog).getByLabelText('Email'), 'grace@acme.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST' && c.path === '/invitee')?.body).toEqual({ email: 'grace@acme.com', role: 'admin', workspaceId: 'w1' }));
+  });
+
   it('shows agents no invite button and no open invitations', async () => {
     const { calls } = await renderApp('/settings/members', { answers: defaultAnswers('agent') });
     expect(await screen.findByRole('table', { name: 'Members' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Invite member' })).not.toBeInTheDocument();
     expect(screen.queryByText('Open invitations')).not.toBeInTheDocument();
     expect(calls.some((c) => c.path.startsWith('/workspace/w1/invitees'))).toBe(false);
+  });
+});
+
+describe('dialogs opened from a menu or a page button', () => {
+  it('creates a workspace from the workspace menu and opens its settings', async () => {
+    const answers = defaultAnswers();
+    answers['POST /workspace'] = { status: 201, body: { id: 'w2', createdAt: now, name: 'Night Shift', memberIds: ['m1'] } };
+    const { calls, history } = await renderApp('/live-chat', { answers });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /switch workspace$/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'New workspace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New workspace' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create workspace' }));
+    expect(await within(dialog).findByText('Workspace name must be 3 to 50 characters')).toBeInTheDocument();
+
+    await user.type(within(dialog).getByLabelText('Workspace name'), 'Night Shift');
+    await user.click(within(dialog).getByRole('button', { name: 'Create workspace' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/workspace')?.body).toEqual({ name: 'Night Shift' });
+    await waitFor(() => expect(history.location.pathname).toBe('/settings'));
+  });
+
+  it('a cancelled WhatsApp number form starts empty the next time, and focus goes back to its button', async () => {
+    await renderApp('/settings/whatsapp');
+    const user = userEvent.setup();
+    const opener = (await screen.findAllByRole('button', { name: 'Connect number' }))[0];
+    await user.click(opener);
+    let dialog = await screen.findByRole('dialog', { name: 'Connect a WhatsApp number' });
+    await user.type(within(dialog).getByLabelText('App ID'), '1234');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(opener);
+
+    await user.click(opener);
+    dialog = await screen.findByRole('dialog', { name: 'Connect a WhatsApp number' });
+    expect(within(dialog).getByLabelText('App ID')).toHaveValue('');
   });
 });

@@ -96,6 +96,19 @@ describe('the conversation list', () => {
     expect(document.activeElement).toBe(listLinks()[0]);
   });
 
+  it('says why it could not be loaded, and Try again loads it', async () => {
+    let fail = true;
+    server.on('GET', /\/workspace\/[^/]+\/conversations$/, () =>
+      fail ? { status: 403, body: { statusCode: 403, message: 'Not a member of this workspace', error: 'Forbidden' } } : { body: { items: rows, nextCursor: null } },
+    );
+    renderAt('/live-chat?tab=open');
+    expect(await screen.findByRole('heading', { name: 'Conversations could not be loaded' })).toBeInTheDocument();
+    expect(screen.getByText('403: Not a member of this workspace')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('link', { name: /Grace Hopper/ })).toBeInTheDocument();
+  });
+
   it('names each row by contact, state and time, with the last message as its description only', async () => {
     renderAt('/live-chat?tab=open');
     const row = await screen.findByRole('link', { name: /Grace Hopper/ });

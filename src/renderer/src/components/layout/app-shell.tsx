@@ -25,8 +25,7 @@ import { useAuthStore } from '../../stores/auth-store';
 import { InsideMain } from '../error-screens';
 import { Logo } from '../logo';
 import { Avatar } from '../ui/avatar';
-import { Button } from '../ui/button';
-import { Dialog, DialogContent } from '../ui/dialog';
+import { FormDialog } from '../ui/dialog';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -177,14 +176,14 @@ function WorkspaceSwitcher() {
           </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
-      <CreateWorkspaceDialog open={creating} onOpenChange={setCreating} />
+      {creating && <CreateWorkspaceDialog onClose={() => setCreating(false)} />}
     </>
   );
 }
 
 const CreateWorkspaceForm = z.object({ name: WorkspaceName });
 
-function CreateWorkspaceDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+function CreateWorkspaceDialog({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const navigate = useNavigate();
@@ -198,34 +197,23 @@ function CreateWorkspaceDialog({ open, onOpenChange }: { open: boolean; onOpenCh
       queryClient.setQueryData(['me'], me);
       await queryClient.invalidateQueries();
       await router.invalidate();
-      onOpenChange(false);
-      form.reset();
+      onClose();
       await navigate({ to: '/settings' });
     },
   });
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        title="New workspace"
-        description="A separate team space with its own numbers, contacts and members. You will be its admin."
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" form="create-workspace" loading={create.isPending}>
-              Create workspace
-            </Button>
-          </>
-        }
-      >
-        <form id="create-workspace" noValidate onSubmit={form.handleSubmit((v) => create.mutate(v.name))}>
-          <FormField label="Workspace name" error={form.formState.errors.name?.message}>
-            <Input autoFocus placeholder="Acme Support" {...form.register('name')} />
-          </FormField>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      title="New workspace"
+      description="A separate team space with its own numbers, contacts and members. You will be its admin."
+      submitLabel="Create workspace"
+      pending={create.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((v) => create.mutate(v.name))}
+    >
+      <FormField label="Workspace name" error={form.formState.errors.name?.message}>
+        <Input autoFocus placeholder="Acme Support" {...form.register('name')} />
+      </FormField>
+    </FormDialog>
   );
 }
 

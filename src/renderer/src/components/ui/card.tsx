@@ -22,7 +22,8 @@ export function CardHeader({
         <h2 className="text-sm font-semibold text-fg">{title}</h2>
         {description && <p className="mt-0.5 text-[13px] text-fg-muted">{description}</p>}
       </div>
-      {actions && <div className="flex shrink-0 items-center gap-2">{actions}</div>}
+      {/* At least a title line tall, so a small action (a status badge) sits level with the title. */}
+        {actions && <div className="flex min-h-7 shrink-0 items-center gap-2">{actions}</div>}
     </div>
   );
 }
@@ -46,7 +47,8 @@ export function PageHeader({
           <h1 className="text-lg font-semibold tracking-tight text-fg">{title}</h1>
           {description && <p className="mt-0.5 text-[13px] text-fg-muted">{description}</p>}
         </div>
-        {actions && <div className="flex shrink-0 items-center gap-2">{actions}</div>}
+        {/* At least a title line tall, so a small action (a status badge) sits level with the title. */}
+        {actions && <div className="flex min-h-7 shrink-0 items-center gap-2">{actions}</div>}
       </div>
       {children && <div className="mt-4">{children}</div>}
     </header>

@@ -1,6 +1,8 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { errorText } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { Button } from './button';
 
 export function EmptyState({
   icon: Icon,
@@ -29,5 +31,20 @@ export function EmptyState({
       {description && <p className="mt-1 max-w-sm text-[13px] text-fg-muted">{description}</p>}
       {action && <div className="mt-4">{action}</div>}
     </div>
+  );
+}
+
+/** What could not be loaded, why, and a button to ask again. */
+export function LoadErrorState({ title, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
+  return (
+    <EmptyState
+      title={title}
+      description={errorText(error)}
+      action={
+        <Button variant="secondary" onClick={onRetry}>
+          Try again
+        </Button>
+      }
+    />
   );
 }

@@ -7,14 +7,7 @@ import { ListSkeleton } from './skeleton';
  * The states every list screen shows for its query: a skeleton while it loads ("Loading <noun>"), the error
  * ("Could not load the <noun>"), `empty` when there is nothing to list, else the list itself.
  */
-export function QueryList<T>({
-  query,
-  noun,
-  rows = 3,
-  empty,
-  isEmpty = (data) => Array.isArray(data) && data.length === 0,
-  children,
-}: {
+export interface QueryListProps<T> {
   query: UseQueryResult<T, Error>;
   noun: string;
   rows?: number;
@@ -22,7 +15,16 @@ export function QueryList<T>({
   empty?: ReactNode;
   isEmpty?: (data: T) => boolean;
   children: (data: T) => ReactNode;
-}) {
+}
+
+export function QueryList<T>({
+  query,
+  noun,
+  rows = 3,
+  empty,
+  isEmpty = (data) => Array.isArray(data) && data.length === 0,
+  children,
+}: QueryListProps<T>) {
   if (query.isPending) return <ListSkeleton rows={rows} label={`Loading ${noun}`} />;
   if (query.isError) return <EmptyState title={`Could not load the ${noun}`} description={query.error.message} />;
   if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>;

@@ -4,12 +4,12 @@ import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import type { Attribute, Contact } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Button } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
+import { EmptyState, LoadErrorState } from '../../../components/ui/empty-state';
 import { ListSkeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { TruncatedText } from '../../../components/ui/tooltip';
-import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtual-rows';
 import { useContacts } from '../api/list-contacts';
 
 export const CONTACT_ROW_HEIGHT = 48;
@@ -54,9 +54,7 @@ export function ContactsTable({
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
-  useEffect(() => {
-    if (query.hasNextPage && !query.isFetchingNextPage && lastIndex >= contacts.length - 20) void query.fetchNextPage();
-  }, [lastIndex, contacts.length, query]);
+  useFetchNextPageNearEnd(query, lastIndex, contacts.length, 20);
   useEffect(() => onCount?.(contacts.length, !!query.hasNextPage), [contacts.length, query.hasNextPage, onCount]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>, index: number) => {
@@ -68,29 +66,11 @@ export function ContactsTable({
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
     const to = Math.max(0, Math.min(contacts.length - 1, index + (e.key === 'ArrowDown' ? 1 : -1)));
-    virtualizer.scrollToIndex(to, { align: 'auto' });
-    const focus = (tries: number) => {
-      const el = parentRef.current?.querySelector<HTMLElement>(`tr[data-index="${to}"]`);
-      if (el) el.focus();
-      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
-    };
-    focus(5);
+    scrollToRowAndFocus(virtualizer, parentRef, to);
   };
 
   if (query.isPending) return <ListSkeleton rows={10} label="Loading contacts" />;
-  if (query.isError) {
-    return (
-      <EmptyState
-        title="Contacts could not be loaded"
-        description={errorText(query.error)}
-        action={
-          <Button variant="secondary" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
-      />
-    );
-  }
+  if (query.isError) return <LoadErrorState title="Contacts could not be loaded" error={query.error} onRetry={() => void query.refetch()} />;
   if (contacts.length === 0) {
     return search || segmentId ? (
       <EmptyState icon={SearchX} title="No contacts match" description="Try another search or segment." />

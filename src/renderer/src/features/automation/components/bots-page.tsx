@@ -6,14 +6,13 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { limits } from '@shared/limits';
 import { messages } from '@shared/messages';
+import { ListPage } from '../../../components/layout/list-page';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate, formatDateTime, plural } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
@@ -34,7 +33,7 @@ export function BotsPage() {
 
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Automation"
         description="Bots that answer customers on a WhatsApp number and hand over to your team."
         actions={
@@ -44,64 +43,58 @@ export function BotsPage() {
             </Button>
           )
         }
-      />
-      <div className="p-6">
-        <Card>
-          <QueryList
-            query={bots}
-            noun="bots"
-            empty={
-              <EmptyState
-                icon={Bot}
-                title="No bots yet"
-                description="A bot greets customers, collects details and routes the conversation to the right person."
-                action={isAdmin && <Button onClick={() => setCreating(true)}>New bot</Button>}
-              />
-            }
-          >
-            {(data) => (
-              <Table aria-label="Bots">
-                <THead>
-                  <tr>
-                    <TH>Bot</TH>
-                    <TH>Status</TH>
-                    <TH>Number</TH>
-                    <TH>Last deployed</TH>
-                    <TH>Created</TH>
-                    {isAdmin && <TH actions />}
-                  </tr>
-                </THead>
-                <TBody>
-                  {data.map((b) => (
-                    <TR key={b.id}>
-                      <TD>
-                        <Link to="/automation/$botId" params={{ botId: b.id }} className="font-medium hover:underline">
-                          {b.title}
-                        </Link>
-                        <p className="text-xs text-fg-muted">{plural(b.rfInstance.nodes.length, 'step')}</p>
-                      </TD>
-                      <TD>{b.isActive ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</TD>
-                      <TD className="text-fg-muted">{phoneOf(b.whatsappAccountId)}</TD>
-                      <TD className="text-fg-muted">{formatDateTime(b.lastDeployedAt)}</TD>
-                      <TD className="text-fg-muted">{formatDate(b.createdAt)}</TD>
-                      {isAdmin && (
-                        <TD actions>
-                          <ConfirmDialog
-                            title={`Delete ${b.title}?`}
-                            description="Conversations it handles are left to your team."
-                            onConfirm={() => remove.mutateAsync(b.id)}
-                            deleteLabel={`Delete ${b.title}`}
-                          />
-                        </TD>
-                      )}
-                    </TR>
-                  ))}
-                </TBody>
-              </Table>
-            )}
-          </QueryList>
-        </Card>
-      </div>
+        query={bots}
+        noun="bots"
+        empty={
+          <EmptyState
+            icon={Bot}
+            title="No bots yet"
+            description="A bot greets customers, collects details and routes the conversation to the right person."
+            action={isAdmin && <Button onClick={() => setCreating(true)}>New bot</Button>}
+          />
+        }
+      >
+        {(data) => (
+          <Table aria-label="Bots">
+            <THead>
+              <tr>
+                <TH>Bot</TH>
+                <TH>Status</TH>
+                <TH>Number</TH>
+                <TH>Last deployed</TH>
+                <TH>Created</TH>
+                {isAdmin && <TH actions />}
+              </tr>
+            </THead>
+            <TBody>
+              {data.map((b) => (
+                <TR key={b.id}>
+                  <TD>
+                    <Link to="/automation/$botId" params={{ botId: b.id }} className="font-medium hover:underline">
+                      {b.title}
+                    </Link>
+                    <p className="text-xs text-fg-muted">{plural(b.rfInstance.nodes.length, 'step')}</p>
+                  </TD>
+                  <TD>{b.isActive ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</TD>
+                  <TD className="text-fg-muted">{phoneOf(b.whatsappAccountId)}</TD>
+                  <TD className="text-fg-muted">{formatDateTime(b.lastDeployedAt)}</TD>
+                  <TD className="text-fg-muted">{formatDate(b.createdAt)}</TD>
+                  {isAdmin && (
+                    <TD actions>
+                      <ConfirmDialog
+                        title={`Delete ${b.title}?`}
+                        description="Conversations it handles are left to your team."
+                        onConfirm={() => remove.mutateAsync(b.id)}
+                        deleteLabel={`Delete ${b.title}`}
+                      />
+                    </TD>
+                  )}
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </ListPage>
       {creating && <CreateBotDialog workspaceId={workspaceId} onClose={() => setCreating(false)} />}
     </>
   );

@@ -1,9 +1,8 @@
-import { Link, useParams } from '@tanstack/react-router';
-import { ArrowLeft, Workflow } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { Card, CardHeader, PageHeader } from '../../../components/ui/card';
+import { useParams } from '@tanstack/react-router';
+import { Workflow } from 'lucide-react';
+import { DetailPage, DetailsCard } from '../../../components/layout/detail-page';
+import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { ListSkeleton } from '../../../components/ui/skeleton';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useCampaign } from '../api/get-campaign';
 import { CampaignStatusBadge } from './campaign-status';
@@ -13,60 +12,33 @@ export function CampaignPage() {
   const { campaignId } = useParams({ from: '/app/campaigns/$campaignId' });
   const campaign = useCampaign(campaignId);
   return (
-    <>
-      <PageHeader
-        title={
-          <span className="flex items-center gap-2">
-            <Button variant="ghost" size="icon-sm" asChild>
-              <Link to="/campaigns" aria-label="Back to campaigns">
-                <ArrowLeft />
-              </Link>
-            </Button>
-            {campaign.data?.name ?? 'Campaign'}
-          </span>
-        }
-        actions={campaign.data && <CampaignStatusBadge status={campaign.data.status} />}
-      />
-      <div className="flex flex-col gap-6 p-6">
-        {campaign.isPending ? (
+    <DetailPage
+      query={campaign}
+      noun="campaign"
+      backTo="/campaigns"
+      backLabel="Back to campaigns"
+      title={campaign.data?.name ?? 'Campaign'}
+      actions={campaign.data && <CampaignStatusBadge status={campaign.data.status} />}
+    >
+      {(data) => (
+        <>
+          <DetailsCard
+            facts={[
+              { label: 'Type', value: data.type === 'oneTime' ? 'One-time' : 'Recurring' },
+              { label: 'Steps', value: data.rfInstance.nodes.length },
+              { label: 'Resumes', value: formatDateTime(data.resumeAt) },
+              { label: 'Created', value: formatDate(data.createdAt) },
+            ]}
+          />
           <Card>
-            <ListSkeleton rows={2} label="Loading campaign" />
+            <EmptyState
+              icon={Workflow}
+              title="The canvas editor arrives in a later release"
+              description="Campaigns are built on a canvas of steps (trigger, send, delay). Editing that canvas is not part of this release of Parley."
+            />
           </Card>
-        ) : campaign.isError ? (
-          <EmptyState title="Could not load the campaign" description={campaign.error.message} />
-        ) : (
-          <>
-            <Card>
-              <CardHeader title="Details" />
-              <dl className="grid grid-cols-4 gap-4 px-5 py-4 text-[13px]">
-                <div>
-                  <dt className="text-fg-subtle">Type</dt>
-                  <dd className="mt-0.5 font-medium">{campaign.data.type === 'oneTime' ? 'One-time' : 'Recurring'}</dd>
-                </div>
-                <div>
-                  <dt className="text-fg-subtle">Steps</dt>
-                  <dd className="mt-0.5 font-medium">{campaign.data.rfInstance.nodes.length}</dd>
-                </div>
-                <div>
-                  <dt className="text-fg-subtle">Resumes</dt>
-                  <dd className="mt-0.5 font-medium">{formatDateTime(campaign.data.resumeAt)}</dd>
-                </div>
-                <div>
-                  <dt className="text-fg-subtle">Created</dt>
-                  <dd className="mt-0.5 font-medium">{formatDate(campaign.data.createdAt)}</dd>
-                </div>
-              </dl>
-            </Card>
-            <Card>
-              <EmptyState
-                icon={Workflow}
-                title="The canvas editor arrives in a later release"
-                description="Campaigns are built on a canvas of steps (trigger, send, delay). Editing that canvas is not part of this release of Parley."
-              />
-            </Card>
-          </>
-        )}
-      </div>
-    </>
+        </>
+      )}
+    </DetailPage>
   );
 }

@@ -2,19 +2,18 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Megaphone, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { limits } from '@shared/limits';
 import { messages } from '@shared/messages';
 import { CampaignType } from '@shared/schemas/entities';
+import { ListPage } from '../../../components/layout/list-page';
 import { Button } from '../../../components/ui/button';
-import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
-import { QueryList } from '../../../components/ui/query-list';
+import { SelectField } from '../../../components/ui/select-field';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
@@ -33,7 +32,7 @@ export function CampaignsPage() {
 
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Campaigns"
         description="Send approved templates to a segment, once or whenever your systems trigger it."
         actions={
@@ -43,70 +42,63 @@ export function CampaignsPage() {
             </Button>
           )
         }
-      />
-      <div className="p-6">
-        <Card>
-          <QueryList
-            query={campaigns}
-            noun="campaigns"
-            empty={
-              <EmptyState
-                icon={Megaphone}
-                title="No campaigns yet"
-                description="A campaign sends a template to a segment of your audience."
-                action={isAdmin && <Button onClick={() => setCreating(true)}>New campaign</Button>}
-              />
-            }
-          >
-            {(data) => (
-              <Table aria-label="Campaigns">
-                <THead>
-                  <tr>
-                    <TH>Campaign</TH>
-                    <TH>Type</TH>
-                    <TH>Status</TH>
-                    <TH className="text-right">Sent</TH>
-                    <TH className="text-right">Failed</TH>
-                    <TH>Created</TH>
-                    {isAdmin && <TH actions />}
-                  </tr>
-                </THead>
-                <TBody>
-                  {data.map((c) => {
-                    const failed = c.CampaignLogs.filter((l) => l.messageStatus === 'failed').length;
-                    return (
-                      <TR key={c.id}>
-                        <TD>
-                          <Link to="/campaigns/$campaignId" params={{ campaignId: c.id }} className="font-medium hover:underline">
-                            {c.name}
-                          </Link>
-                        </TD>
-                        <TD className="text-fg-muted">{c.type === 'oneTime' ? 'One-time' : 'Recurring'}</TD>
-                        <TD>
-                          <CampaignStatusBadge status={c.status} />
-                        </TD>
-                        <TD className="text-right tabular-nums">{c.CampaignLogs.length - failed}</TD>
-                        <TD className="text-right tabular-nums text-fg-muted">{failed}</TD>
-                        <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
-                        {isAdmin && (
-                          <TD actions>
-                            <ConfirmDialog
-                              title={`Delete ${c.name}?`}
-                              description="Its send history is deleted with it."
-                              onConfirm={() => remove.mutateAsync(c.id)}
-                              deleteLabel={`Delete ${c.name}`}
-                            />
-                          </TD>
-                        )}
-                      </TR>
-                    );
-                  })}
-                </TBody>
-              </Table>
-            )}
-          </QueryList>
-        </Card>
-      </div>
+        query={campaigns}
+        noun="campaigns"
+        empty={
+          <EmptyState
+            icon={Megaphone}
+            title="No campaigns yet"
+            description="A campaign sends a template to a segment of your audience."
+            action={isAdmin && <Button onClick={() => setCreating(true)}>New campaign</Button>}
+          />
+        }
+      >
+        {(data) => (
+          <Table aria-label="Campaigns">
+            <THead>
+              <tr>
+                <TH>Campaign</TH>
+                <TH>Type</TH>
+                <TH>Status</TH>
+                <TH className="text-right">Sent</TH>
+                <TH className="text-right">Failed</TH>
+                <TH>Created</TH>
+                {isAdmin && <TH actions />}
+              </tr>
+            </THead>
+            <TBody>
+              {data.map((c) => {
+                return (
+                  <TR key={c.id}>
+                    <TD>
+                      <Link to="/campaigns/$campaignId" params={{ campaignId: c.id }} className="font-medium hover:underline">
+                        {c.name}
+                      </Link>
+                    </TD>
+                    <TD className="text-fg-muted">{c.type === 'oneTime' ? 'One-time' : 'Recurring'}</TD>
+                    <TD>
+                      <CampaignStatusBadge status={c.status} />
+                    </TD>
+                    <TD className="text-right tabular-nums">{c.logCounts.success}</TD>
+                    <TD className="text-right tabular-nums text-fg-muted">{c.logCounts.failed}</TD>
+                    <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
+                    {isAdmin && (
+                      <TD actions>
+                        <ConfirmDialog
+                          title={`Delete ${c.name}?`}
+                          description="Its send history is deleted with it."
+                          onConfirm={() => remove.mutateAsync(c.id)}
+                          deleteLabel={`Delete ${c.name}`}
+                        />
+                      </TD>
+                    )}
+                  </TR>
+                );
+              })}
+            </TBody>
+          </Table>
+        )}
+      </ListPage>
       {creating && <CreateCampaignDialog workspaceId={workspaceId} onClose={() => setCreating(false)} />}
     </>
   );
@@ -137,24 +129,15 @@ function CreateCampaignDialog({ workspaceId, onClose }: { workspaceId: string; o
       <FormField label="Name" error={form.formState.errors.name?.message}>
         <Input autoFocus placeholder="Winter sale" {...form.register('name')} />
       </FormField>
-      <Controller
+      <SelectField
         control={form.control}
         name="type"
-        render={({ field }) => (
-          <FormField
-            label="Type"
-            hint={field.value === 'oneTime' ? 'Sent once to a segment.' : 'Sent whenever your systems call its trigger.'}
-          >
-            <Select
-              value={field.value}
-              onValueChange={field.onChange}
-              options={[
-                { value: 'oneTime', label: 'One-time' },
-                { value: 'recurring', label: 'Recurring' },
-              ]}
-            />
-          </FormField>
-        )}
+        label="Type"
+        hint={(type) => (type === 'oneTime' ? 'Sent once to a segment.' : 'Sent whenever your systems call its trigger.')}
+        options={[
+          { value: 'oneTime', label: 'One-time' },
+          { value: 'recurring', label: 'Recurring' },
+        ]}
       />
     </FormDialog>
   );

@@ -3,12 +3,12 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowUp, Bot, Inbox, SearchX } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationListEntry } from '@shared/schemas/entities';
-import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/format';
+import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtual-rows';
 import { Avatar } from '../../../components/ui/avatar';
 import { Button } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
+import { EmptyState, LoadErrorState } from '../../../components/ui/empty-state';
 import { ListSkeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { TruncatedText } from '../../../components/ui/tooltip';
@@ -149,9 +149,7 @@ export function ConversationList({
   const virtualItems = virtualizer.getVirtualItems();
   const lastIndex = virtualItems[virtualItems.length - 1]?.index ?? 0;
 
-  useEffect(() => {
-    if (query.hasNextPage && !query.isFetchingNextPage && lastIndex >= items.length - 10) void query.fetchNextPage();
-  }, [lastIndex, items.length, query]);
+  useFetchNextPageNearEnd(query, lastIndex, items.length, 10);
 
   const showWaiting = () => {
     setScrolledDown(false);
@@ -173,29 +171,11 @@ export function ConversationList({
     if (to === from || items.length === 0) return;
     e.preventDefault();
     setFocusedIndex(to);
-    virtualizer.scrollToIndex(to, { align: 'auto' });
-    const focus = (tries: number) => {
-      const el = parentRef.current?.querySelector<HTMLElement>(`[data-index="${to}"]`);
-      if (el) el.focus();
-      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
-    };
-    focus(5);
+    scrollToRowAndFocus(virtualizer, parentRef, to);
   };
 
   if (query.isPending) return <ListSkeleton rows={8} label="Loading conversations" />;
-  if (query.isError) {
-    return (
-      <EmptyState
-        title="Conversations could not be loaded"
-        description={errorText(query.error)}
-        action={
-          <Button variant="secondary" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
-      />
-    );
-  }
+  if (query.isError) return <LoadErrorState title="Conversations could not be loaded" error={query.error} onRetry={() => void query.refetch()} />;
   if (items.length === 0) {
     return search ? (
       <EmptyState icon={SearchX} title="No matches" description={`No conversation in this tab matches “${search}”.`} />

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Blocks, Pencil, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { Attribute } from '@shared/schemas/entities';
 import { AttributeFormat, AttributeName, AttributeType } from '@shared/schemas/entities';
@@ -13,7 +13,7 @@ import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, Textarea } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { SelectField } from '../../../components/ui/select-field';
 import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { isApiError } from '../../../lib/api-client';
@@ -169,38 +169,24 @@ export function AttributeDialog({
         <Textarea rows={2} {...form.register('description')} />
       </FormField>
       <div className="grid grid-cols-2 gap-4">
-        <Controller
+        <SelectField
           control={form.control}
           name="format"
-          render={({ field }) => (
-            <FormField label="Format">
-              <Select
-                value={field.value}
-                onValueChange={field.onChange}
-                options={[
-                  { value: 'text', label: 'Text' },
-                  { value: 'number', label: 'Number' },
-                  { value: 'boolean', label: 'Yes / no' },
-                ]}
-              />
-            </FormField>
-          )}
+          label="Format"
+          options={[
+            { value: 'text', label: 'Text' },
+            { value: 'number', label: 'Number' },
+            { value: 'boolean', label: 'Yes / no' },
+          ]}
         />
-        <Controller
+        <SelectField
           control={form.control}
           name="type"
-          render={({ field }) => (
-            <FormField label="Applies to">
-              <Select
-                value={field.value}
-                onValueChange={field.onChange}
-                options={[
-                  { value: 'contact', label: 'Contact' },
-                  { value: 'conversation', label: 'Conversation' },
-                ]}
-              />
-            </FormField>
-          )}
+          label="Applies to"
+          options={[
+            { value: 'contact', label: 'Contact' },
+            { value: 'conversation', label: 'Conversation' },
+          ]}
         />
       </div>
     </FormDialog>

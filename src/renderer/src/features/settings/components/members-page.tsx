@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Copy, MailPlus, Users } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { Email } from '@shared/schemas/auth';
@@ -14,7 +14,7 @@ import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { SelectField } from '../../../components/ui/select-field';
 import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate } from '../../../lib/format';
@@ -187,21 +187,15 @@ export function InviteDialog({ workspaceId, onClose }: { workspaceId: string; on
       <FormField label="Email" error={errors.email?.message}>
         <Input type="email" autoFocus placeholder="teammate@company.com" {...form.register('email')} />
       </FormField>
-      <Controller
+      <SelectField
         control={form.control}
         name="role"
-        render={({ field }) => (
-          <FormField label="Role" hint={field.value === 'admin' ? 'Can change settings, templates, campaigns and bots.' : 'Works the inbox and the audience.'}>
-            <Select
-              value={field.value}
-              onValueChange={field.onChange}
-              options={[
-                { value: 'agent', label: 'Agent' },
-                { value: 'admin', label: 'Admin' },
-              ]}
-            />
-          </FormField>
-        )}
+        label="Role"
+        hint={(role) => (role === 'admin' ? 'Can change settings, templates, campaigns and bots.' : 'Works the inbox and the audience.')}
+        options={[
+          { value: 'agent', label: 'Agent' },
+          { value: 'admin', label: 'Admin' },
+        ]}
       />
     </FormDialog>
   );

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MessageCircle, Plus } from 'lucide-react';
+import { MessageCircle, Pencil, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
-import { CreateWhatsappBody } from '@shared/schemas/requests';
-import { Badge } from '../../../components/ui/badge';
+import { z } from 'zod';
+import type { WhatsappAccount } from '@shared/schemas/entities';
+import { AccessToken, CreateWhatsappBody, ThroughputPerSecond } from '@shared/schemas/requests';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { ConfirmDialog, Dialog, DialogContent } from '../../../components/ui/dialog';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
@@ -17,6 +17,7 @@ import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useCreateWhatsappAccount } from '../api/create-whatsapp-account';
 import { useDeleteWhatsappAccount } from '../api/delete-whatsapp-account';
+import { useUpdateWhatsappAccount } from '../api/update-whatsapp-account';
 import { SettingsPage } from './settings-page';
 import { formatDate } from '../../../lib/format';
 
@@ -26,7 +27,8 @@ export function WhatsappAccountsPage() {
   const isAdmin = useIsAdmin();
   const accounts = useWhatsappAccounts(workspaceId);
   const remove = useDeleteWhatsappAccount(workspaceId);
-  const [open, setOpen] = useState(false);
+  const [connecting, setConnecting] = useState(false);
+  const [editing, setEditing] = useState<WhatsappAccount | null>(null);
 
   return (
     <SettingsPage
@@ -34,7 +36,7 @@ export function WhatsappAccountsPage() {
       description="The WhatsApp Business numbers your team chats and sends campaigns from."
       actions={
         isAdmin && (
-          <Button onClick={() => setOpen(true)}>
+          <Button onClick={() => setConnecting(true)}>
             <Plus /> Connect number
           </Button>
         )
@@ -52,7 +54,7 @@ export function WhatsappAccountsPage() {
               description="Connect a number of your WhatsApp Business account to start chatting with customers."
               action={
                 isAdmin && (
-                  <Button onClick={() => setOpen(true)}>
+                  <Button onClick={() => setConnecting(true)}>
                     <Plus /> Connect number
                   </Button>
                 )
@@ -65,9 +67,8 @@ export function WhatsappAccountsPage() {
               <THead>
                 <tr>
                   <TH>Phone number</TH>
-                  <TH title="WhatsApp Business Account ID">WABA ID</TH>
-                  <TH>Phone number ID</TH>
-                  <TH>App ID</TH>
+                  <TH title="WhatsApp Business Account ID and App ID">WABA and app</TH>
+                  <TH title="Messages per second Parley sends from this number">Send rate</TH>
                   <TH>Token</TH>
                   <TH>Connected</TH>
                   {isAdmin && <TH actions />}
@@ -76,28 +77,36 @@ export function WhatsappAccountsPage() {
               <TBody>
                 {data.map((a) => (
                   <TR key={a.id}>
-                    <TD className="font-medium">
-                      <span className="flex items-center gap-2">
-                        {a.phoneNumber}
-                        <Badge tone="green">Connected</Badge>
-                      </span>
+                    <TD>
+                      <p className="font-medium">{a.phoneNumber}</p>
+                      <p className="font-mono text-xs text-fg-muted" title="Phone number ID">
+                        {a.phoneNumberId}
+                      </p>
                     </TD>
-                    <TD className="font-mono text-xs text-fg-muted">{a.wabaAccountId}</TD>
-                    <TD className="font-mono text-xs text-fg-muted">{a.phoneNumberId}</TD>
-                    <TD className="font-mono text-xs text-fg-muted">{a.appId}</TD>
+                    <TD className="font-mono text-xs text-fg-muted">
+                      <p title="WhatsApp Business Account ID">WABA {a.wabaAccountId}</p>
+                      <p title="App ID">App {a.appId}</p>
+                    </TD>
+                    <TD className="text-fg-muted tabular-nums">{a.throughputPerSecond}/s</TD>
                     <TD className="font-mono text-xs text-fg-muted" aria-label="Token (masked)">
-                      {a.token}
+                      {/* The answer masks all but the last four characters; four dots say as much in less room. */}
+                      {a.token.replace(/^•+/, '••••')}
                     </TD>
                     <TD className="text-fg-muted">{formatDate(a.createdAt)}</TD>
                     {isAdmin && (
                       <TD actions>
-                        <ConfirmDialog
-                          title="Disconnect this number?"
-                          description={`${a.phoneNumber} stops receiving and sending messages in Parley. Conversations stay.`}
-                          confirmLabel="Disconnect"
-                          onConfirm={() => remove.mutateAsync(a.id)}
-                          deleteLabel={`Disconnect ${a.phoneNumber}`}
-                        />
+                        <div className="flex justify-end gap-0.5">
+                          <Button variant="ghost" size="icon-sm" aria-label={`Edit ${a.phoneNumber}`} onClick={() => setEditing(a)}>
+                            <Pencil />
+                          </Button>
+                          <ConfirmDialog
+                            title="Disconnect this number?"
+                            description={`${a.phoneNumber} stops receiving and sending messages in Parley. Conversations stay.`}
+                            confirmLabel="Disconnect"
+                            onConfirm={() => remove.mutateAsync(a.id)}
+                            deleteLabel={`Disconnect ${a.phoneNumber}`}
+                          />
+                        </div>
                       </TD>
                     )}
                   </TR>
@@ -107,7 +116,8 @@ export function WhatsappAccountsPage() {
           )}
         </QueryList>
       </Card>
-      {isAdmin && <ConnectNumberDialog open={open} onOpenChange={setOpen} workspaceId={workspaceId} />}
+      {isAdmin && connecting && <ConnectNumberDialog workspaceId={workspaceId} onClose={() => setConnecting(false)} />}
+      {isAdmin && editing && <EditNumberDialog key={editing.id} workspaceId={workspaceId} account={editing} onClose={() => setEditing(null)} />}
     </SettingsPage>
   );
 }
@@ -115,15 +125,7 @@ export function WhatsappAccountsPage() {
 const AccountForm = CreateWhatsappBody.omit({ workspaceId: true });
 type AccountForm = z.input<typeof AccountForm>;
 
-export function ConnectNumberDialog({
-  open,
-  onOpenChange,
-  workspaceId,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  workspaceId: string;
-}) {
+export function ConnectNumberDialog({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
   const create = useCreateWhatsappAccount(workspaceId);
   const form = useForm<AccountForm>({
     resolver: zodResolver(AccountForm),
@@ -131,61 +133,73 @@ export function ConnectNumberDialog({
   });
   const { errors } = form.formState;
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(o) => {
-        onOpenChange(o);
-        if (!o) form.reset();
-      }}
+    <FormDialog
+      title="Connect a WhatsApp number"
+      description="From Meta's WhatsApp Manager: the number, its IDs and a system user permanent token."
+      className="max-w-lg"
+      formClassName="grid grid-cols-2"
+      submitLabel="Connect number"
+      pending={create.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((values) => create.mutate({ ...values, workspaceId }, { onSuccess: onClose }))}
     >
-      <DialogContent
-        title="Connect a WhatsApp number"
-        description="From Meta's WhatsApp Manager: the number, its IDs and a system user permanent token."
-        className="max-w-lg"
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" form="connect-number" loading={create.isPending}>
-              Connect number
-            </Button>
-          </>
-        }
+      <FormField label="Phone number" error={errors.phoneNumber?.message} hint="With country code, e.g. +1 650 555 0100" className="col-span-2">
+        <Input autoFocus inputMode="tel" placeholder="+1 650 555 0100" {...form.register('phoneNumber')} />
+      </FormField>
+      <FormField label="WhatsApp Business Account ID" error={errors.wabaAccountId?.message}>
+        <Input {...form.register('wabaAccountId')} />
+      </FormField>
+      <FormField label="Phone Number ID" error={errors.phoneNumberId?.message}>
+        <Input {...form.register('phoneNumberId')} />
+      </FormField>
+      <FormField label="App ID" error={errors.appId?.message} className="col-span-2">
+        <Input {...form.register('appId')} />
+      </FormField>
+      <FormField label="System user permanent token" error={errors.token?.message} className="col-span-2">
+        <Input type="password" autoComplete="off" {...form.register('token')} />
+      </FormField>
+    </FormDialog>
+  );
+}
+
+/** The edit form: a blank token keeps the stored one; the rate is Meta's throughput tier of the number. */
+const EditForm = z.object({
+  token: z
+    .string()
+    .transform((v) => v.trim() || undefined)
+    .pipe(AccessToken.optional()),
+  throughputPerSecond: ThroughputPerSecond,
+});
+type EditFormInput = z.input<typeof EditForm>;
+type EditFormOutput = z.output<typeof EditForm>;
+
+export function EditNumberDialog({ workspaceId, account, onClose }: { workspaceId: string; account: WhatsappAccount; onClose: () => void }) {
+  const update = useUpdateWhatsappAccount(workspaceId);
+  const form = useForm<EditFormInput, unknown, EditFormOutput>({
+    resolver: zodResolver(EditForm),
+    defaultValues: { token: '', throughputPerSecond: account.throughputPerSecond },
+  });
+  const { errors } = form.formState;
+  return (
+    <FormDialog
+      title={`Edit ${account.phoneNumber}`}
+      description="Replace the token when Meta rotates it, or set how fast Parley sends from this number."
+      className="max-w-lg"
+      submitLabel="Save changes"
+      pending={update.isPending}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((values) => update.mutate({ id: account.id, body: values }, { onSuccess: onClose }))}
+    >
+      <FormField
+        label="Messages per second"
+        error={errors.throughputPerSecond?.message}
+        hint="Meta's throughput tier for the number: 80 by default, up to 1,000 once Meta raises it."
       >
-        <form
-          id="connect-number"
-          noValidate
-          className="grid grid-cols-2 gap-4"
-          onSubmit={form.handleSubmit((values) =>
-            create.mutate(
-              { ...values, workspaceId },
-              {
-                onSuccess: () => {
-                  onOpenChange(false);
-                  form.reset();
-                },
-              },
-            ),
-          )}
-        >
-          <FormField label="Phone number" error={errors.phoneNumber?.message} hint="With country code, e.g. +1 650 555 0100" className="col-span-2">
-            <Input autoFocus inputMode="tel" placeholder="+1 650 555 0100" {...form.register('phoneNumber')} />
-          </FormField>
-          <FormField label="WhatsApp Business Account ID" error={errors.wabaAccountId?.message}>
-            <Input {...form.register('wabaAccountId')} />
-          </FormField>
-          <FormField label="Phone Number ID" error={errors.phoneNumberId?.message}>
-            <Input {...form.register('phoneNumberId')} />
-          </FormField>
-          <FormField label="App ID" error={errors.appId?.message} className="col-span-2">
-            <Input {...form.register('appId')} />
-          </FormField>
-          <FormField label="System user permanent token" error={errors.token?.message} className="col-span-2">
-            <Input type="password" autoComplete="off" {...form.register('token')} />
-          </FormField>
-        </form>
-      </DialogContent>
-    </Dialog>
+        <Input autoFocus type="number" min={1} max={1000} step={1} {...form.register('throughputPerSecond', { valueAsNumber: true })} />
+      </FormField>
+      <FormField label="New system user permanent token" error={errors.token?.message} hint={`Leave blank to keep the token ending in ${account.token.slice(-4)}.`}>
+        <Input type="password" autoComplete="off" {...form.register('token')} />
+      </FormField>
+    </FormDialog>
   );
 }

@@ -1,15 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { ArrowLeft, Plus, Upload, X } from 'lucide-react';
+import { Plus, Upload, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
+import { BackLinkTitle } from '../../../components/layout/detail-page';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader, PageHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, NativeSelect, Textarea } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
+import { SelectField } from '../../../components/ui/select-field';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useCreateTemplate } from '../api/create-template';
@@ -83,14 +85,9 @@ export function CreateTemplatePage() {
     <>
       <PageHeader
         title={
-          <span className="flex items-center gap-2">
-            <Button variant="ghost" size="icon-sm" asChild>
-              <Link to="/templates" aria-label="Back to templates">
-                <ArrowLeft />
-              </Link>
-            </Button>
+          <BackLinkTitle to="/templates" label="Back to templates">
             New template
-          </span>
+          </BackLinkTitle>
         }
         description="WhatsApp reviews every template before it can be sent; this usually takes minutes."
         actions={
@@ -107,60 +104,35 @@ export function CreateTemplatePage() {
               <FormField label="Name" error={errors.name?.message} hint="Lower case letters, numbers and underscores." className="col-span-2">
                 <Input autoFocus placeholder="order_update" {...form.register('name')} />
               </FormField>
-              <Controller
+              <SelectField
                 control={form.control}
                 name="category"
-                render={({ field }) => (
-                  <FormField label="Category" error={errors.category?.message}>
-                    <Select
-                      value={field.value}
-                      onValueChange={field.onChange}
-                      options={[
-                        { value: 'MARKETING', label: 'Marketing' },
-                        { value: 'UTILITY', label: 'Utility' },
-                        { value: 'AUTHENTICATION', label: 'Authentication' },
-                      ]}
-                    />
-                  </FormField>
-                )}
+                label="Category"
+                options={[
+                  { value: 'MARKETING', label: 'Marketing' },
+                  { value: 'UTILITY', label: 'Utility' },
+                  { value: 'AUTHENTICATION', label: 'Authentication' },
+                ]}
               />
-              <Controller
-                control={form.control}
-                name="language"
-                render={({ field }) => (
-                  <FormField label="Language" error={errors.language?.message}>
-                    <Select value={field.value} onValueChange={field.onChange} options={templateLanguages} />
-                  </FormField>
-                )}
-              />
-              <Controller
+              <SelectField control={form.control} name="language" label="Language" options={templateLanguages} />
+              <SelectField
                 control={form.control}
                 name="whatsappAccountId"
-                render={({ field }) => (
-                  <FormField
-                    label="WhatsApp number"
-                    error={errors.whatsappAccountId?.message}
-                    className="col-span-2"
-                    hint={
-                      accounts.data?.length === 0 ? (
-                        <>
-                          No number connected yet:{' '}
-                          <Link to="/settings/whatsapp" className="font-medium text-accent-text hover:underline">
-                            connect one
-                          </Link>
-                          .
-                        </>
-                      ) : undefined
-                    }
-                  >
-                    <Select
-                      value={field.value}
-                      onValueChange={field.onChange}
-                      placeholder={accounts.isPending ? 'Loading...' : 'Select a number'}
-                      options={(accounts.data ?? []).map((a) => ({ value: a.id, label: a.phoneNumber }))}
-                    />
-                  </FormField>
-                )}
+                label="WhatsApp number"
+                className="col-span-2"
+                hint={
+                  accounts.data?.length === 0 ? (
+                    <>
+                      No number connected yet:{' '}
+                      <Link to="/settings/whatsapp" className="font-medium text-accent-text hover:underline">
+                        connect one
+                      </Link>
+                      .
+                    </>
+                  ) : undefined
+                }
+                placeholder={accounts.isPending ? 'Loading...' : 'Select a number'}
+                options={(accounts.data ?? []).map((a) => ({ value: a.id, label: a.phoneNumber }))}
               />
             </div>
           </Card>

@@ -1,13 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { FileText, Plus, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { ListPage } from '../../../components/layout/list-page';
 import { Button } from '../../../components/ui/button';
-import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { QueryList } from '../../../components/ui/query-list';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { formatDate } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
@@ -44,20 +43,19 @@ export function TemplatesPage() {
   const filtering = status !== ALL || category !== ALL || search.trim() !== '';
 
   return (
-    <>
-      <PageHeader
-        title="Templates"
-        description="Pre-approved messages for starting conversations and campaigns."
-        actions={
-          isAdmin && (
-            <Button asChild>
-              <Link to="/templates/create">
-                <Plus /> New template
-              </Link>
-            </Button>
-          )
-        }
-      >
+    <ListPage
+      title="Templates"
+      description="Pre-approved messages for starting conversations and campaigns."
+      actions={
+        isAdmin && (
+          <Button asChild>
+            <Link to="/templates/create">
+              <Plus /> New template
+            </Link>
+          </Button>
+        )
+      }
+      filters={
         <div className="flex flex-wrap items-center gap-2">
           <div className="relative w-64">
             <Search className="pointer-events-none absolute top-2 left-2.5 size-4 text-fg-subtle" aria-hidden />
@@ -83,81 +81,75 @@ export function TemplatesPage() {
             ]}
           />
         </div>
-      </PageHeader>
-      <div className="p-6">
-        <Card>
-          <QueryList
-            query={templates}
-            noun="templates"
-            rows={4}
-            isEmpty={() => filtered.length === 0}
-            empty={
-              filtering ? (
-                <EmptyState icon={Search} title="No templates match" description="Try another status, category or name." />
-              ) : (
-                <EmptyState
-                  icon={FileText}
-                  title="No templates yet"
-                  description="Templates are the messages WhatsApp lets you send first: greetings, order updates, offers."
-                  action={
-                    isAdmin && (
-                      <Button asChild>
-                        <Link to="/templates/create">New template</Link>
-                      </Button>
-                    )
-                  }
-                />
+      }
+      query={templates}
+      noun="templates"
+      rows={4}
+      isEmpty={() => filtered.length === 0}
+      empty={
+        filtering ? (
+          <EmptyState icon={Search} title="No templates match" description="Try another status, category or name." />
+        ) : (
+          <EmptyState
+            icon={FileText}
+            title="No templates yet"
+            description="Templates are the messages WhatsApp lets you send first: greetings, order updates, offers."
+            action={
+              isAdmin && (
+                <Button asChild>
+                  <Link to="/templates/create">New template</Link>
+                </Button>
               )
             }
-          >
-            {() => (
-              <Table aria-label="Templates">
-                <THead>
-                  <tr>
-                    <TH>Name</TH>
-                    <TH>Category</TH>
-                    <TH>Language</TH>
-                    <TH>Status</TH>
-                    <TH>Number</TH>
-                    <TH>Created</TH>
-                    {isAdmin && <TH actions />}
-                  </tr>
-                </THead>
-                <TBody>
-                  {filtered.map((t) => {
-                    const body = t.components.find((c) => c.type === 'BODY');
-                    return (
-                      <TR key={t.id}>
-                        <TD>
-                          <p className="font-medium">{t.name}</p>
-                          {body && 'text' in body && <p className="max-w-sm truncate text-xs text-fg-muted">{body.text}</p>}
-                        </TD>
-                        <TD className="text-fg-muted capitalize">{t.category.toLowerCase()}</TD>
-                        <TD className="text-fg-muted">{languageName(t.language)}</TD>
-                        <TD>
-                          <TemplateStatusBadge status={t.status} />
-                        </TD>
-                        <TD className="text-fg-muted">{phoneOf(t.whatsappAccountId)}</TD>
-                        <TD className="text-fg-muted">{formatDate(t.createdAt)}</TD>
-                        {isAdmin && (
-                          <TD actions>
-                            <ConfirmDialog
-                              title={`Delete ${t.name}?`}
-                              description="The template is deleted here and at WhatsApp; campaigns using it stop sending."
-                              onConfirm={() => remove.mutateAsync(t.id)}
-                              deleteLabel={`Delete ${t.name}`}
-                            />
-                          </TD>
-                        )}
-                      </TR>
-                    );
-                  })}
-                </TBody>
-              </Table>
-            )}
-          </QueryList>
-        </Card>
-      </div>
-    </>
+          />
+        )
+      }
+    >
+      {() => (
+        <Table aria-label="Templates">
+          <THead>
+            <tr>
+              <TH>Name</TH>
+              <TH>Category</TH>
+              <TH>Language</TH>
+              <TH>Status</TH>
+              <TH>Number</TH>
+              <TH>Created</TH>
+              {isAdmin && <TH actions />}
+            </tr>
+          </THead>
+          <TBody>
+            {filtered.map((t) => {
+              const body = t.components.find((c) => c.type === 'BODY');
+              return (
+                <TR key={t.id}>
+                  <TD>
+                    <p className="font-medium">{t.name}</p>
+                    {body && 'text' in body && <p className="max-w-64 truncate text-xs text-fg-muted 2xl:max-w-sm">{body.text}</p>}
+                  </TD>
+                  <TD className="text-fg-muted capitalize">{t.category.toLowerCase()}</TD>
+                  <TD className="text-fg-muted">{languageName(t.language)}</TD>
+                  <TD>
+                    <TemplateStatusBadge status={t.status} />
+                  </TD>
+                  <TD className="text-fg-muted">{phoneOf(t.whatsappAccountId)}</TD>
+                  <TD className="text-fg-muted">{formatDate(t.createdAt)}</TD>
+                  {isAdmin && (
+                    <TD actions>
+                      <ConfirmDialog
+                        title={`Delete ${t.name}?`}
+                        description="The template is deleted here and at WhatsApp; campaigns using it stop sending."
+                        onConfirm={() => remove.mutateAsync(t.id)}
+                        deleteLabel={`Delete ${t.name}`}
+                      />
+                    </TD>
+                  )}
+                </TR>
+              );
+            })}
+          </TBody>
+        </Table>
+      )}
+    </ListPage>
   );
 }

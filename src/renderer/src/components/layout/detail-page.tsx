@@ -1,0 +1,91 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Link, type LinkProps } from '@tanstack/react-router';
+import { ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Button } from '../ui/button';
+import { Card, CardHeader, PageHeader } from '../ui/card';
+import { EmptyState } from '../ui/empty-state';
+import { ListSkeleton } from '../ui/skeleton';
+
+/** The title of a screen below a list, after a small link back to that list (`label` is its accessible name). */
+export function BackLinkTitle({ to, label, children }: { to: LinkProps['to']; label: string; children: ReactNode }) {
+  return (
+    <span className="flex items-center gap-2">
+      <Button variant="ghost" size="icon-sm" asChild>
+        <Link to={to} aria-label={label}>
+          <ArrowLeft />
+        </Link>
+      </Button>
+      {children}
+    </span>
+  );
+}
+
+/**
+ * A screen about one record: a header with a link back to its list, the record's name (`title`) and actions,
+ * then a skeleton while the record loads ("Loading <noun>"), the error ("Could not load the <noun>"), or
+ * `children` with the record.
+ */
+export function DetailPage<T>({
+  query,
+  noun,
+  backTo,
+  backLabel,
+  title,
+  actions,
+  children,
+}: {
+  query: UseQueryResult<T, Error>;
+  noun: string;
+  backTo: LinkProps['to'];
+  /** The back link's accessible name, e.g. "Back to automation". */
+  backLabel: string;
+  /** Shown from the first render: pass a stand-in (e.g. "Bot") for while the record loads. */
+  title: ReactNode;
+  actions?: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <>
+      <PageHeader
+        title={
+          <BackLinkTitle to={backTo} label={backLabel}>
+            {title}
+          </BackLinkTitle>
+        }
+        actions={actions}
+      />
+      <div className="flex flex-col gap-6 p-6">
+        {query.isPending ? (
+          <Card>
+            <ListSkeleton rows={2} label={`Loading ${noun}`} />
+          </Card>
+        ) : query.isError ? (
+          <EmptyState title={`Could not load the ${noun}`} description={query.error.message} />
+        ) : (
+          children(query.data)
+        )}
+      </div>
+    </>
+  );
+}
+
+// Literal class names, so that Tailwind finds them.
+const columns = ['grid-cols-1', 'grid-cols-2', 'grid-cols-3', 'grid-cols-4'] as const;
+
+/** A record's facts in a "Details" card, side by side (up to four). */
+export function DetailsCard({ facts }: { facts: { label: string; value: ReactNode }[] }) {
+  return (
+    <Card>
+      <CardHeader title="Details" />
+      <dl className={`grid ${columns[Math.min(facts.length, columns.length) - 1]} gap-4 px-5 py-4 text-[13px]`}>
+        {facts.map((f) => (
+          <div key={f.label}>
+            <dt className="text-fg-subtle">{f.label}</dt>
+            <dd className="mt-0.5 font-medium">{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
