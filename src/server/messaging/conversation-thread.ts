@@ -1,13 +1,14 @@
 /**
  * Finding or opening the conversation of a contact on a WhatsApp number, for both directions: webhook ingestion
  * (a customer writes) and the outbound path (Parley writes first, e.g. a campaign). Runs inside the caller's
- * transaction, so a caller that stores a batch of deliveries can call it once per message of the batch.
+ * transaction, set-based: both store messages in batches.
  */
 import type { Executor } from '../db/client';
 import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
 import { toContact } from '../repositories/resources';
-import { appendEvent } from '../realtime/event-log';
+import type { Message } from '../../shared';
+import type { NewEvent } from '../realtime/event-log';
 
 export interface Thread {
   conversation: ch.ConversationRow;
@@ -17,51 +18,75 @@ export interface Thread {
   reopened: boolean;
 }
 
+/** A (contact, WhatsApp number) pair: the thread its messages belong to. */
+export interface ThreadKey {
+  contactId: string;
+  whatsappAccountId: string;
+}
+export const threadKey = (k: ThreadKey) => `${k.whatsappAccountId}:${k.contactId}`;
+
 /**
- * The contact's most recent conversation on the number, or a new one. Serialised per (contact, number) until the
- * transaction ends, so two first messages at once open one conversation, not two. `reopenClosed`: a customer
- * writing on a closed conversation reopens it (rather than duplicating it); Parley writing does not reopen one.
+ * Each thread's most recent conversation, or a new one, for a batch of messages (keyed by `threadKey`). The
+ * threads stay locked until the transaction ends, so two first messages at once open one conversation, not two.
+ * `reopenClosed`: a customer writing on a closed conversation reopens it (rather than duplicating it,
+ * CONVERSATION_REOPENED recorded); Parley writing does not reopen one.
  */
-export async function findOrOpenConversation(
+export async function findOrOpenConversations(
   tx: Executor,
   workspaceId: string,
-  contactId: string,
-  whatsappAccountId: string,
+  keys: ThreadKey[],
   opts: { reopenClosed: boolean },
-): Promise<Thread> {
-  await ch.lockThread(tx, workspaceId, contactId, whatsappAccountId);
-  const latest = await ch.latestConversation(tx, workspaceId, contactId, whatsappAccountId);
-  if (!latest) {
-    const conversation = await ch.insertConversation(tx, { workspaceId, contactId, whatsappAccountId });
-    return { conversation, opened: true, reopened: false };
+): Promise<Map<string, Thread>> {
+  const threads = new Map<string, Thread>();
+  if (keys.length === 0) return threads;
+  await ch.lockThreads(tx, workspaceId, keys);
+  const contactsByAccount = new Map<string, Set<string>>();
+  for (const k of keys) {
+    let set = contactsByAccount.get(k.whatsappAccountId);
+    if (!set) contactsByAccount.set(k.whatsappAccountId, (set = new Set()));
+    set.add(k.contactId);
   }
-  const conversation = (await ch.lockConversation(tx, workspaceId, latest.id))!;
-  if (conversation.isActive || !opts.reopenClosed) return { conversation, opened: false, reopened: false };
-  const reopened = await ch.updateConversation(tx, workspaceId, conversation.id, { isActive: true });
-  await conv.insertEvent(tx, workspaceId, conversation.id, { type: 'CONVERSATION_REOPENED', reopenedBy: 'contact', memberId: null });
-  return { conversation: reopened, opened: false, reopened: true };
+  for (const [whatsappAccountId, contactSet] of contactsByAccount) {
+    const contactIds = [...contactSet];
+    const latest = await ch.latestConversationsLocked(tx, workspaceId, whatsappAccountId, contactIds);
+    const created = await ch.insertConversations(
+      tx,
+      contactIds.filter((id) => !latest.has(id)).map((contactId) => ({ workspaceId, contactId, whatsappAccountId })),
+    );
+    for (const conversation of created) threads.set(threadKey({ contactId: conversation.contactId, whatsappAccountId }), { conversation, opened: true, reopened: false });
+    for (const [contactId, conversation] of latest) {
+      const key = threadKey({ contactId, whatsappAccountId });
+      if (conversation.isActive || !opts.reopenClosed) {
+        threads.set(key, { conversation, opened: false, reopened: false });
+        continue;
+      }
+      const reopened = await ch.updateConversation(tx, workspaceId, conversation.id, { isActive: true });
+      await conv.insertEvent(tx, workspaceId, conversation.id, { type: 'CONVERSATION_REOPENED', reopenedBy: 'contact', memberId: null });
+      threads.set(key, { conversation: reopened, opened: false, reopened: true });
+    }
+  }
+  return threads;
 }
 
 /**
- * Records a message stored on a thread: the conversation moves to the top (`at`; `inboundAt` refreshes the
- * 24-hour window) and the workspace events go out: `conversation.opened` (with contact and first message) or
- * `conversation.updated` for a reopened one, then `message.created`.
+ * The workspace events of a message stored on a thread, for the writers that store messages in batches (webhook
+ * ingestion, the outbound path): `conversation.opened` (with contact and first message) or `conversation.updated`
+ * for a reopened one, then `message.created`. The caller sets `opened` / `reopened` for the thread's first message
+ * of the batch only, and passes the conversation as it stands after this message.
  */
-export async function announceMessage(
-  tx: Executor,
-  workspaceId: string,
-  thread: Thread,
+export function messageEvents(
+  thread: Pick<Thread, 'opened' | 'reopened'>,
+  conversationRow: ch.ConversationRow,
   contact: ch.ContactRow,
-  row: ch.MessageRow,
-  inboundAt?: Date,
-): Promise<void> {
-  const touched = await ch.touchForMessage(tx, workspaceId, thread.conversation.id, row.createdAt, inboundAt);
-  const conversation = conv.toConversation(touched);
-  const message = conv.toMessage(row);
+  message: Message,
+): NewEvent[] {
+  const events: NewEvent[] = [];
   if (thread.opened) {
-    await appendEvent(tx, workspaceId, 'conversation.opened', { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } });
+    const conversation = conv.toConversation(conversationRow);
+    events.push({ type: 'conversation.opened', payload: { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } } });
   } else if (thread.reopened) {
-    await appendEvent(tx, workspaceId, 'conversation.updated', { conversation });
+    events.push({ type: 'conversation.updated', payload: { conversation: conv.toConversation(conversationRow) } });
   }
-  await appendEvent(tx, workspaceId, 'message.created', { message });
+  events.push({ type: 'message.created', payload: { message } });
+  return events;
 }

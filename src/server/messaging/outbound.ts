@@ -24,7 +24,7 @@ import { HttpError, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import type { Executor } from '../db/client';
 import { touchConversations } from '../repositories/conversation-rows';
-import { toConversation, toMessage } from '../repositories/conversations';
+import { toMessage } from '../repositories/conversations';
 import { insertMessages } from '../repositories/inbound-batch-rows';
 import { type NewEvent, appendEvents } from '../realtime/event-log';
 import * as sends from '../repositories/outbound-sends';
@@ -32,7 +32,7 @@ import * as r from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError, type GraphClient, type InteractiveHeader, type OutboundMessage, messages as wire } from '../whatsapp/graph-client';
-import { findOrOpenConversation, type Thread } from './conversation-thread';
+import { findOrOpenConversations, messageEvents, type Thread, threadKey } from './conversation-thread';
 import { type OutboundContent, type OutboundHeader, OutboundRequest, type OutboundRequest as Request, actorId, creatorOf } from './outbound-request';
 import { type Pacer, createPacer } from './pacer';
 
@@ -362,14 +362,11 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
 
   /** Messages, conversations, workspace events and outcomes of accepted sends of one workspace, set-based. */
   async function writeAccepted(tx: Executor, ws: string, items: Accepted[]): Promise<SentMessage[]> {
-    const threads: Thread[] = [];
-    for (const it of items) {
-      threads.push(
-        it.target.conversation
-          ? { conversation: it.target.conversation, opened: false, reopened: false }
-          : await findOrOpenConversation(tx, ws, it.target.contact.id, it.target.account.id, { reopenClosed: false }),
-      );
-    }
+    const keyOf = (it: Accepted) => ({ contactId: it.target.contact.id, whatsappAccountId: it.target.account.id });
+    const found = await findOrOpenConversations(tx, ws, items.filter((it) => !it.target.conversation).map(keyOf), { reopenClosed: false });
+    const threads: Thread[] = items.map((it) =>
+      it.target.conversation ? { conversation: it.target.conversation, opened: false, reopened: false } : found.get(threadKey(keyOf(it)))!,
+    );
     const now = new Date();
     const rows = await insertMessages(
       tx,
@@ -396,13 +393,10 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
     const results = items.map((it, i): SentMessage => {
       const row = byWamid.get(it.wamid)!;
       const message = toMessage(row);
-      const thread = threads[i];
-      if (thread.opened && !announced.has(thread.conversation.id)) {
-        announced.add(thread.conversation.id);
-        const conversation = toConversation(touched.get(thread.conversation.id) ?? thread.conversation);
-        events.push({ type: 'conversation.opened', payload: { conversation: { ...conversation, Contact: r.toContact(it.target.contact), lastMessage: message } } });
-      }
-      events.push({ type: 'message.created', payload: { message } });
+      const { conversation, opened } = threads[i];
+      const first = !announced.has(conversation.id);
+      announced.add(conversation.id);
+      events.push(...messageEvents({ opened: opened && first, reopened: false }, touched.get(conversation.id) ?? conversation, it.target.contact, message));
       return { message, sendId: it.sendId, replayed: false };
     });
     await appendEvents(tx, ws, events);

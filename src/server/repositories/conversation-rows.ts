@@ -1,18 +1,51 @@
 /**
  * SQL of `conversations` row by row (find, lock, open, update, move to the top); the lists are in conversations.ts.
  */
-import { type SQL, and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 
 export type ConversationRow = typeof t.conversations.$inferSelect;
 
 /**
- * Serialises, until commit, the deliveries of one contact on one number, so two first messages processed at
- * once open one conversation, not two.
+ * Serialises, until commit, the messages of these (contact, number) threads, so two first messages stored at once
+ * open one conversation, not two. All of a batch's threads are locked in one fixed order: batches never deadlock.
  */
-export async function lockThread(ex: Executor, workspaceId: string, contactId: string, whatsappAccountId: string): Promise<void> {
-  await ex.execute(sql`select pg_advisory_xact_lock(hashtext(${`thread:${workspaceId}:${contactId}:${whatsappAccountId}`}))`);
+export async function lockThreads(ex: Executor, workspaceId: string, threads: { contactId: string; whatsappAccountId: string }[]): Promise<void> {
+  const keys = [...new Set(threads.map((th) => `thread:${workspaceId}:${th.contactId}:${th.whatsappAccountId}`))].sort();
+  await ex.execute(sql`
+    select pg_advisory_xact_lock(hashtext(k))
+    from (select k from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k order by k) as ordered`);
+}
+
+/** Each contact's most recent conversation on that number (open or closed), locked for the rest of the transaction. */
+export async function latestConversationsLocked(
+  ex: Executor,
+  workspaceId: string,
+  whatsappAccountId: string,
+  contactIds: string[],
+): Promise<Map<string, ConversationRow>> {
+  const c = t.conversations;
+  const latest = ex
+    .selectDistinctOn([c.contactId], { id: c.id })
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.whatsappAccountId, whatsappAccountId), inArray(c.contactId, contactIds)))
+    .orderBy(c.contactId, desc(c.lastActivityAt), desc(c.createdAt));
+  const rows = await ex
+    .select()
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), inArray(c.id, latest)))
+    .orderBy(c.id)
+    .for('update');
+  return new Map(rows.map((r) => [r.contactId, r]));
+}
+
+export async function insertConversations(
+  ex: Executor,
+  values: { workspaceId: string; contactId: string; whatsappAccountId: string }[],
+): Promise<ConversationRow[]> {
+  if (values.length === 0) return [];
+  return ex.insert(t.conversations).values(values).returning();
 }
 
 /** The contact's most recent conversation on that account (open or closed). */
@@ -41,25 +74,6 @@ export async function conversation(ex: Executor, workspaceId: string, id: string
   return row ?? null;
 }
 
-/** Locks the conversation row for the rest of the transaction (two sends or deliveries at once stay ordered). */
-export async function lockConversation(ex: Executor, workspaceId: string, id: string): Promise<ConversationRow | null> {
-  const [row] = await ex
-    .select()
-    .from(t.conversations)
-    .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, id)))
-    .for('update')
-    .limit(1);
-  return row ?? null;
-}
-
-export async function insertConversation(
-  ex: Executor,
-  values: { workspaceId: string; contactId: string; whatsappAccountId: string },
-): Promise<ConversationRow> {
-  const [row] = await ex.insert(t.conversations).values(values).returning();
-  return row;
-}
-
 export async function updateConversation(
   ex: Executor,
   workspaceId: string,
@@ -75,32 +89,9 @@ export async function updateConversation(
 }
 
 /**
- * A message now counts as the conversation's latest activity. Times never move backwards, so a late retry of
- * an old delivery does not push a conversation down the list. `inboundAt` refreshes the 24-hour window.
+ * Messages now count as these conversations' latest activity (one time each: the newest message of the batch).
+ * Times never move backwards, so a late retry of an old delivery does not push a conversation down the list.
  */
-export async function touchForMessage(
-  ex: Executor,
-  workspaceId: string,
-  id: string,
-  at: Date,
-  inboundAt?: Date,
-): Promise<ConversationRow> {
-  const c = t.conversations;
-  const atIso = at.toISOString();
-  const set: Record<string, SQL> = {
-    lastMessageAt: sql`greatest(${c.lastMessageAt}, ${atIso}::timestamptz)`,
-    lastActivityAt: sql`greatest(${c.lastActivityAt}, ${atIso}::timestamptz)`,
-  };
-  if (inboundAt) set.lastInboundAt = sql`greatest(${c.lastInboundAt}, ${inboundAt.toISOString()}::timestamptz)`;
-  const [row] = await ex
-    .update(c)
-    .set(set)
-    .where(and(eq(c.workspaceId, workspaceId), eq(c.id, id)))
-    .returning();
-  return row;
-}
-
-/** touchForMessage for several conversations at once (one time each: the newest message of the batch). */
 export async function touchConversations(ex: Executor, workspaceId: string, touches: { id: string; at: Date }[]): Promise<Map<string, ConversationRow>> {
   if (touches.length === 0) return new Map();
   const c = t.conversations;

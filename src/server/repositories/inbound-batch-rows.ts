@@ -1,14 +1,13 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { ContactRow } from './contacts';
-import type { ConversationRow } from './conversation-rows';
 import type { MessageRow } from './messages';
 
 /**
- * Set-based versions of the channel's inbound steps (contacts.ts, conversation-rows.ts, messages.ts), for a
- * batch of webhook deliveries stored in one transaction (src/server/whatsapp/inbound-batch.ts). Same locks and
- * keys as their one-row counterparts, so both paths can run at once.
+ * Set-based versions of the channel's inbound steps (contacts.ts, messages.ts), for a batch of webhook deliveries
+ * stored in one transaction (src/server/whatsapp/inbound-batch.ts); the conversations' own set-based steps are in
+ * conversation-rows.ts, shared with the outbound path.
  */
 
 /** The wamids of this list already stored in the workspace. */
@@ -80,44 +79,6 @@ export async function upsertContactsByPhone(
   return { byPhone, created, named };
 }
 
-/** lockThread for several contacts of one number at once, in a fixed order (no deadlock between batches). */
-export async function lockThreads(ex: Executor, workspaceId: string, whatsappAccountId: string, contactIds: string[]): Promise<void> {
-  const keys = [...new Set(contactIds)].map((id) => `thread:${workspaceId}:${id}:${whatsappAccountId}`).sort();
-  await ex.execute(sql`
-    select pg_advisory_xact_lock(hashtext(k))
-    from (select k from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k order by k) as ordered`);
-}
-
-/** Each contact's most recent conversation on that number (latestConversation), locked like lockConversation. */
-export async function latestConversationsLocked(
-  ex: Executor,
-  workspaceId: string,
-  whatsappAccountId: string,
-  contactIds: string[],
-): Promise<Map<string, ConversationRow>> {
-  const c = t.conversations;
-  const latest = ex
-    .selectDistinctOn([c.contactId], { id: c.id })
-    .from(c)
-    .where(and(eq(c.workspaceId, workspaceId), eq(c.whatsappAccountId, whatsappAccountId), inArray(c.contactId, contactIds)))
-    .orderBy(c.contactId, desc(c.lastActivityAt), desc(c.createdAt));
-  const rows = await ex
-    .select()
-    .from(c)
-    .where(and(eq(c.workspaceId, workspaceId), inArray(c.id, latest)))
-    .orderBy(c.id)
-    .for('update');
-  return new Map(rows.map((r) => [r.contactId, r]));
-}
-
-export async function insertConversations(
-  ex: Executor,
-  values: { workspaceId: string; contactId: string; whatsappAccountId: string }[],
-): Promise<ConversationRow[]> {
-  if (values.length === 0) return [];
-  return ex.insert(t.conversations).values(values).returning();
-}
-
 /**
  * Inserts messages; those whose wamid the workspace has already are skipped (not answered). The rows travel as
  * one JSON parameter rather than one parameter per column and row: a batch of a hundred was 1,600 parameters,
@@ -156,7 +117,7 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
     .returning();
 }
 
-/** Sets the activity times of conversations the caller holds locked (values computed as touchForMessage does). */
+/** Sets the activity times of conversations the caller holds locked (the caller computes them: times never move backwards). */
 export async function setConversationTimes(
   ex: Executor,
   workspaceId: string,

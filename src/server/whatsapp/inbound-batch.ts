@@ -8,6 +8,7 @@
 import type { Executor } from '../db/client';
 import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
+import { findOrOpenConversations, messageEvents, threadKey } from '../messaging/conversation-thread';
 import { toContact } from '../repositories/resources';
 import { type NewEvent, appendEvents } from '../realtime/event-log';
 
@@ -41,36 +42,11 @@ export async function storeInboundBatch(tx: Executor, workspaceId: string, items
     [...people].map(([phoneNumber, name]) => ({ phoneNumber, name })),
   );
 
-  // Per number: lock the threads, then find, reopen or open each contact's conversation.
-  const conversationOf = new Map<string, ch.ConversationRow>(); // `${accountId}:${contactId}`
-  const opened = new Set<string>();
-  const reopened = new Set<string>();
-  const accounts = new Map(items.map((i) => [i.account.id, i.account]));
-  for (const account of accounts.values()) {
-    const contactIds = [...new Set(items.filter((i) => i.account.id === account.id).map((i) => contacts.byPhone.get(i.phoneNumber)!.id))];
-    await ch.lockThreads(tx, ws, account.id, contactIds);
-    const latest = await ch.latestConversationsLocked(tx, ws, account.id, contactIds);
-    const created = await ch.insertConversations(
-      tx,
-      contactIds.filter((id) => !latest.has(id)).map((contactId) => ({ workspaceId: ws, contactId, whatsappAccountId: account.id })),
-    );
-    for (const c of created) {
-      latest.set(c.contactId, c);
-      opened.add(c.id);
-    }
-    for (const [contactId, c] of latest) {
-      if (!c.isActive) {
-        // The customer wrote again on a closed conversation: it is reopened rather than duplicated.
-        const row = await ch.updateConversation(tx, ws, c.id, { isActive: true });
-        await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_REOPENED', reopenedBy: 'contact', memberId: null });
-        reopened.add(c.id);
-        latest.set(contactId, row);
-      }
-      conversationOf.set(`${account.id}:${contactId}`, latest.get(contactId)!);
-    }
-  }
-
-  const target = (i: InboundItem) => conversationOf.get(`${i.account.id}:${contacts.byPhone.get(i.phoneNumber)!.id}`)!;
+  // The customer writing again on a closed conversation reopens it rather than duplicating it.
+  const keyOf = (i: InboundItem) => ({ contactId: contacts.byPhone.get(i.phoneNumber)!.id, whatsappAccountId: i.account.id });
+  const threads = await findOrOpenConversations(tx, ws, items.map(keyOf), { reopenClosed: true });
+  const threadOf = (i: InboundItem) => threads.get(threadKey(keyOf(i)))!;
+  const target = (i: InboundItem) => threadOf(i).conversation;
   const rows = await ch.insertMessages(
     tx,
     items.map((i) => ({
@@ -109,14 +85,8 @@ export async function storeInboundBatch(tx: Executor, workspaceId: string, items
     };
     const first = !touched.has(c.id);
     touched.set(c.id, c);
-    const conversation = conv.toConversation(c);
-    const message = conv.toMessage(row);
-    if (first && opened.has(c.id)) {
-      events.push({ type: 'conversation.opened', payload: { conversation: { ...conversation, Contact: toContact(contact), lastMessage: message } } });
-    } else if (first && reopened.has(c.id)) {
-      events.push({ type: 'conversation.updated', payload: { conversation } });
-    }
-    events.push({ type: 'message.created', payload: { message } });
+    const thread = threadOf(i);
+    events.push(...messageEvents({ opened: first && thread.opened, reopened: first && thread.reopened }, c, contact, conv.toMessage(row)));
   }
   await ch.setConversationTimes(tx, ws, [...touched.values()]);
   // Last: the workspace's event lock is then held only until the commit that follows.
