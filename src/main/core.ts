@@ -9,8 +9,17 @@ import {
   type SyncStatus,
   ipcEvents,
 } from '../shared/ipc';
-import { removeUserCache, userStoreFile, workspaceCacheFile } from './cache/location';
+import {
+  removeOtherUsersCaches,
+  removeStaleCaches,
+  removeUserCache,
+  removeWorkspaceCache,
+  userStoreFile,
+  workspaceCacheExpired,
+  workspaceCacheFile,
+} from './cache/location';
 import { createServerApi } from './cache/server-api';
+import { isSafeFileId } from './cache/sqlite';
 import { createSync, type Sync } from './cache/sync';
 import { UserStore } from './cache/user-store';
 import { WorkspaceCache } from './cache/workspace-cache';
@@ -42,6 +51,13 @@ export interface DesktopCoreOptions {
   app: { version: string; platform: string; electron: string | null };
   /** which senders may call (appSenderCheck(appEntryUrl)); the e2e suite passes its page's check */
   isTrustedSender(sender: IpcSender): boolean;
+  /**
+   * asks the user (a native dialog from main) before a new server address is saved; false keeps the old one.
+   * Without it (tests) the change is taken as confirmed.
+   */
+  confirmServerChange?(origin: string): Promise<boolean>;
+  /** a new server address was saved: the app reloads its page so the CSP header names the new server */
+  onServerChanged?(origin: string): void;
   fetch?: typeof fetch;
   sync?: { retryDelayMs?: [number, number]; conversationsWithMessages?: number };
   log?: (line: string) => void;
@@ -73,7 +89,13 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
     for (const listener of listeners) listener(event, checked);
   };
 
-  const serverAddress = serverAddressStore({ userDataDir: options.userDataDir, defaultUrl: options.defaultServerUrl, fetch: options.fetch });
+  const serverAddress = serverAddressStore({
+    userDataDir: options.userDataDir,
+    projectId: options.firebase.projectId,
+    defaultUrl: options.defaultServerUrl,
+    fetch: options.fetch,
+  });
+  for (const uid of removeStaleCaches(options.userDataDir)) log(`removed the cache of ${uid}: not used for a long time`);
   const updater = options.updater ?? noUpdater(options.app.version);
   updater.onStatus((status) => emit('updater.status', status));
   const identity = await createIdentity({ firebase: options.firebase, keychain: options.keychain, appName: options.firebaseAppName });
@@ -127,6 +149,17 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
     userStore = new UserStore(userStoreFile(options.userDataDir, profileUid));
   }
 
+  /** Closes the user and removes everything cached for it, whatever fails on the way. */
+  async function wipeUser(leaving: string | null): Promise<void> {
+    try {
+      await closeUser();
+    } finally {
+      if (leaving) removeUserCache(options.userDataDir, leaving);
+    }
+  }
+
+  // Tokens go only to the server the session was signed in on: the address cannot change while signed in
+  // ('server.setAddress'), and this is the one place the sync reads it from.
   const api = createServerApi({
     baseUrl: () => serverAddress.get(),
     idToken: async (force) => (await identity.getIdToken(force)).token,
@@ -136,8 +169,16 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
   async function startWorkspace(workspaceId: string): Promise<SyncStatus> {
     const { uid: user, store } = requireUser();
     if (sync && cache && status.workspaceId === workspaceId) return status;
+    if (!isSafeFileId(workspaceId)) throw new IpcError(400, 'Not a workspace id', 'invalid-workspace');
     await stopWorkspace();
-    const opened = new WorkspaceCache(workspaceCacheFile(options.userDataDir, user, workspaceId));
+    const file = workspaceCacheFile(options.userDataDir, user, workspaceId);
+    let opened = new WorkspaceCache(file);
+    if (workspaceCacheExpired(file, opened.lastSyncedAt)) {
+      // too large, or not synced for too long: start over with a fresh full sync
+      opened.close();
+      removeWorkspaceCache(file);
+      opened = new WorkspaceCache(file);
+    }
     cache = opened;
     status = { ...signedOutStatus, state: 'syncing', workspaceId, lastSeq: opened.lastSeq, lastSyncedAt: opened.lastSyncedAt };
     sync = createSync({
@@ -151,7 +192,20 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
       onStatus: (next) => {
         if (cache === opened) setStatus(next);
       },
-      onMe: (me) => store.setMe(me),
+      // a workspace id that cannot name a cache file is not remembered (it would stop every later start)
+      onMe: (me) => store.setMe(isSafeFileId(me.currentWorkspaceId) ? me : { ...me, currentWorkspaceId: null }),
+      onAccessDenied: (code) => {
+        if (cache !== opened) return;
+        // 403: this user may no longer read this workspace; 401 even with a fresh token: the session is dead.
+        if (code === 401) {
+          void endSession(user, 'the server refused the session');
+          return;
+        }
+        void stopWorkspace().then(() => {
+          removeWorkspaceCache(file);
+          setStatus({ ...signedOutStatus, state: 'error', workspaceId, message: 'You no longer have access to this workspace' });
+        });
+      },
       onEvents: (events, before) => {
         const notices = decideNotifications(events, before, {
           memberId: before.memberId,
@@ -160,8 +214,13 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
         });
         for (const notice of notices) {
           options.notifications.show(notice, () => {
-            options.window?.focus();
-            emit('navigate', { path: conversationPath(notice.conversationId) });
+            // whatever the server sent as an id, a click never throws in main: an odd id opens the inbox
+            try {
+              options.window?.focus();
+              emit('navigate', { path: isSafeFileId(notice.conversationId) ? conversationPath(notice.conversationId) : '/live-chat' });
+            } catch (error) {
+              log(`notification click: ${error instanceof Error ? error.message : String(error)}`);
+            }
           });
         }
       },
@@ -176,19 +235,39 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
     return status;
   }
 
+  /** A session that ended without the user signing out (revoked, disabled, refused): sign out, wipe the cache. */
+  async function endSession(leaving: string, why: string): Promise<void> {
+    if (uid !== leaving) return;
+    log(`session ended: ${why}; the cache of this user is removed`);
+    try {
+      await identity.signOut().catch(() => undefined);
+    } finally {
+      await wipeUser(leaving);
+    }
+  }
+
   identity.onChange((profile) => {
     emit('identity.changed', profile);
-    // sign-in opens the user in its handler; a session that ends by itself (revoked) closes it here
-    if (!profile && uid) void closeUser();
+    // sign-in opens the user in its handler; a session that ends by itself (revoked) closes and wipes it here
+    if (!profile && uid) void wipeUser(uid);
   });
 
   // A restored session: open the user's cache and follow the workspace it last worked in (notifications
-  // and the badge work before the renderer asks for anything).
+  // and the badge work before the renderer asks for anything). Whatever is wrong with what was stored, the
+  // app starts: a workspace that cannot be opened is forgotten, never retried on every launch.
   const restored = identity.current();
   if (restored) {
     openUser(restored.uid);
     const workspaceId = userStore!.me()?.currentWorkspaceId;
-    if (workspaceId) await startWorkspace(workspaceId);
+    if (workspaceId) {
+      try {
+        await startWorkspace(workspaceId);
+      } catch (error) {
+        log(`could not reopen workspace ${JSON.stringify(workspaceId)}: ${error instanceof Error ? error.message : String(error)}`);
+        await stopWorkspace();
+        setStatus(signedOutStatus);
+      }
+    }
   }
 
   const empty = { items: [], nextCursor: null };
@@ -196,16 +275,21 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
 
   const handlers: IpcHandlers = {
     'identity.signIn': async ({ email, password }) => {
-      const profile = await identity.signIn(email, password);
+      // the running sync stops first: nothing of the previous session runs under the new one
       await closeUser();
+      const profile = await identity.signIn(email, password);
+      // one user's cache on this computer at a time: another user signing in removes the previous one's
+      removeOtherUsersCaches(options.userDataDir, profile.uid);
       openUser(profile.uid);
       return profile;
     },
     'identity.signOut': async () => {
-      const leaving = uid;
-      await closeUser();
-      await identity.signOut();
-      if (leaving) removeUserCache(options.userDataDir, leaving);
+      const leaving = uid ?? identity.current()?.uid ?? null;
+      try {
+        await identity.signOut();
+      } finally {
+        await wipeUser(leaving);
+      }
       return { ok: true as const };
     },
     'identity.currentUser': () => identity.current(),
@@ -223,8 +307,15 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
 
     'server.getAddress': () => ({ url: serverAddress.get(), connectSrc: serverAddress.connectSrc() }),
     'server.setAddress': async ({ url }) => {
-      await serverAddress.set(url);
-      sync?.retry();
+      // The session is bound to the server it was signed in on: its tokens never go to another one.
+      if (identity.current()) throw new IpcError(409, 'Sign out before you change the server address', 'signed-in');
+      const origin = await serverAddress.check(url);
+      if (origin !== serverAddress.get()) {
+        const confirmed = options.confirmServerChange ? await options.confirmServerChange(origin) : true;
+        if (!confirmed) throw new IpcError(409, 'The server address was not changed', 'cancelled');
+        serverAddress.save(origin);
+        options.onServerChanged?.(origin);
+      }
       return { url: serverAddress.get(), connectSrc: serverAddress.connectSrc() };
     },
 
@@ -232,7 +323,9 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
     'cache.conversationCounts': () => cache?.counts() ?? zeroCounts,
     'cache.getMe': () => (userStore ? userStore.me() : null),
     'cache.putMe': ({ me }: { me: AuthMe }) => {
-      requireUser().store.setMe(me);
+      const { store } = requireUser();
+      if (me.currentWorkspaceId !== null && !isSafeFileId(me.currentWorkspaceId)) throw new IpcError(400, 'Not a workspace id', 'invalid-workspace');
+      store.setMe(me);
       return { ok: true as const };
     },
     'cache.getConversation': ({ conversationId }) => cache?.conversationDetail(conversationId) ?? null,

@@ -186,7 +186,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // projectId: the desktop app checks it is a Parley server of its own Firebase project before it sends tokens.
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', projectId: config.firebaseProjectId }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await database.ping();

@@ -19,7 +19,7 @@ let other: http.Server;
 const urlOf = (s: http.Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
 beforeAll(async () => {
-  healthy = http.createServer((req, res) => res.writeHead(req.url === '/healthz' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' })));
+  healthy = http.createServer((req, res) => res.writeHead(req.url === '/healthz' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', projectId: 'demo-parley' })));
   other = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>router admin</h1>'));
   await Promise.all([healthy, other].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
 });
@@ -65,10 +65,10 @@ describe('window state', () => {
 
 describe('server address and CSP', () => {
   it('remembers an address that answers /healthz, and builds the CSP from it', async () => {
-    const store = serverAddressStore({ userDataDir: path.join(dir, 'a') });
+    const store = serverAddressStore({ userDataDir: path.join(dir, 'a'), projectId: 'demo-parley' });
     expect(store.get()).toBeNull();
     await expect(store.set(`${urlOf(healthy)}/`)).resolves.toBe(urlOf(healthy));
-    expect(serverAddressStore({ userDataDir: path.join(dir, 'a') }).get()).toBe(urlOf(healthy));
+    expect(serverAddressStore({ userDataDir: path.join(dir, 'a'), projectId: 'demo-parley' }).get()).toBe(urlOf(healthy));
     const csp = buildCsp(store.connectSrc());
     expect(csp).toContain(`connect-src 'self' ${urlOf(healthy)}`);
     expect(csp).not.toMatch(/\*/);
@@ -80,7 +80,7 @@ describe('server address and CSP', () => {
     expect(appCspHeader('https://parley.example.com/healthz', entry, ['https://parley.example.com'])).toBeNull();
   });
   it('refuses an address without a Parley server, or a malformed one, and keeps the old one', async () => {
-    const store = serverAddressStore({ userDataDir: path.join(dir, 'b'), defaultUrl: 'http://127.0.0.1:4000' });
+    const store = serverAddressStore({ userDataDir: path.join(dir, 'b'), projectId: 'demo-parley', defaultUrl: 'http://127.0.0.1:4000' });
     await expect(store.set(urlOf(other))).rejects.toMatchObject({ statusCode: 503, code: 'not-parley' });
     await expect(store.set('http://127.0.0.1:1')).rejects.toMatchObject({ statusCode: 503, code: 'unreachable' });
     await expect(store.set('javascript:alert(1)')).rejects.toMatchObject({ statusCode: 400 });

@@ -23,6 +23,35 @@ export class ServerAnswerError extends Error {
   }
 }
 
+/** The largest REST answer main reads (a page of 200 rows is far below; anything bigger is not Parley's). */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** The largest single event-stream message (an event with a conversation and its contact is a few KB). */
+export const MAX_EVENT_BYTES = 1024 * 1024;
+
+/** Reads a body up to `limit` bytes; a longer one is cancelled and refused. */
+async function readLimited(response: Response, limit: number, what: string): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await response.body?.cancel();
+    throw new ServerAnswerError(502, `${what}: the answer is too large`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ServerAnswerError(502, `${what}: the answer is too large`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export interface ServerApi {
   get<N extends RouteName>(name: N, params?: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<RouteAnswer<N>>;
   /** The workspace event stream, as SSE messages; ends when the server closes it. Throws when it cannot be opened. */
@@ -71,8 +100,9 @@ export function createServerApi({ baseUrl, idToken, fetch: fetchImpl = fetch, ti
       const response = await request(path, { signal: AbortSignal.timeout(timeoutMs) });
       let body: unknown;
       try {
-        body = await response.json();
+        body = JSON.parse(await readLimited(response, MAX_RESPONSE_BYTES, name));
       } catch (error) {
+        if (error instanceof ServerAnswerError) throw error;
         if (response.ok) throw new ServerAnswerError(response.status, `${name}: the answer is not JSON`);
         throw new ServerUnreachableError(error);
       }
@@ -97,14 +127,23 @@ export function createServerApi({ baseUrl, idToken, fetch: fetchImpl = fetch, ti
       const parser = createParser({ onEvent: (message) => void queue.push(message) });
       const decoder = new TextDecoder();
       const reader = response.body.getReader();
+      // bytes read since the last complete message: a server that never ends one cannot fill main's memory
+      let pendingBytes = 0;
       try {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) return;
+          pendingBytes += value.byteLength;
+          if (pendingBytes > MAX_EVENT_BYTES) {
+            await reader.cancel();
+            throw new ServerAnswerError(502, 'event stream: a message is too large');
+          }
           parser.feed(decoder.decode(value, { stream: true }));
+          if (queue.length) pendingBytes = 0;
           while (queue.length) yield queue.shift()!;
         }
       } catch (error) {
+        if (error instanceof ServerAnswerError) throw error;
         if (signal.aborted) return;
         throw new ServerUnreachableError(error);
       } finally {

@@ -37,8 +37,25 @@ function tune(db: SqliteDatabase): void {
   db.pragma('journal_size_limit = 67108864');
 }
 
-export function openSqlite(file: string, migrations: readonly string[]): SqliteDatabase {
+/**
+ * Creates the file owner-only (0600) before SQLite opens it, and narrows one an older version left 0644.
+ * SQLite gives the -wal and -shm files it creates the database file's permissions, so they are 0600 too.
+ */
+export function ownerOnlyFile(file: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.chmodSync(path.dirname(file), 0o700);
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      fs.chmodSync(file + suffix, 0o600);
+    } catch {
+      // not there (yet)
+    }
+  }
+}
+
+export function openSqlite(file: string, migrations: readonly string[]): SqliteDatabase {
+  ownerOnlyFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   tune(db);
@@ -62,8 +79,13 @@ export function inOwnConnection(file: string, work: (db: SqliteDatabase) => void
   }
 }
 
-/** An id usable as a file name (Firebase uids and UUIDs are; anything else is refused, never escaped). */
+/** Whether an id is usable as a file name (Firebase uids and UUIDs are). */
+export function isSafeFileId(id: unknown): id is string {
+  return typeof id === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(id);
+}
+
+/** An id usable as a file name; anything else is refused, never escaped. */
 export function safeFileId(id: string): string {
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new Error(`Not a usable cache id: ${JSON.stringify(id)}`);
+  if (!isSafeFileId(id)) throw new Error(`Not a usable cache id: ${JSON.stringify(id)}`);
   return id;
 }

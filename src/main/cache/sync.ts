@@ -21,6 +21,11 @@ export interface SyncOptions {
   onEvents?: (events: readonly WorkspaceEventT[], cacheBefore: WorkspaceCache) => void;
   /** the member record seen during a full sync */
   onMe?: (me: AuthMe) => void;
+  /**
+   * the server answered 401 (even with a fresh token) or 403 for this workspace: the sync has stopped for good
+   * and the owner wipes what it cached (src/main/core.ts)
+   */
+  onAccessDenied?: (status: 401 | 403) => void;
   /** the conversation the agent is looking at (a message in it is not unread) */
   viewing?: () => string | null;
   /** how many of the newest conversations get their messages in a full sync */
@@ -201,6 +206,13 @@ export function createSync(options: SyncOptions): Sync {
         delay = firstDelay;
       } catch (error) {
         if (!running) break;
+        if (error instanceof ServerAnswerError && (error.status === 401 || error.status === 403)) {
+          running = false;
+          log(`sync: access denied (${error.status}), stopping`);
+          setStatus({ state: 'error', online: true, message: error.status === 403 ? 'You no longer have access to this workspace' : 'Your session has ended, sign in again' });
+          options.onAccessDenied?.(error.status);
+          break;
+        }
         const offline = !(error instanceof ServerAnswerError) || error.status >= 500;
         log(`sync: ${error instanceof Error ? error.message : String(error)}`);
         setStatus({

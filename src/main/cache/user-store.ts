@@ -3,7 +3,7 @@
 import { type AuthMe, AuthMe as AuthMeSchema } from '../../shared';
 import { type NotificationSettings, NotificationSettings as NotificationSettingsSchema } from '../../shared/ipc';
 import { userMigrations } from './migrations';
-import { openSqlite, type SqliteDatabase } from './sqlite';
+import { isSafeFileId, openSqlite, type SqliteDatabase } from './sqlite';
 
 export const defaultNotificationSettings: NotificationSettings = { newConversation: true, inboundMessage: true, assignedToMe: true };
 
@@ -30,11 +30,18 @@ export class UserStore {
       .run(key, JSON.stringify(value));
   }
 
+  /** The stored member record; a workspace id that cannot name a cache file (an older version stored it) reads as none. */
   me(): AuthMe | null {
-    return this.get('me', (v) => AuthMeSchema.parse(v));
+    const me = this.get('me', (v) => AuthMeSchema.parse(v));
+    if (me?.currentWorkspaceId && !isSafeFileId(me.currentWorkspaceId)) return { ...me, currentWorkspaceId: null };
+    return me;
   }
 
+  /** Refuses a workspace id that could not name a cache file: it would make every later start fail. */
   setMe(me: AuthMe): void {
+    if (me.currentWorkspaceId !== null && !isSafeFileId(me.currentWorkspaceId)) {
+      throw new Error(`Not a usable workspace id: ${JSON.stringify(me.currentWorkspaceId)}`);
+    }
     this.set('me', me);
   }
 
