@@ -4,38 +4,18 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { aliases } from './scripts/build/aliases';
+import { desktopIndexHtml } from './scripts/build/desktop-csp';
 import { startupBundleGuard } from './scripts/build/startup-bundle-guard';
 
 // Native modules must stay in node_modules (loaded with require at run time, rebuilt for
 // Electron by electron-builder and unpacked from the asar, see electron-builder.yml).
 const nativeDeps = ['better-sqlite3', '@napi-rs/keyring'];
 
-/**
- * The desktop renderer's <meta> CSP. index.html's own names only loopback servers (web mode and development). The
- * desktop app talks to the server the user chose, and main sends the CSP naming exactly that server as a
- * response header (src/main/csp.ts). Both policies apply and the stricter wins, so here the meta allows any
- * http(s)/ws(s) server for connect/img/media (everything else unchanged) and the header narrows it.
- */
+/** The desktop renderer's <meta> CSP: the server of this build, never a wildcard (scripts/build/desktop-csp.ts). */
 function desktopCspMeta(): Plugin {
-  const anyServer = 'http: https: ws: wss:';
   return {
     name: 'parley-desktop-csp-meta',
-    transformIndexHtml(html) {
-      const out = html.replace(/(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/, (_m, open: string, policy: string, close: string) => {
-        const widened = policy
-          .split(';')
-          .map((d) => d.trim())
-          .map((d) => {
-            const [name, ...sources] = d.split(/\s+/);
-            if (!['connect-src', 'img-src', 'media-src'].includes(name)) return d;
-            return [name, ...sources.filter((x) => !/^(https?|wss?):\/\/(127\.0\.0\.1|localhost):\*$/.test(x)), anyServer].join(' ');
-          })
-          .join('; ');
-        return open + widened + close;
-      });
-      if (out === html) throw new Error('src/renderer/index.html has no Content-Security-Policy meta to adapt');
-      return out;
-    },
+    transformIndexHtml: (html) => desktopIndexHtml(html, process.env.PARLEY_API_URL || undefined),
   };
 }
 const alias = aliases(import.meta.dirname);

@@ -7,7 +7,16 @@ const baked: Record<string, string> = typeof __PARLEY_BUILD_CONFIG__ === 'object
 
 const read = (env: NodeJS.ProcessEnv, key: string) => env[key] || baked[key] || undefined;
 
-export function desktopConfig(env: NodeJS.ProcessEnv = process.env): { firebase: FirebaseSettings; defaultServerUrl: string | null } {
+/**
+ * A packaged build reads only what was baked in at build time: FIREBASE_AUTH_EMULATOR_HOST or PARLEY_API_URL in
+ * the environment of an installed app (set by anyone who can start it) would send the agent's password to a fake
+ * sign-in service or its tokens to another server.
+ */
+export function desktopConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { isPackaged = false }: { isPackaged?: boolean } = {},
+): { firebase: FirebaseSettings; defaultServerUrl: string | null } {
+  if (isPackaged) env = {};
   const projectId = read(env, 'PARLEY_FIREBASE_PROJECT_ID') ?? 'demo-parley';
   const emulator = read(env, 'PARLEY_AUTH_EMULATOR') ?? read(env, 'FIREBASE_AUTH_EMULATOR_HOST');
   return {

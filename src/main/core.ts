@@ -27,7 +27,7 @@ import { createIdentity, type FirebaseSettings, type Identity } from './identity
 import type { SecretStore } from './identity/keychain';
 import { createIpcRouter, IpcError, type IpcHandlers, type IpcRouter, type IpcSender } from './ipc/router';
 import { decideNotifications } from './notify/decide';
-import { conversationPath, type NotificationAdapter } from './notify/notifier';
+import { type NotificationAdapter, noticeClickPath } from './notify/notifier';
 import { serverAddressStore, type ServerAddressStore } from './server-address';
 import { noUpdater, type UpdaterPort } from './update/port';
 
@@ -217,7 +217,7 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
             // whatever the server sent as an id, a click never throws in main: an odd id opens the inbox
             try {
               options.window?.focus();
-              emit('navigate', { path: isSafeFileId(notice.conversationId) ? conversationPath(notice.conversationId) : '/live-chat' });
+              emit('navigate', { path: noticeClickPath(notice.conversationId) });
             } catch (error) {
               log(`notification click: ${error instanceof Error ? error.message : String(error)}`);
             }

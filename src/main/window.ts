@@ -4,18 +4,19 @@
 // Electron: src/main/index.ts plugs the real BrowserWindow / webContents / shell into them.
 // Only type imports from electron here; they are erased at build time.
 import type { BrowserWindowConstructorOptions } from 'electron';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { APP_ENTRY_URL, APP_HOST, APP_SCHEME } from './app-protocol';
 
 export interface WindowOptionsInput {
   /** absolute path of the built preload script (CommonJS, see electron.vite.config.ts) */
   preloadPath: string;
   /** window icon (used on Linux and Windows; macOS takes the bundle icon) */
   iconPath?: string;
+  /** DevTools: development only (a packaged build passes false) */
+  devTools?: boolean;
 }
 
 /** BrowserWindow options: isolated, sandboxed, no Node in the renderer, no webviews. */
-export function createWindowOptions({ preloadPath, iconPath }: WindowOptionsInput): BrowserWindowConstructorOptions {
+export function createWindowOptions({ preloadPath, iconPath, devTools = false }: WindowOptionsInput): BrowserWindowConstructorOptions {
   return {
     title: 'Parley',
     width: 1280,
@@ -37,6 +38,7 @@ export function createWindowOptions({ preloadPath, iconPath }: WindowOptionsInpu
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: true,
+      devTools,
     },
   };
 }
@@ -48,22 +50,21 @@ export interface RendererEntryInput {
   devServerUrl?: string;
   /** app.isPackaged: a packaged app never loads a dev server */
   isPackaged: boolean;
-  /** directory holding the built renderer (out/renderer) */
-  rendererDir: string;
 }
 
 /**
  * The URL the window loads: the dev server in development (only an http(s) loopback URL is
- * accepted), otherwise the built index.html as a file: URL.
+ * accepted), otherwise the built renderer on the app's own scheme (app://parley/index.html,
+ * served by src/main/app-protocol.ts).
  */
-export function resolveRendererEntry({ devServerUrl, isPackaged, rendererDir }: RendererEntryInput): string {
+export function resolveRendererEntry({ devServerUrl, isPackaged }: RendererEntryInput): string {
   if (!isPackaged && devServerUrl) {
     const url = parseUrl(devServerUrl);
     if (url && (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname)) {
       return url.href;
     }
   }
-  return pathToFileURL(join(rendererDir, 'index.html')).href;
+  return APP_ENTRY_URL;
 }
 
 function parseUrl(raw: string): URL | null {
@@ -83,8 +84,9 @@ export function isAppUrl(target: string, appEntryUrl: string): boolean {
   const url = parseUrl(target);
   const entry = parseUrl(appEntryUrl);
   if (!url || !entry) return false;
-  if (entry.protocol === 'file:') {
-    return url.protocol === 'file:' && url.host === entry.host && url.pathname === entry.pathname;
+  if (entry.protocol === `${APP_SCHEME}:`) {
+    // the whole app:// origin is the app (a standard scheme: host is part of the origin)
+    return url.protocol === entry.protocol && url.host === APP_HOST && entry.host === APP_HOST;
   }
   if (entry.protocol === 'http:' || entry.protocol === 'https:') {
     return url.origin === entry.origin;
@@ -168,4 +170,19 @@ const APP_PERMISSIONS = new Set(['clipboard-sanitized-write']);
  */
 export function isPermissionAllowed(permission: string, requestingUrl: string, appEntryUrl: string): boolean {
   return APP_PERMISSIONS.has(permission) && isAppUrl(requestingUrl, appEntryUrl);
+}
+
+/**
+ * setPermissionCheckHandler (the synchronous "is it granted?" checks, e.g. navigator.permissions.query or
+ * a clipboard read): the same answer as a request, judged on the requesting origin.
+ */
+export function isPermissionCheckAllowed(permission: string, requestingOrigin: string, appEntryUrl: string): boolean {
+  if (!APP_PERMISSIONS.has(permission)) return false;
+  const entry = parseUrl(appEntryUrl);
+  return !!entry && isAppUrl(`${requestingOrigin.replace(/\/$/, '')}${entry.pathname}`, appEntryUrl);
+}
+
+/** setDevicePermissionHandler (HID, serial, USB, Bluetooth): never. */
+export function isDevicePermissionAllowed(): false {
+  return false;
 }

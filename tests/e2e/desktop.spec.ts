@@ -1,5 +1,5 @@
 /**
- * The desktop app end to end: the built renderer (out/renderer) in Chromium with `window.desktop` wired (tests/e2e/support/desktop.ts)
+ * The desktop app end to end: the built renderer (out/renderer, served as app://parley/ serves it) in Chromium with `window.desktop` wired (tests/e2e/support/desktop.ts)
  * to the real main-process core in this process (OS keychain, SQLite cache, notifications recorded), against the
  * real local stack. Run under a keychain: `keyctl session - npx playwright test -c tests/e2e/playwright.config.ts desktop.spec.ts`.
  */
@@ -51,6 +51,10 @@ test('desktop: keychain session across a restart, notification to its conversati
     const reach = (url: string) => app.page.evaluate((u) => fetch(u).then((r) => r.status, () => 'refused'), `${url}/healthz`);
     expect(await reach(gate.url)).toBe(200);
     expect(await reach(stack.apiUrl)).toBe('refused');
+    // the page is the app's own scheme's answer: index.html's meta policy narrowed to that server too
+    const meta = await app.page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    expect(meta).toContain(`connect-src 'self' ${gate.url}`);
+    expect(meta).not.toContain(':*');
   });
 
   await test.step('restart: a new page and a new core over the same keychain, still signed in', async () => {

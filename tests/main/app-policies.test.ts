@@ -74,9 +74,9 @@ describe('server address and CSP', () => {
     expect(csp).not.toMatch(/\*/);
   });
   it('puts the CSP header on the app’s own page only, naming the current server', () => {
-    const entry = 'file:///opt/Parley/resources/app.asar/out/renderer/index.html';
+    const entry = 'app://parley/index.html';
     expect(appCspHeader(`${entry}#/live-chat`, entry, ['https://parley.example.com'])).toBe(buildCsp(['https://parley.example.com']));
-    expect(appCspHeader('file:///opt/Parley/resources/app.asar/out/renderer/assets/index.js', entry, ['https://parley.example.com'])).toBeNull();
+    expect(appCspHeader('file:///opt/Parley/resources/app.asar/out/renderer/index.html', entry, ['https://parley.example.com'])).toBeNull();
     expect(appCspHeader('https://parley.example.com/healthz', entry, ['https://parley.example.com'])).toBeNull();
   });
   it('refuses an address without a Parley server, or a malformed one, and keeps the old one', async () => {

@@ -12,7 +12,7 @@ import { emulatorHost } from '../support/server';
 import { type DeskStack, startDeskStack, until } from './stack-support';
 import { testKeychain } from './keychain-support';
 
-const PAGE = 'file:///app/out/renderer/index.html';
+const PAGE = 'app://parley/index.html';
 const sender: IpcSender = { url: `${PAGE}#/live-chat`, isMainFrame: true };
 const apiKey = 'demo-parley-core-key';
 

@@ -6,7 +6,7 @@ import { createIpcRouter, IpcError, type IpcHandlers, type IpcSender } from '../
 import { appSenderCheck } from '../../src/main/ipc/sender';
 import { createDesktopApi } from '../../src/preload/api';
 
-const APP = 'file:///opt/Parley/resources/app.asar/out/renderer/index.html';
+const APP = 'app://parley/index.html';
 const appFrame: IpcSender = { url: `${APP}#/live-chat`, isMainFrame: true };
 
 /** A malformed argument per channel: wrong type for a no-argument channel, wrong fields otherwise. */

@@ -13,10 +13,12 @@ import {
   resolveRendererEntry,
   type WebContentsHooks,
 } from '../../src/main/window';
+import { APP_ENTRY_URL } from '../../src/main/app-protocol';
 
 const DEV_ENTRY = 'http://localhost:5173/';
 const rendererDir = join('/opt', 'Parley', 'resources', 'app.asar', 'out', 'renderer');
-const FILE_ENTRY = pathToFileURL(join(rendererDir, 'index.html')).href;
+/** the packaged app's page: the app's own scheme (src/main/app-protocol.ts), never file: */
+const FILE_ENTRY = APP_ENTRY_URL;
 
 /** Fake webContents: records the installed handlers so the test can fire events at them. */
 function fakeContents() {
@@ -75,23 +77,23 @@ describe('createWindowOptions', () => {
 
 describe('resolveRendererEntry', () => {
   it('uses the dev server in development', () => {
-    expect(resolveRendererEntry({ devServerUrl: 'http://localhost:5173', isPackaged: false, rendererDir })).toBe(
+    expect(resolveRendererEntry({ devServerUrl: 'http://localhost:5173', isPackaged: false })).toBe(
       'http://localhost:5173/',
     );
-    expect(resolveRendererEntry({ devServerUrl: 'http://127.0.0.1:5174/', isPackaged: false, rendererDir })).toBe(
+    expect(resolveRendererEntry({ devServerUrl: 'http://127.0.0.1:5174/', isPackaged: false })).toBe(
       'http://127.0.0.1:5174/',
     );
   });
 
   it('loads the built index.html when packaged or without a dev server', () => {
-    expect(resolveRendererEntry({ devServerUrl: 'http://localhost:5173', isPackaged: true, rendererDir })).toBe(FILE_ENTRY);
-    expect(resolveRendererEntry({ isPackaged: false, rendererDir })).toBe(FILE_ENTRY);
-    expect(FILE_ENTRY.startsWith('file://')).toBe(true);
+    expect(resolveRendererEntry({ devServerUrl: 'http://localhost:5173', isPackaged: true })).toBe(FILE_ENTRY);
+    expect(resolveRendererEntry({ isPackaged: false })).toBe(FILE_ENTRY);
+    expect(FILE_ENTRY).toBe('app://parley/index.html');
   });
 
   it('ignores a dev server URL that is not http(s) on loopback', () => {
     for (const devServerUrl of ['https://evil.example/', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url']) {
-      expect(resolveRendererEntry({ devServerUrl, isPackaged: false, rendererDir })).toBe(FILE_ENTRY);
+      expect(resolveRendererEntry({ devServerUrl, isPackaged: false })).toBe(FILE_ENTRY);
     }
   });
 });
@@ -109,11 +111,12 @@ describe('isAppUrl', () => {
     expect(isAppUrl('https://x.com/', DEV_ENTRY)).toBe(false);
   });
 
-  it('accepts only the built index.html itself (hash routes) for a file: entry', () => {
+  it('accepts the app:// origin only, never file: (not even the built index.html on disk)', () => {
     expect(isAppUrl(`${FILE_ENTRY}#/live-chat/42`, FILE_ENTRY)).toBe(true);
     expect(isAppUrl(FILE_ENTRY, FILE_ENTRY)).toBe(true);
     expect(isAppUrl('file:///etc/passwd', FILE_ENTRY)).toBe(false);
-    expect(isAppUrl(pathToFileURL(join(rendererDir, 'other.html')).href, FILE_ENTRY)).toBe(false);
+    expect(isAppUrl(pathToFileURL(join(rendererDir, 'index.html')).href, FILE_ENTRY)).toBe(false);
+    expect(isAppUrl('app://evil/index.html', FILE_ENTRY)).toBe(false);
   });
 
   it('refuses garbage', () => {

@@ -43,3 +43,32 @@ export async function assertKeychainReachable(store: SecretStore): Promise<void>
   if ((await store.get(probe)) !== 'ok') throw new KeychainUnavailableError(new Error('a written secret could not be read back'));
   await store.delete(probe);
 }
+
+/** Secrets kept in this process only (gone when the app quits). */
+export function memoryKeychain(): SecretStore {
+  const secrets = new Map<string, string>();
+  return {
+    get: async (account) => secrets.get(account) ?? null,
+    set: async (account, secret) => void secrets.set(account, secret),
+    delete: async (account) => secrets.delete(account),
+  };
+}
+
+export type ChosenKeychain = { store: SecretStore; persistent: true } | { store: SecretStore; persistent: false; reason: string };
+
+/**
+ * The OS keychain when it answers; otherwise (a Linux desktop without Secret Service or a session keyring) a
+ * keychain in memory: the app starts, the session lasts for this run only, and the app says so. Never a file.
+ */
+export async function chooseKeychain(os: SecretStore): Promise<ChosenKeychain> {
+  try {
+    await assertKeychainReachable(os);
+    return { store: os, persistent: true };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { store: memoryKeychain(), persistent: false, reason };
+  }
+}
+
+/** What the account menu says when the session is not kept (see chooseKeychain). */
+export const sessionOnlyNotice = 'No system keychain: you stay signed in until Parley quits';

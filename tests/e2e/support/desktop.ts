@@ -1,8 +1,14 @@
 /**
- * The desktop app in Chromium: the BUILT renderer (out/renderer, as a packaged app ships it) loaded from the
- * file: URL a packaged app's window loads (src/main/window.ts resolveRendererEntry), its files answered from
- * disk with the CSP header main adds to the app's page (src/main/csp.ts appCspHeader, naming the current
- * server). The page gets `window.desktop` built by the REAL preload code (src/preload/api.ts, bundled into an
+ * The desktop app in Chromium: the BUILT renderer (out/renderer, as a packaged app ships it), every request of
+ * the page answered by the same code that answers app://parley/ in the app (src/main/app-protocol.ts
+ * appResponse: the files of out/renderer only, main's CSP header naming the current server, index.html's meta
+ * policy narrowed to it).
+ *
+ * The page's origin is a stand-in, http://parley.app.test, not app://parley: Chromium without Electron has no
+ * way to register a standard custom scheme (Electron's protocol.registerSchemesAsPrivileged), so it treats app:
+ * as an external protocol and aborts the navigation (net::ERR_ABORTED) before any request reaches Playwright's
+ * router. Everything past the origin's name is the app's: the same bytes and headers, the same CSP, the same
+ * sender check on the same path. The page gets `window.desktop` built by the REAL preload code (src/preload/api.ts, bundled into an
  * init script) on top of a Playwright binding that calls the REAL main-process core (src/main/core.ts: identity
  * in the OS keychain, the SQLite cache, sync, notifications) running in this test's Node process, which takes
  * calls only from the app's page in the top frame (src/main/ipc/sender.ts, as in the app). Events main sends
@@ -12,13 +18,12 @@
  * reachable again, as a server going down and coming back looks to the app, while the shared stack keeps running.
  */
 import { buildSync } from 'esbuild';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
+import { APP_ORIGIN, appResponse } from '../../../src/main/app-protocol';
 import { createDesktopCore, type DesktopCore } from '../../../src/main/core';
-import { appCspHeader } from '../../../src/main/csp';
 import { osKeychain } from '../../../src/main/identity/keychain';
 import { appSenderCheck } from '../../../src/main/ipc/sender';
 import { recordingNotifications } from '../../../src/main/notify/notifier';
@@ -102,41 +107,20 @@ export async function serverGate(target: { host: string; port: number }) {
   };
 }
 
-/** The page a packaged app's window loads: out/renderer/index.html as a file: URL. */
-export const desktopAppUrl = resolveRendererEntry({ isPackaged: true, rendererDir });
+/** The stand-in origin of app://parley in Chromium (see the comment at the top). */
+const STAND_IN_ORIGIN = 'http://parley.app.test';
+/** The page a packaged app's window loads (app://parley/index.html), on the stand-in origin. */
+export const desktopAppUrl = resolveRendererEntry({ isPackaged: true }).replace(APP_ORIGIN, STAND_IN_ORIGIN);
 
-const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
-
-/**
- * Answers the page's file: requests as the packaged app's window gets them: the files of out/renderer from
- * disk (anything outside it does not exist for the app), the app's page with main's CSP header.
- */
+/** Answers the page's requests on the stand-in origin exactly as the app's app:// handler answers them. */
 async function serveAppFile(route: Route, connectSrc: () => readonly string[]): Promise<void> {
-  const url = route.request().url();
-  const file = path.resolve(fileURLToPath(url));
-  if (!file.startsWith(rendererDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    await route.fulfill({ status: 404, body: '' });
-    return;
-  }
-  const csp = appCspHeader(url, desktopAppUrl, connectSrc());
-  await route.fulfill({
-    status: 200,
-    body: fs.readFileSync(file),
-    headers: { 'content-type': contentTypes[path.extname(file)] ?? 'application/octet-stream', ...(csp ? { 'content-security-policy': csp } : {}) },
-  });
+  const url = new URL(route.request().url());
+  const answer = appResponse(`${APP_ORIGIN}${url.pathname}${url.search}`, rendererDir, connectSrc());
+  await route.fulfill({ status: answer.status, body: answer.body, headers: answer.headers });
 }
 
 export interface DesktopApp {
-  /** the app's page (file: URL of the built renderer); add `#/route` to open a screen */
+  /** the app's page (app://parley/index.html on its stand-in origin); add `#/route` to open a screen */
   url: string;
   page: Page;
   context: BrowserContext;
@@ -173,8 +157,8 @@ export async function launchDesktopApp(
   await page.exposeBinding('__parleyInvoke', ({ frame }, channel: string, arg: unknown) =>
     core.invoke(channel.slice(ipcInvokePrefix.length), arg, { url: frame.url(), isMainFrame: frame === page.mainFrame() }),
   );
-  // Chromium's file: handling (module scripts from file: are refused) is not Electron's: the files are answered here.
-  await context.route((url) => url.protocol === 'file:', (route) => serveAppFile(route, () => core.serverAddress.connectSrc()));
+  // The app's origin is answered by the app's own protocol handler code; nothing else of it exists.
+  await context.route((url) => url.origin === STAND_IN_ORIGIN, (route) => serveAppFile(route, () => core.serverAddress.connectSrc()));
   await page.addInitScript({ content: preloadInitScript() });
   const stopEvents = core.onEvent((event, payload) => {
     void page
