@@ -13,6 +13,7 @@ import { findMemberByUid, membership, membershipsOf } from '../repositories/work
 import { workspaceOfResource } from '../repositories/resources';
 import { isUuid } from '../repositories/pagination';
 import type { IdentityProvider } from './identity';
+import { reportAccessLost, type StreamSubject } from '../realtime/access-lost';
 import type { Caller, WorkspaceContext } from '../http/types';
 
 export const resourceLabels: Record<ResourceKind, string> = {
@@ -62,13 +63,17 @@ export async function authenticate(request: FastifyRequest, deps: AccessDeps, op
   let verified;
   try {
     verified = await deps.identity.verifyIdToken(token, opts.checkRevoked === true);
-  } catch {
+  } catch (err) {
+    // A genuine token of a user who was deleted or disabled, or whose sessions were revoked: end their streams.
+    const uid = revokedUid(err, token);
+    if (uid) reportAccessLost(deps.db, { uid });
     throw (await deps.onTokenFailure(request))
       ? new HttpError(429, 'Too many failed sign-in attempts; try again in a minute')
       : new HttpError(401, productMessages.unauthenticated);
   }
   if (opts.requireVerifiedEmail && !verified.emailVerified) throw forbidden(productMessages.emailNotVerified);
   const member = await findMemberByUid(deps.db.db, verified.uid);
+  if (!member) reportAccessLost(deps.db, { uid: verified.uid });
   return { ...verified, member };
 }
 
@@ -106,7 +111,10 @@ export async function resolveAccess(
   }
 
   const m = await membership(deps.db.db, workspaceId, caller.member!.id);
-  if (!m) throw forbidden(productMessages.notMember);
+  if (!m) {
+    if (caller.member) reportAccessLost(deps.db, { memberId: caller.member.id, workspaceId });
+    throw forbidden(productMessages.notMember);
+  }
   if (access.role === 'admin' && m.role !== 'admin') throw forbidden(productMessages.adminOnly);
   return { caller: caller as WorkspaceContext['caller'], workspaceId, role: m.role };
 }
@@ -118,9 +126,9 @@ export async function resolveAccess(
 export function streamStillAllowed(
   deps: Pick<AccessDeps, 'db' | 'identity'>,
   token: string,
-  ctx: { workspaceId: string; caller: { member: { id: string } } },
-): () => Promise<boolean> {
-  return async () => {
+  ctx: { workspaceId: string; caller: { uid: string; member: { id: string } } },
+): (() => Promise<boolean>) & { subject: StreamSubject } {
+  const check = async () => {
     try {
       await deps.identity.verifyIdToken(token, true);
     } catch {
@@ -128,6 +136,23 @@ export function streamStillAllowed(
     }
     return (await membership(deps.db.db, ctx.workspaceId, ctx.caller.member.id)) !== null;
   };
+  // whose stream this is, so a request that finds the user or the membership gone ends it at once
+  return Object.assign(check, { subject: { uid: ctx.caller.uid, memberId: ctx.caller.member.id, workspaceId: ctx.workspaceId } });
+}
+
+/** Errors of firebase-admin's verifyIdToken that come after the token's signature was verified. */
+const revokedCodes = new Set(['auth/user-disabled', 'auth/user-not-found', 'auth/id-token-revoked']);
+
+/** The uid of a correctly signed token refused because its user is gone or revoked; null for anything else. */
+function revokedUid(err: unknown, token: string): string | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !revokedCodes.has(code)) return null;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof payload.sub === 'string' && payload.sub ? payload.sub : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The bearer token of a request (streams take it from ?token= too: register.ts copies it into the header). */

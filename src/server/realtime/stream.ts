@@ -17,6 +17,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client';
 import type { WorkspaceEvent } from '../../shared/schemas/events';
 import { type EventHub, createEventHub } from './hub';
+import { affects, onAccessLost, type StreamSubject } from './access-lost';
 import { latestSeq, oldestSeq, readEvents } from './event-log';
 import type { StreamReset } from '../../shared/schemas/events';
 
@@ -29,7 +30,7 @@ export interface StreamInput {
    * The identity the stream was opened with: it ends when the ID token expires (the client reconnects with a
    * fresh one) or when `stillAllowed` (checked every `recheckMs`) says the user or membership is gone.
    */
-  identity?: { expiresAt: Date; stillAllowed: () => Promise<boolean> };
+  identity?: { expiresAt: Date; stillAllowed: (() => Promise<boolean>) & { subject?: StreamSubject } };
 }
 
 export interface Realtime {
@@ -57,6 +58,11 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
   const recheckMs = opts.recheckMs ?? 60_000;
   const hub = createEventHub(database, log);
   const open = new Set<() => void>();
+  // whose each open stream is: a request that finds the user or membership gone ends them at once
+  const subjects = new Map<() => void, StreamSubject>();
+  const stopListening = onAccessLost(database, (lost) => {
+    for (const [end, subject] of [...subjects]) if (affects(lost, subject)) end();
+  });
 
   return {
     hub,
@@ -133,12 +139,15 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
         identityTimers.forEach(clearTimeout);
         unsubscribe();
         open.delete(end);
+        subjects.delete(end);
       };
       function end() {
         cleanup();
         if (!raw.writableEnded) raw.end();
       }
       open.add(end);
+      const subject = identity?.stillAllowed.subject;
+      if (subject) subjects.set(end, subject);
       raw.on('close', cleanup);
       reply.hijack();
       // The client may have gone while we subscribed: 'close' has then fired already.
@@ -167,6 +176,7 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
     },
 
     async stop() {
+      stopListening();
       for (const end of [...open]) end();
       await hub.stop();
     },
