@@ -13,6 +13,7 @@ import { type Sandbox, sandboxAccount } from '../../src/sandbox';
 import { signInWithPassword } from './identity-rest';
 
 export const demoLogin = { email: 'demo@parley-demo.com', password: 'parley-demo-1', name: 'Demo Admin', organizationName: 'Parley Demo' };
+export type DemoLogin = typeof demoLogin;
 
 export interface DemoResult {
   created: boolean;
@@ -72,12 +73,24 @@ async function restoreWindows(app: FastifyInstance, workspaceId: string, sandbox
   for (const row of rows) if (row.at) sandbox.customers.restoreWindow(row.phone, row.at);
 }
 
-export async function ensureDemo(app: FastifyInstance, emulatorHost: string, projectId: string, sandbox?: Sandbox): Promise<DemoResult> {
+/**
+ * The demo workspace of this data directory, created on first run. The Auth emulator may be shared with another
+ * Parley stack (a second checkout, a test run) that already made the demo identity: then this database gets its
+ * own demo workspace for that same identity (signed in with the demo password, POST /workspace) instead of a
+ * second sign-up, which the emulator refuses (409 EMAIL_EXISTS).
+ */
+export async function ensureDemo(
+  app: FastifyInstance,
+  emulatorHost: string,
+  projectId: string,
+  sandbox?: Sandbox,
+  login: DemoLogin = demoLogin,
+): Promise<DemoResult> {
   process.env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
   const admin: App = initializeApp({ projectId }, `demo-seed-${Date.now()}`);
   const auth = getAuth(admin);
   const db = app.parley.db.db;
-  const uidByEmail = await auth.getUserByEmail(demoLogin.email).then((u) => u.uid, () => null);
+  const uidByEmail = await auth.getUserByEmail(login.email).then((u) => u.uid, () => null);
   const [member] = uidByEmail
     ? await db.select().from(t.members).where(eq(t.members.uid, uidByEmail))
     : await db.select().from(t.members).limit(0);
@@ -91,13 +104,13 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
   async function sandboxOnRestart(workspaceId: string): Promise<string> {
     await restoreWindows(app, workspaceId, sandbox!);
     if (await hasSandboxNumber(app, workspaceId)) return `the sandbox number ${sandboxAccount.phoneNumber} is connected to the demo workspace`;
-    const { idToken } = await signInWithPassword(emulatorHost, demoLogin.email, demoLogin.password);
+    const { idToken } = await signInWithPassword(emulatorHost, login.email, login.password);
     return (await connectSandboxNumber(caller(app, idToken), workspaceId)).note;
   }
 
   // The emulator forgot its accounts (it keeps them only while it runs) but the database kept the demo member:
   // give the identity back under the same uid.
-  const [demoWs] = await db.select().from(t.workspaces).where(eq(t.workspaces.name, demoLogin.organizationName)).limit(1);
+  const [demoWs] = await db.select().from(t.workspaces).where(eq(t.workspaces.name, login.organizationName)).limit(1);
   if (!uidByEmail && demoWs) {
     const [m] = await db
       .select({ member: t.members })
@@ -106,27 +119,48 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
       .where(eq(t.workspaceMembers.workspaceId, demoWs.id))
       .limit(1);
     if (m) {
-      await auth.createUser({ uid: m.member.uid, email: demoLogin.email, password: demoLogin.password, displayName: demoLogin.name, emailVerified: true });
+      await auth.createUser({ uid: m.member.uid, email: login.email, password: login.password, displayName: login.name, emailVerified: true });
       return { created: false, workspaceId: demoWs.id, whatsapp: sandbox ? await sandboxOnRestart(demoWs.id) : undefined };
     }
   }
 
-  const res = await app.inject({
-    method: 'POST',
-    url: '/auth/sign-up',
-    payload: { email: demoLogin.email, password: demoLogin.password, name: demoLogin.name, organizationName: demoLogin.organizationName },
-  });
-  if (res.statusCode !== 201) throw new Error(`demo sign-up failed: ${res.statusCode} ${res.body}`);
-  const created = res.json() as { uid: string; currentWorkspaceId: string; id: string };
-  await auth.updateUser(created.uid, { emailVerified: true });
-  const { idToken } = await signInWithPassword(emulatorHost, demoLogin.email, demoLogin.password);
-  const w = created.currentWorkspaceId;
+  const { idToken, workspaceId: w } = uidByEmail ? await workspaceForSharedIdentity(uidByEmail) : await signUp();
   const raw = caller(app, idToken);
   const call = async (method: 'POST' | 'PATCH', url: string, payload: unknown) => {
     const r = await raw(method, url, payload);
     if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
+
+  /** First run on an emulator without the demo identity: the product's sign-up. */
+  async function signUp(): Promise<{ idToken: string; workspaceId: string }> {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/auth/sign-up',
+      payload: { email: login.email, password: login.password, name: login.name, organizationName: login.organizationName },
+    });
+    if (res.statusCode !== 201) throw new Error(`demo sign-up failed: ${res.statusCode} ${describeFailure(res.body)}`);
+    const created = res.json() as { uid: string; currentWorkspaceId: string };
+    await auth.updateUser(created.uid, { emailVerified: true });
+    const { idToken } = await signInWithPassword(emulatorHost, login.email, login.password);
+    return { idToken, workspaceId: created.currentWorkspaceId };
+  }
+
+  /** The demo identity exists (another stack made it) but this database has no demo yet: a workspace of its own. */
+  async function workspaceForSharedIdentity(uid: string): Promise<{ idToken: string; workspaceId: string }> {
+    await auth.updateUser(uid, { emailVerified: true });
+    let idToken: string;
+    try {
+      ({ idToken } = await signInWithPassword(emulatorHost, login.email, login.password));
+    } catch {
+      throw new Error(
+        `${login.email} exists in the shared Auth emulator (${emulatorHost}) with another password: stop the other Parley stack (or reset its demo password)`,
+      );
+    }
+    const res = await app.inject({ method: 'POST', url: '/workspace', payload: { name: login.organizationName }, headers: { authorization: `Bearer ${idToken}` } });
+    if (res.statusCode !== 201) throw new Error(`creating the demo workspace failed: ${res.statusCode} ${describeFailure(res.body)}`);
+    return { idToken, workspaceId: (res.json() as { id: string }).id };
+  }
 
   for (const a of [
     { name: 'plan', description: 'Subscription plan', format: 'text' },
@@ -173,4 +207,14 @@ export async function ensureDemo(app: FastifyInstance, emulatorHost: string, pro
     await sandbox!.customers.send(people[0][1], { type: 'image', caption: 'The label on my parcel' }, { name: people[0][0] });
   }
   return { created: true, workspaceId: w, whatsapp: whatsapp?.note };
+}
+
+/** The message of an error answer, without the whole body. */
+function describeFailure(body: string): string {
+  try {
+    const message = (JSON.parse(body) as { message?: unknown }).message;
+    return Array.isArray(message) ? message.join('; ') : String(message ?? body);
+  } catch {
+    return body.slice(0, 200);
+  }
 }

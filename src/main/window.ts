@@ -160,8 +160,12 @@ export function applyNavigationPolicy(hooks: WebContentsHooks, { appEntryUrl, op
   hooks.onWillAttachWebview((prevent) => prevent());
 }
 
-/** Permissions the app's own pages may use; everything else is refused. */
-const APP_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+/**
+ * Permissions the app's own pages may use; everything else is refused. Besides the clipboard write (copy
+ * buttons), Chromium's local network access: the one server the CSP allows may be on this computer or the
+ * office network (a self-hosted Parley), and an app:// page counts as public address space.
+ */
+const APP_PERMISSIONS = new Set(['clipboard-sanitized-write', 'local-network-access', 'local-network', 'loopback-network']);
 
 /**
  * Session permission requests (camera, microphone, geolocation, notifications, ...). Only the

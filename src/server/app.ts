@@ -118,8 +118,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return undefined;
     }
   })();
+  // app://parley: the desktop app's page since it left file:// (src/main/app-protocol.ts); `null` stays for
+  // installs of earlier versions until they have updated.
   const allowedOrigin = (origin: string) =>
-    origin === 'null' || origin === appOrigin || /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin);
+    origin === 'app://parley' || origin === 'null' || origin === appOrigin || /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin);
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
     if (!origin || !allowedOrigin(origin)) return;

@@ -4,11 +4,14 @@
  * appResponse: the files of out/renderer only, main's CSP header naming the current server, index.html's meta
  * policy narrowed to it).
  *
- * The page's origin is a stand-in, http://parley.app.test, not app://parley: Chromium without Electron has no
- * way to register a standard custom scheme (Electron's protocol.registerSchemesAsPrivileged), so it treats app:
- * as an external protocol and aborts the navigation (net::ERR_ABORTED) before any request reaches Playwright's
- * router. Everything past the origin's name is the app's: the same bytes and headers, the same CSP, the same
- * sender check on the same path. The page gets `window.desktop` built by the REAL preload code (src/preload/api.ts, bundled into an
+ * The page's origin is a stand-in, http://localhost:47391 (never listened on: Playwright answers it), not
+ * app://parley: Chromium without Electron has no way to register a standard custom scheme (Electron's
+ * protocol.registerSchemesAsPrivileged), so it treats app: as an external protocol and aborts the navigation
+ * (net::ERR_ABORTED) before any request reaches Playwright's router. The stand-in is a secure context on loopback,
+ * as app://parley is a secure origin in the app (an http origin elsewhere would be refused loopback access by
+ * Chromium's private network rules). Everything past the origin's name is the app's: the same bytes and headers,
+ * the same CSP, the same sender check on the same path. The server's CORS answer to the real origin
+ * (app://parley) is tested in tests/server/desktop-origin.test.ts. The page gets `window.desktop` built by the REAL preload code (src/preload/api.ts, bundled into an
  * init script) on top of a Playwright binding that calls the REAL main-process core (src/main/core.ts: identity
  * in the OS keychain, the SQLite cache, sync, notifications) running in this test's Node process, which takes
  * calls only from the app's page in the top frame (src/main/ipc/sender.ts, as in the app). Events main sends
@@ -108,7 +111,7 @@ export async function serverGate(target: { host: string; port: number }) {
 }
 
 /** The stand-in origin of app://parley in Chromium (see the comment at the top). */
-const STAND_IN_ORIGIN = 'http://parley.app.test';
+const STAND_IN_ORIGIN = 'http://localhost:47391';
 /** The page a packaged app's window loads (app://parley/index.html), on the stand-in origin. */
 export const desktopAppUrl = resolveRendererEntry({ isPackaged: true }).replace(APP_ORIGIN, STAND_IN_ORIGIN);
 
@@ -137,6 +140,8 @@ export async function launchDesktopApp(
 ): Promise<DesktopApp> {
   const notifications = recordingNotifications();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // What the app's permission handler grants its own page (src/main/window.ts): reaching the server on loopback.
+  await context.grantPermissions(['local-network-access'], { origin: STAND_IN_ORIGIN });
   const page = await context.newPage();
   const core = await createDesktopCore({
     userDataDir: opts.userDataDir,
