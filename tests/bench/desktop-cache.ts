@@ -28,7 +28,8 @@ import { createSync } from '../../src/main/cache/sync';
 import { WorkspaceCache } from '../../src/main/cache/workspace-cache';
 import type { Benchmark } from './types';
 
-const ROWS = 100_000;
+/** 100,000 by default; PARLEY_BENCH_CACHE_ROWS runs it smaller (a quick check on a loaded machine). */
+const ROWS = Number(process.env.PARLEY_BENCH_CACHE_ROWS ?? 100_000);
 const EVENTS = 10_000;
 const PAGE = 200;
 const WS = '00000000-0000-4000-8000-000000000001';

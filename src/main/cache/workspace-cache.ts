@@ -176,7 +176,11 @@ export class WorkspaceCache {
     this.db.transaction(() => {
       this.setMeta('syncGen', String(gen));
       const empty = !this.db.prepare('SELECT 1 FROM contacts LIMIT 1').get() && !this.db.prepare('SELECT 1 FROM messages LIMIT 1').get();
-      if (empty) this.setMeta('ftsDeferred', '1');
+      if (empty) {
+        this.setMeta('ftsDeferred', '1');
+        // this sync fills an empty cache: nothing older to sweep at its end (see finishFullSync)
+        this.setMeta('fillingGen', String(gen));
+      }
     })();
     return gen;
   }
@@ -186,11 +190,19 @@ export class WorkspaceCache {
   }
 
   finishFullSync(gen: number, at: string): void {
+    // A sync that began on an empty cache has nothing older to sweep: stream events wait in the sync's buffer
+    // until it has finished, so every row here is this sync's (an earlier attempt that failed half-way left rows,
+    // so the next attempt did not begin empty and sweeps). Skipping the sweep saves a scan of
+    // every table on the first sync.
+    const first = this.getMeta('fillingGen') === String(gen);
     this.db.transaction(() => {
-      for (const table of ['contacts', 'conversations', 'attributes', 'members']) {
-        this.db.prepare(`DELETE FROM ${table} WHERE sync_gen < ?`).run(gen);
+      this.db.prepare("DELETE FROM meta WHERE key = 'fillingGen'").run();
+      if (!first) {
+        for (const table of ['contacts', 'conversations', 'attributes', 'members']) {
+          this.db.prepare(`DELETE FROM ${table} WHERE sync_gen < ?`).run(gen);
+        }
+        this.db.prepare('DELETE FROM messages WHERE conversation_id NOT IN (SELECT id FROM conversations)').run();
       }
-      this.db.prepare('DELETE FROM messages WHERE conversation_id NOT IN (SELECT id FROM conversations)').run();
       this.setMeta('lastSyncedAt', at);
     })();
     if (this.getMeta('ftsDeferred')) this.rebuildSearch();
