@@ -235,6 +235,20 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
     return status;
   }
 
+  /** Opens a signed-in user's cache and follows the workspace it last worked in; a bad stored value never stops it. */
+  async function reopenUser(profileUid: string): Promise<void> {
+    openUser(profileUid);
+    const workspaceId = userStore?.me()?.currentWorkspaceId;
+    if (!workspaceId) return;
+    try {
+      await startWorkspace(workspaceId);
+    } catch (error) {
+      log(`could not reopen workspace ${JSON.stringify(workspaceId)}: ${error instanceof Error ? error.message : String(error)}`);
+      await stopWorkspace();
+      setStatus(signedOutStatus);
+    }
+  }
+
   /** A session that ended without the user signing out (revoked, disabled, refused): sign out, wipe the cache. */
   async function endSession(leaving: string, why: string): Promise<void> {
     if (uid !== leaving) return;
@@ -256,19 +270,7 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
   // and the badge work before the renderer asks for anything). Whatever is wrong with what was stored, the
   // app starts: a workspace that cannot be opened is forgotten, never retried on every launch.
   const restored = identity.current();
-  if (restored) {
-    openUser(restored.uid);
-    const workspaceId = userStore!.me()?.currentWorkspaceId;
-    if (workspaceId) {
-      try {
-        await startWorkspace(workspaceId);
-      } catch (error) {
-        log(`could not reopen workspace ${JSON.stringify(workspaceId)}: ${error instanceof Error ? error.message : String(error)}`);
-        await stopWorkspace();
-        setStatus(signedOutStatus);
-      }
-    }
-  }
+  if (restored) await reopenUser(restored.uid);
 
   const empty = { items: [], nextCursor: null };
   const zeroCounts = { me: 0, assigned: 0, open: 0, closed: 0, unread: { me: 0, assigned: 0, open: 0, closed: 0 } };
@@ -277,7 +279,15 @@ export async function createDesktopCore(options: DesktopCoreOptions): Promise<De
     'identity.signIn': async ({ email, password }) => {
       // the running sync stops first: nothing of the previous session runs under the new one
       await closeUser();
-      const profile = await identity.signIn(email, password);
+      let profile: Awaited<ReturnType<Identity['signIn']>>;
+      try {
+        profile = await identity.signIn(email, password);
+      } catch (error) {
+        // a failed attempt leaves the previous session as it was: reopen it
+        const still = identity.current();
+        if (still) await reopenUser(still.uid);
+        throw error;
+      }
       // one user's cache on this computer at a time: another user signing in removes the previous one's
       removeOtherUsersCaches(options.userDataDir, profile.uid);
       openUser(profile.uid);

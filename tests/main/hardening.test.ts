@@ -242,6 +242,33 @@ describe('the cache leaves with its user (sessions)', () => {
   });
 });
 
+describe('signing in anew', () => {
+  it('stops the running sync first; a failed attempt leaves the previous session as it was', async () => {
+    const { store } = await testKeychain();
+    const dir = tempDir();
+    const core = await startCore(dir, store);
+    const call = callOn(core);
+    await call('identity.signIn', { email: stack.admin.email, password: stack.admin.password });
+    const me = { id: stack.admin.member.id, uid: stack.admin.member.uid, role: 'admin', createdAt: stack.admin.member.createdAt, workspaceIds: [stack.admin.workspaceId], Workspaces: [] };
+    await call('cache.putMe', { me: { ...me, currentWorkspaceId: stack.admin.workspaceId } });
+    await call('sync.setWorkspace', { workspaceId: stack.admin.workspaceId });
+    await until('live', () => core.syncStatus().state === 'live');
+    const statuses: string[] = [];
+    core.onEvent((event, payload) => {
+      if (event === 'sync.status') statuses.push((payload as { state: string }).state);
+    });
+
+    await expect(call('identity.signIn', { email: stack.admin.email, password: 'wrong password 1' })).rejects.toMatchObject({ statusCode: 401 });
+    // the sync was stopped before the attempt, and the previous session resumed after it failed
+    expect(statuses[0]).toBe('signedOut');
+    expect(await call('identity.currentUser')).toMatchObject({ email: stack.admin.email });
+    await until('live again', () => core.syncStatus().state === 'live');
+    expect(await call('drafts.get', { conversationId: 'c-1' })).toEqual({ text: '' });
+    await call('identity.signOut');
+    await core.dispose();
+  });
+});
+
 describe('start-up cannot be bricked by what was stored', () => {
   it('refuses a workspace id that cannot name a cache, and starts with one an older version stored', async () => {
     const { store } = await testKeychain();
