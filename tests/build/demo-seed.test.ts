@@ -44,7 +44,7 @@ describe('demo seed on a shared Auth emulator', () => {
 
     // and a restart of the second stack finds its demo as it left it
     expect(await ensureDemo(second.app, emulatorHost(), 'demo-parley', undefined, login)).toMatchObject({ created: false, workspaceId: b.workspaceId });
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('a start-up failure', () => {
