@@ -13,7 +13,7 @@ import type { Session, TestApp } from './server';
 
 /** Every table that belongs to a workspace (has a workspace_id column), found in the schema. */
 export function workspaceTables(): PgTable[] {
-  return Object.values(t).filter((x): x is PgTable => is(x, PgTable) && 'workspaceId' in getTableColumns(x));
+  return (Object.values(t) as unknown[]).filter((x): x is PgTable => is(x, PgTable) && 'workspaceId' in getTableColumns(x));
 }
 
 export interface CanaryWorkspace {
