@@ -141,6 +141,34 @@ describe.each(entries)('%s called by workspace B', (name, def) => {
   });
 });
 
+describe("workspace B's reads while A's data grows", () => {
+  it('answer exactly the same (so counts and totals are B\'s alone, not only free of A\'s strings)', async () => {
+    const reads = entries.filter(([, d]) => d.method === 'GET' && !d.stream);
+    const answersOfB = async () => {
+      const out: Record<string, string> = {};
+      for (const [name, def] of reads) for (const answer of await callAsB(name, def, adminB)) out[`${name} ${answer.label}`] = answer.body;
+      return out;
+    };
+    const before = await answersOfB();
+    // A grows: a new customer writes, a new attribute, segment and invitation.
+    const [account] = await ta.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.id, a.seeded.ids.whatsappAccount));
+    const { webhook } = await ta.sandbox.customers.say('14155550166', `Canary growth ${a.marker}`, { phoneNumberId: account.phoneNumberId, name: `Canary Growth ${a.marker}` });
+    expect(webhook.delivered).toBe(true);
+    await ta.app.parley.jobs.drain();
+    for (const [url, body] of [
+      ['/attribute', { name: `grow_${a.marker}`, format: 'text', workspaceId: a.seeded.workspaceId }],
+      ['/segment', { name: `Growth ${a.marker}`, filters: [], workspaceId: a.seeded.workspaceId }],
+      ['/invitee', { email: `grow-${a.marker}@acme-test.com`, role: 'agent', workspaceId: a.seeded.workspaceId }],
+    ] as const) {
+      const res = await ta.call('POST', url, { token: adminA.token, body });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const after = await answersOfB();
+    const changed = Object.keys(before).filter((k) => before[k] !== after[k]);
+    expect(changed.map((k) => `${k}: ${before[k].slice(0, 160)} -> ${after[k]?.slice(0, 160)}`)).toEqual([]);
+  });
+});
+
 describe("workspace B's live event stream", () => {
   it("carries nothing of A's while A's customer writes and A's admin replies", async () => {
     const [account] = await ta.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.id, a.seeded.ids.whatsappAccount));
