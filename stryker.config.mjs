@@ -23,9 +23,14 @@ export const parts = {
     mutate: ['src/server/storage/file-store.ts'],
     testFiles: ['tests/server/file-references.test.ts', 'tests/server/storage.test.ts'],
   },
-  // Webhook verification (signature and the verify handshake).
-  webhookVerify: {
-    mutate: ['src/server/whatsapp/signature.ts', 'src/server/whatsapp/webhook-route.ts'],
+  // Webhook verification: the signature over the raw bytes (a unit test: seconds per mutant).
+  signature: {
+    mutate: ['src/server/whatsapp/signature.ts'],
+    testFiles: ['tests/server/webhook-signature.test.ts'],
+  },
+  // Webhook verification: the route (verify handshake, raw body, 401 on a bad signature, queueing).
+  webhookRoute: {
+    mutate: ['src/server/whatsapp/webhook-route.ts'],
     testFiles: ['tests/server/webhooks.test.ts'],
   },
   // Ingest of webhook deliveries: messages, statuses, template reviews, redeliveries.
