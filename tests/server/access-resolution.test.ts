@@ -214,6 +214,26 @@ describe('resolveAccess', () => {
   });
 });
 
+describe('the 404 of each kind of resource', () => {
+  it('names the kind in words a user reads', async () => {
+    const words = {
+      bot: 'Bot not found',
+      campaign: 'Campaign not found',
+      attribute: 'Attribute not found',
+      contact: 'Contact not found',
+      conversation: 'Conversation not found',
+      invitee: 'Invitation not found',
+      segment: 'Segment not found',
+      whatsappTemplate: 'Template not found',
+      whatsappAccount: 'WhatsApp account not found',
+    } as const;
+    for (const [resource, message] of Object.entries(words)) {
+      const access = { kind: 'resource', resource, in: 'params', field: 'id', role: 'agent' } as Access;
+      expect(await refusal(resolveAccess(access, req('agent', { params: { id: randomUUID() } }), deps()))).toEqual({ statusCode: 404, message });
+    }
+  });
+});
+
 describe('streamStillAllowed', () => {
   it('goes on while the token is valid with revocation and the member belongs, and stops otherwise', async () => {
     const ctx = (member: string) => ({ workspaceId: ws.a, caller: { member: { id: member } } });
