@@ -1,6 +1,7 @@
 // StrykerJS over the modules that hold the rules (issue 20.4). Not in CI: a whole run takes hours on 2 cores.
 // Run one part at a time:   MUTATION_PART=ipc npm run test:mutation
 // Several parts:            MUTATION_PART=ipc,identity npm run test:mutation
+// Some lines of a part:     MUTATION_PART=access MUTATION_MUTATE=src/server/auth/access.ts:80-117 npm run test:mutation
 // All parts (long):         npm run test:mutation
 // Each part mutates its module(s) and runs only the test files that hold that module's rules, so a mutant costs
 // seconds, not the whole suite. Scores per part are in the README (Tests). Reports land in coverage/mutation/.
@@ -64,7 +65,7 @@ for (const name of wanted) {
   if (!parts[name]) throw new Error(`MUTATION_PART: no part "${name}"; the parts are ${Object.keys(parts).join(', ')}`);
 }
 const chosen = wanted.map((name) => parts[name]);
-const label = wanted.length === Object.keys(parts).length ? 'all' : wanted.join('+');
+const label = (wanted.length === Object.keys(parts).length ? 'all' : wanted.join('+')) + (process.env.MUTATION_MUTATE ? '-lines' : '');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -74,7 +75,8 @@ export default {
   tsconfigFile: 'tsconfig.json',
   // Mutants that do not compile are dropped before any test runs (grouped checks: faster, rarely less exact).
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-  mutate: [...new Set(chosen.flatMap((p) => p.mutate))],
+  // MUTATION_MUTATE narrows a part to lines, e.g. src/server/auth/access.ts:80-117 (comma-separated).
+  mutate: process.env.MUTATION_MUTATE ? process.env.MUTATION_MUTATE.split(',') : [...new Set(chosen.flatMap((p) => p.mutate))],
   testFiles: [...new Set(chosen.flatMap((p) => p.testFiles))],
   coverageAnalysis: 'perTest',
   // 2 cores shared by a team: one test process (MUTATION_CONCURRENCY=2 when the machine is free).
