@@ -48,6 +48,8 @@ describe('verifyWebhookSignature', () => {
       `sha256=${hmacHex} `,
       `xsha256=${hmacHex}`,
       `sha256=${hmacHex}\n`,
+      // Junk before the prefix, even junk that is itself the valid digest followed by a second "sha256=<hex>".
+      `1234567${hmacHex}sha256=${'0'.repeat(64)}`,
     ]) {
       expect(verifyWebhookSignature(secret, body, header), JSON.stringify(header)).toBe(false);
     }
