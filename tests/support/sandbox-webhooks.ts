@@ -45,12 +45,14 @@ export function statusUpdate(phoneNumberId: string, wamid: string, status: strin
   });
 }
 
-export function templateStatus(wabaId: string, templateId: string, event: string, name = 'order_update') {
+/** A template review; `time` (unix seconds) is when Meta triggered it, as Meta's entries carry (omitted if not given). */
+export function templateStatus(wabaId: string, templateId: string, event: string, name = 'order_update', time?: number) {
   return {
     object: 'whatsapp_business_account',
     entry: [
       {
         id: wabaId,
+        ...(time === undefined ? {} : { time }),
         changes: [
           {
             field: 'message_template_status_update',

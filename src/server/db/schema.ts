@@ -185,6 +185,11 @@ export const whatsappTemplates = pgTable(
     whatsappTemplateId: text('whatsapp_template_id'),
     memberId: uuid('member_id').notNull(),
     createdAt: createdAt(),
+    /**
+     * When WhatsApp decided `status` (the review webhook's entry.time, or the time of a pull from WhatsApp): a
+     * review Meta redelivers days later never undoes a newer one (issue 20.3).
+     */
+    statusAt: timestamp('status_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     index('whatsapp_templates_workspace_idx').on(t.workspaceId, t.createdAt),

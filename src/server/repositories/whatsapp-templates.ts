@@ -1,7 +1,7 @@
 /**
  * SQL of `whatsapp_templates` by name or Meta id, and their statuses.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 
@@ -16,11 +16,23 @@ export async function templatesByMetaId(ex: Executor, accountIds: string[], meta
     .where(and(inArray(t.whatsappTemplates.whatsappAccountId, accountIds), eq(t.whatsappTemplates.whatsappTemplateId, metaId)));
 }
 
-export async function setTemplateStatus(ex: Executor, workspaceId: string, id: string, status: string): Promise<TemplateRow | null> {
+/**
+ * Applies a review of WhatsApp's decided at `at` (when known). Null (nothing changed, nothing to announce) when
+ * the template already has that status, or a review decided later than `at`: Meta redelivers old reviews for days.
+ */
+export async function setTemplateStatus(ex: Executor, workspaceId: string, id: string, status: string, at?: Date): Promise<TemplateRow | null> {
+  const w = t.whatsappTemplates;
   const [row] = await ex
-    .update(t.whatsappTemplates)
-    .set({ status })
-    .where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), eq(t.whatsappTemplates.id, id)))
+    .update(w)
+    .set(at ? { status, statusAt: at } : { status })
+    .where(
+      and(
+        eq(w.workspaceId, workspaceId),
+        eq(w.id, id),
+        ne(w.status, status),
+        at ? or(isNull(w.statusAt), lte(w.statusAt, at)) : undefined,
+      ),
+    )
     .returning();
   return row ?? null;
 }

@@ -108,7 +108,7 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
           if (local) {
             if (local.status !== g.status || local.whatsappTemplateId !== g.id) {
               await d.db.transaction(async (tx) => {
-                const row = await ch.updateTemplate(tx, ctx.workspaceId, local.id, { status: g.status, whatsappTemplateId: g.id });
+                const row = await ch.updateTemplate(tx, ctx.workspaceId, local.id, { status: g.status, whatsappTemplateId: g.id, statusAt: new Date() });
                 if (row) await appendEvent(tx, ctx.workspaceId, 'template.status', { template: r.toTemplate(row) });
               });
               updated++;

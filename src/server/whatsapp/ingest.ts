@@ -233,7 +233,7 @@ export function webhookProcessor(d: ChannelDeps) {
     return failed;
   }
 
-  async function ingestTemplateStatus(wabaId: string, value: unknown) {
+  async function ingestTemplateStatus(wabaId: string, value: unknown, at: Date | undefined) {
     const parsed = TemplateStatusValue.safeParse(value);
     if (!parsed.success) {
       d.log.warn({ issues: parsed.error.issues.slice(0, 5) }, 'malformed template status update dropped');
@@ -244,7 +244,7 @@ export function webhookProcessor(d: ChannelDeps) {
     const templates = await ch.templatesByMetaId(db(), accounts.map((a) => a.id), v.message_template_id);
     for (const tpl of templates) {
       await d.db.transaction(async (tx) => {
-        const row = await ch.setTemplateStatus(tx, tpl.workspaceId, tpl.id, v.event);
+        const row = await ch.setTemplateStatus(tx, tpl.workspaceId, tpl.id, v.event, at);
         if (row) await appendEvent(tx, tpl.workspaceId, 'template.status', { template: toTemplate(row) });
       });
     }
@@ -266,7 +266,7 @@ export function webhookProcessor(d: ChannelDeps) {
       return a;
     };
     const changes: { index: number; account: ch.AccountRow; messages: NonNullable<Awaited<ReturnType<typeof readMessagesChange>>> }[] = [];
-    const templates: { index: number; wabaId: string; value: unknown }[] = [];
+    const templates: { index: number; wabaId: string; value: unknown; at: Date | undefined }[] = [];
     for (const [index, delivery] of deliveries.entries()) {
       const parsed = WebhookPayload.safeParse(delivery.payload);
       if (!parsed.success) {
@@ -278,7 +278,7 @@ export function webhookProcessor(d: ChannelDeps) {
           if (change.field === 'messages') {
             const read = await readMessagesChange(change.value, delivery.receivedAt ?? Date.now(), accountOf);
             if (read) changes.push({ index, account: read.account, messages: read });
-          } else if (change.field === 'message_template_status_update') templates.push({ index, wabaId: entry.id, value: change.value });
+          } else if (change.field === 'message_template_status_update') templates.push({ index, wabaId: entry.id, value: change.value, at: entry.time ? new Date(entry.time * 1000) : undefined });
           else d.log.debug({ field: change.field }, 'webhook field not used by Parley');
         }
       }
@@ -331,9 +331,9 @@ export function webhookProcessor(d: ChannelDeps) {
         }
       }
     }
-    for (const { index, wabaId, value } of templates) {
+    for (const { index, wabaId, value, at } of templates) {
       try {
-        await ingestTemplateStatus(wabaId, value);
+        await ingestTemplateStatus(wabaId, value, at);
       } catch (err) {
         retry.set(index, err);
       }

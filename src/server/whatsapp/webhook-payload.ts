@@ -83,6 +83,8 @@ export const WebhookPayload = z.looseObject({
   entry: z.array(
     z.looseObject({
       id: z.string(),
+      /** When Meta triggered the webhook (unix seconds); template reviews are ordered by it. */
+      time: z.coerce.number().int().positive().optional().catch(undefined),
       changes: z.array(z.looseObject({ field: z.string(), value: z.unknown() })),
     }),
   ),

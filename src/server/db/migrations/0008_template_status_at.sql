@@ -1,0 +1,1 @@
+ALTER TABLE "whatsapp_templates" ADD COLUMN "status_at" timestamp (3) with time zone;

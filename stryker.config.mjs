@@ -1,0 +1,93 @@
+// StrykerJS over the modules that hold the rules (issue 20.4). Not in CI: a whole run takes hours on 2 cores.
+// Run one part at a time:   MUTATION_PART=ipc npm run test:mutation
+// Several parts:            MUTATION_PART=ipc,identity npm run test:mutation
+// Some lines of a part:     MUTATION_PART=access MUTATION_MUTATE=src/server/auth/access.ts:80-117 npm run test:mutation
+// All parts (long):         npm run test:mutation
+// Each part mutates its module(s) and runs only the test files that hold that module's rules, so a mutant costs
+// seconds, not the whole suite. Scores per part are in the README (Tests). Reports land in coverage/mutation/.
+// A campaign runner or bot runtime that lands later is one more entry below (its module and its test files).
+
+/** @type {Record<string, { mutate: string[]; testFiles: string[] }>} */
+export const parts = {
+  // Access resolution: which workspace a call acts in and whether the caller's role is enough.
+  access: {
+    mutate: ['src/server/auth/access.ts'],
+    // The unit test holds the rules; route-walk.test.ts walks them over HTTP (minutes per mutant: left out).
+    testFiles: ['tests/server/access-resolution.test.ts'],
+  },
+  // Tenancy of repositories: every read and write is bounded by the workspace.
+  tenancy: {
+    mutate: ['src/server/repositories/conversations.ts', 'src/server/repositories/resources.ts', 'src/server/repositories/contact-list.ts'],
+    testFiles: ['tests/server/tenancy-canaries.test.ts', 'tests/server/route-walk.test.ts'],
+  },
+  // The file store's references (what a stored file belongs to, and who may read it).
+  files: {
+    mutate: ['src/server/storage/file-store.ts'],
+    testFiles: ['tests/server/file-references.test.ts', 'tests/server/storage.test.ts'],
+  },
+  // Webhook verification: the signature over the raw bytes (a unit test: seconds per mutant).
+  signature: {
+    mutate: ['src/server/whatsapp/signature.ts'],
+    testFiles: ['tests/server/webhook-signature.test.ts'],
+  },
+  // Webhook verification: the route (verify handshake, raw body, 401 on a bad signature, queueing).
+  webhookRoute: {
+    mutate: ['src/server/whatsapp/webhook-route.ts'],
+    testFiles: ['tests/server/webhooks.test.ts'],
+  },
+  // Ingest of webhook deliveries: messages, statuses, template reviews, redeliveries.
+  ingest: {
+    mutate: ['src/server/whatsapp/ingest.ts'],
+    testFiles: ['tests/server/redelivery.test.ts', 'tests/server/webhooks.test.ts'],
+  },
+  // The outbound path: the 24-hour window, pacing, sending and the answer of the Graph API.
+  outbound: {
+    mutate: ['src/server/messaging/outbound.ts', 'src/server/messaging/outbound-request.ts'],
+    testFiles: ['tests/server/outbound.test.ts', 'tests/server/messaging.test.ts'],
+  },
+  // Desktop: the IPC router (sender checks, argument and answer schemas).
+  ipc: {
+    mutate: ['src/main/ipc/router.ts'],
+    testFiles: ['tests/main/ipc.test.ts', 'tests/main/ipc-router-answers.test.ts'],
+  },
+  // Desktop: identity (sign-in, token refresh, keychain).
+  identity: {
+    mutate: ['src/main/identity/identity.ts'],
+    testFiles: ['tests/main/identity.test.ts'],
+  },
+};
+
+const wanted = (process.env.MUTATION_PART ?? Object.keys(parts).join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+for (const name of wanted) {
+  if (!parts[name]) throw new Error(`MUTATION_PART: no part "${name}"; the parts are ${Object.keys(parts).join(', ')}`);
+}
+const chosen = wanted.map((name) => parts[name]);
+const label = (wanted.length === Object.keys(parts).length ? 'all' : wanted.join('+')) + (process.env.MUTATION_MUTATE ? '-lines' : '');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'tests/vitest.config.ts', related: false },
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  // Mutants that do not compile are dropped before any test runs (grouped checks: faster, rarely less exact).
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  // MUTATION_MUTATE narrows a part to lines, e.g. src/server/auth/access.ts:80-117 (comma-separated).
+  mutate: process.env.MUTATION_MUTATE ? process.env.MUTATION_MUTATE.split(',') : [...new Set(chosen.flatMap((p) => p.mutate))],
+  testFiles: [...new Set(chosen.flatMap((p) => p.testFiles))],
+  coverageAnalysis: 'perTest',
+  // 2 cores shared by a team: one test process (MUTATION_CONCURRENCY=2 when the machine is free).
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
+  // Server tests start an app, a database and a sandbox per file: allow for that on a loaded machine.
+  timeoutMS: 60_000,
+  timeoutFactor: 2,
+  tempDirName: 'node_modules/.stryker-tmp',
+  cleanTempDir: true,
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  htmlReporter: { fileName: `coverage/mutation/${label}.html` },
+  jsonReporter: { fileName: `coverage/mutation/${label}.json` },
+  thresholds: { high: 90, low: 80, break: null },
+};

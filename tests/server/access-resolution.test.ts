@@ -1,0 +1,246 @@
+/**
+ * Access resolution as a unit (issue 20.4: seconds per mutant for the mutation score of src/server/auth/access.ts):
+ * the real repositories on a fresh database, a stand-in identity service and requests as Fastify hands them over.
+ * The same rules through the HTTP routes are walked by route-walk.test.ts and role-matrix.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../src/server/db/schema';
+import { accessOptionsFor, authenticate, bearerToken, resolveAccess, streamStillAllowed, type AccessDeps } from '../../src/server/auth/access';
+import type { IdentityProvider } from '../../src/server/auth/identity';
+import type { Access } from '../../src/shared/api/routes';
+import { openTestDatabase } from '../support/server';
+import type { Database } from '../../src/server/db/client';
+
+let database: Database;
+let dispose: () => Promise<void>;
+const ws = { a: '', b: '' };
+const m = { adminA: '', agentA: '', loner: '', fresh: '' };
+let contactA = '';
+let tokenFailures = 0;
+let overLimit = false;
+/** token -> identity; `revoked` tokens pass only without the revocation check; `unverified` have no verified e-mail. */
+const identities = new Map<string, { uid: string; emailVerified: boolean; revoked?: boolean }>();
+const checkedRevoked: boolean[] = [];
+
+const identity = {
+  async verifyIdToken(token: string, checkRevoked?: boolean) {
+    checkedRevoked.push(checkRevoked === true);
+    const who = identities.get(token);
+    if (!who || (who.revoked && checkRevoked)) throw new Error('invalid token');
+    return { uid: who.uid, email: `${who.uid}@acme-test.com`, emailVerified: who.emailVerified, expiresAt: new Date(Date.now() + 3_600_000) };
+  },
+} as unknown as IdentityProvider;
+
+const deps = (): AccessDeps => ({
+  db: database,
+  identity,
+  onTokenFailure: async () => {
+    tokenFailures++;
+    return overLimit;
+  },
+});
+
+const req = (token: string | null, part: { params?: unknown; body?: unknown } = {}) =>
+  ({ headers: token === null ? {} : { authorization: `Bearer ${token}` }, params: part.params ?? {}, body: part.body }) as unknown as FastifyRequest;
+
+beforeAll(async () => {
+  ({ database, dispose } = await openTestDatabase());
+  const db = database.db;
+  const [wa, wb] = await db.insert(t.workspaces).values([{ name: 'Access A' }, { name: 'Access B' }]).returning();
+  ws.a = wa.id;
+  ws.b = wb.id;
+  const rows = await db
+    .insert(t.members)
+    .values([
+      { uid: 'uid-admin-a', currentWorkspaceId: wa.id },
+      { uid: 'uid-agent-a', currentWorkspaceId: null },
+      { uid: 'uid-loner', currentWorkspaceId: null },
+    ])
+    .returning();
+  [m.adminA, m.agentA, m.loner] = rows.map((r) => r.id);
+  await db.insert(t.workspaceMembers).values([
+    { workspaceId: wa.id, memberId: m.adminA, role: 'admin' },
+    { workspaceId: wa.id, memberId: m.agentA, role: 'agent' },
+  ]);
+  const [contact] = await db.insert(t.contacts).values({ workspaceId: wa.id, name: 'Cleo', phoneNumber: '+14155550100' }).returning();
+  contactA = contact.id;
+  identities.set('admin', { uid: 'uid-admin-a', emailVerified: true });
+  identities.set('agent', { uid: 'uid-agent-a', emailVerified: true });
+  identities.set('loner', { uid: 'uid-loner', emailVerified: true });
+  identities.set('unverified', { uid: 'uid-agent-a', emailVerified: false });
+  identities.set('revoked', { uid: 'uid-admin-a', emailVerified: true, revoked: true });
+  identities.set('stranger', { uid: 'uid-nobody', emailVerified: true });
+});
+afterAll(async () => {
+  await dispose?.();
+});
+
+async function refusal(p: Promise<unknown>): Promise<{ statusCode: number; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { statusCode: number; message: string };
+    return { statusCode: err.statusCode, message: err.message };
+  }
+  throw new Error('expected a refusal, got access');
+}
+
+const wsParams = (role: 'admin' | 'agent'): Access => ({ kind: 'workspace', in: 'params', role });
+const wsBody = (role: 'admin' | 'agent'): Access => ({ kind: 'workspace', in: 'body', role });
+const contactIn = (where: 'params' | 'body', role: 'admin' | 'agent' = 'agent'): Access => ({ kind: 'resource', resource: 'contact', in: where, field: 'contactId', role });
+
+describe('bearerToken', () => {
+  it('reads `Bearer <token>` in any case of the word, and nothing else', () => {
+    expect(bearerToken(req('abc'))).toBe('abc');
+    expect(bearerToken({ headers: { authorization: 'bearer xyz' } } as unknown as FastifyRequest)).toBe('xyz');
+    for (const header of ['Basic abc', 'Bearer', 'Bearer ', 'Bearer a b', 'xBearer abc', ['Bearer abc'], undefined]) {
+      expect(bearerToken({ headers: { authorization: header } } as unknown as FastifyRequest), String(header)).toBeNull();
+    }
+  });
+});
+
+describe('accessOptionsFor', () => {
+  it('checks revocation and a verified e-mail on writes, revocation on streams, neither on reads or public calls', () => {
+    const agent = wsParams('agent');
+    expect(accessOptionsFor({ method: 'GET', access: agent })).toEqual({ checkRevoked: false, requireVerifiedEmail: false });
+    expect(accessOptionsFor({ method: 'POST', access: agent })).toEqual({ checkRevoked: true, requireVerifiedEmail: true });
+    expect(accessOptionsFor({ method: 'DELETE', access: agent })).toEqual({ checkRevoked: true, requireVerifiedEmail: true });
+    expect(accessOptionsFor({ method: 'GET', access: agent, stream: true })).toEqual({ checkRevoked: true, requireVerifiedEmail: false });
+    expect(accessOptionsFor({ method: 'POST', access: { kind: 'public' } })).toEqual({ checkRevoked: false, requireVerifiedEmail: false });
+  });
+});
+
+describe('authenticate', () => {
+  it('refuses a missing or invalid token with 401, or 429 once the client is over its limit, counting each failure', async () => {
+    overLimit = false;
+    const before = tokenFailures;
+    expect(await refusal(authenticate(req(null), deps()))).toEqual({ statusCode: 401, message: 'Missing or invalid identity token' });
+    expect(await refusal(authenticate(req('forged'), deps()))).toEqual({ statusCode: 401, message: 'Missing or invalid identity token' });
+    expect(tokenFailures).toBe(before + 2);
+    overLimit = true;
+    expect(await refusal(authenticate(req(null), deps()))).toEqual({ statusCode: 429, message: 'Too many failed sign-in attempts; try again in a minute' });
+    expect(await refusal(authenticate(req('forged'), deps()))).toEqual({ statusCode: 429, message: 'Too many failed sign-in attempts; try again in a minute' });
+    overLimit = false;
+  });
+
+  it('asks for revocation only when told to, and refuses an unverified e-mail only when told to', async () => {
+    checkedRevoked.length = 0;
+    expect((await authenticate(req('revoked'), deps())).uid).toBe('uid-admin-a');
+    expect(await refusal(authenticate(req('revoked'), deps(), { checkRevoked: true }))).toMatchObject({ statusCode: 401 });
+    expect(checkedRevoked).toEqual([false, true]);
+    expect((await authenticate(req('unverified'), deps())).member?.id).toBe(m.agentA);
+    expect(await refusal(authenticate(req('unverified'), deps(), { requireVerifiedEmail: true }))).toEqual({
+      statusCode: 403,
+      message: 'Verify your email address first',
+    });
+  });
+
+  it('finds the member of the identity, or none for an identity without an account', async () => {
+    const caller = await authenticate(req('agent'), deps());
+    expect(caller).toMatchObject({ uid: 'uid-agent-a', email: 'uid-agent-a@acme-test.com', emailVerified: true });
+    expect(caller.member?.id).toBe(m.agentA);
+    expect((await authenticate(req('stranger'), deps())).member).toBeNull();
+  });
+});
+
+describe('resolveAccess', () => {
+  it('lets anyone through a public call without looking at the token', async () => {
+    expect(await resolveAccess({ kind: 'public' }, req(null), deps())).toEqual({ caller: null });
+  });
+
+  it('lets any valid token through a signed-in call, even without an account', async () => {
+    const res = await resolveAccess({ kind: 'signedIn' }, req('stranger'), deps());
+    expect('caller' in res && res.caller?.uid).toBe('uid-nobody');
+    expect(await refusal(resolveAccess({ kind: 'signedIn' }, req(null), deps()))).toMatchObject({ statusCode: 401 });
+  });
+
+  it('resolves the workspace named in the path or the body, with the member\'s role', async () => {
+    expect(await resolveAccess(wsParams('agent'), req('agent', { params: { workspaceId: ws.a } }), deps())).toMatchObject({ workspaceId: ws.a, role: 'agent' });
+    expect(await resolveAccess(wsBody('admin'), req('admin', { body: { workspaceId: ws.a } }), deps())).toMatchObject({ workspaceId: ws.a, role: 'admin' });
+    const ctx = await resolveAccess(wsParams('agent'), req('admin', { params: { workspaceId: ws.a } }), deps());
+    expect('workspaceId' in ctx && ctx.caller.member.id).toBe(m.adminA);
+  });
+
+  it('refuses an agent an admin call with 403 "Only workspace admins can do this"', async () => {
+    expect(await refusal(resolveAccess(wsParams('admin'), req('agent', { params: { workspaceId: ws.a } }), deps()))).toEqual({
+      statusCode: 403,
+      message: 'Only workspace admins can do this',
+    });
+    expect(await refusal(resolveAccess(contactIn('params', 'admin'), req('agent', { params: { contactId: contactA } }), deps()))).toEqual({
+      statusCode: 403,
+      message: 'Only workspace admins can do this',
+    });
+  });
+
+  it('answers 403 "not a member" for another, an unknown, a missing or a malformed workspace id, and for no account', async () => {
+    const notMember = { statusCode: 403, message: 'You are not a member of this workspace' };
+    for (const workspaceId of [ws.b, randomUUID(), undefined, 42, 'not-a-uuid']) {
+      expect(await refusal(resolveAccess(wsParams('agent'), req('agent', { params: { workspaceId } }), deps())), String(workspaceId)).toEqual(notMember);
+    }
+    expect(await refusal(resolveAccess(wsBody('agent'), req('agent', { body: undefined }), deps()))).toEqual(notMember);
+    expect(await refusal(resolveAccess(wsBody('agent'), req('agent', { body: { workspaceId: ws.b } }), deps()))).toEqual(notMember);
+    expect(await refusal(resolveAccess(wsParams('agent'), req('stranger', { params: { workspaceId: ws.a } }), deps()))).toEqual(notMember);
+  });
+
+  it('resolves a resource to its own workspace from the path or the body', async () => {
+    expect(await resolveAccess(contactIn('params'), req('agent', { params: { contactId: contactA } }), deps())).toMatchObject({ workspaceId: ws.a, role: 'agent' });
+    expect(await resolveAccess(contactIn('body'), req('admin', { body: { contactId: contactA } }), deps())).toMatchObject({ workspaceId: ws.a, role: 'admin' });
+  });
+
+  it('answers a resource of another workspace exactly as an unknown one: 404 "<Kind> not found"', async () => {
+    const missing = { statusCode: 404, message: 'Contact not found' };
+    expect(await refusal(resolveAccess(contactIn('params'), req('loner', { params: { contactId: contactA } }), deps()))).toEqual(missing);
+    expect(await refusal(resolveAccess(contactIn('params'), req('agent', { params: { contactId: randomUUID() } }), deps()))).toEqual(missing);
+    expect(await refusal(resolveAccess(contactIn('params'), req('agent', { params: { contactId: 7 } }), deps()))).toEqual(missing);
+    expect(await refusal(resolveAccess(contactIn('body'), req('agent', { body: undefined }), deps()))).toEqual(missing);
+    expect(await refusal(resolveAccess(contactIn('params'), req('stranger', { params: { contactId: contactA } }), deps()))).toEqual(missing);
+    const template: Access = { kind: 'resource', resource: 'whatsappTemplate', in: 'params', field: 'templateId', role: 'agent' };
+    expect(await refusal(resolveAccess(template, req('agent', { params: { templateId: randomUUID() } }), deps()))).toEqual({ statusCode: 404, message: 'Template not found' });
+  });
+
+  it('acts in the current workspace, or else the first one joined, for uploads that name none', async () => {
+    const current: Access = { kind: 'currentWorkspace', role: 'agent' };
+    expect(await resolveAccess(current, req('admin'), deps())).toMatchObject({ workspaceId: ws.a, role: 'admin' });
+    expect(await resolveAccess(current, req('agent'), deps())).toMatchObject({ workspaceId: ws.a, role: 'agent' });
+    const notMember = { statusCode: 403, message: 'You are not a member of this workspace' };
+    expect(await refusal(resolveAccess(current, req('loner'), deps()))).toEqual(notMember);
+    expect(await refusal(resolveAccess(current, req('stranger'), deps()))).toEqual(notMember);
+    expect(await refusal(resolveAccess({ kind: 'currentWorkspace', role: 'admin' }, req('agent'), deps()))).toEqual({
+      statusCode: 403,
+      message: 'Only workspace admins can do this',
+    });
+  });
+});
+
+describe('the 404 of each kind of resource', () => {
+  it('names the kind in words a user reads', async () => {
+    const words = {
+      bot: 'Bot not found',
+      campaign: 'Campaign not found',
+      attribute: 'Attribute not found',
+      contact: 'Contact not found',
+      conversation: 'Conversation not found',
+      invitee: 'Invitation not found',
+      segment: 'Segment not found',
+      whatsappTemplate: 'Template not found',
+      whatsappAccount: 'WhatsApp account not found',
+    } as const;
+    for (const [resource, message] of Object.entries(words)) {
+      const access = { kind: 'resource', resource, in: 'params', field: 'id', role: 'agent' } as Access;
+      expect(await refusal(resolveAccess(access, req('agent', { params: { id: randomUUID() } }), deps()))).toEqual({ statusCode: 404, message });
+    }
+  });
+});
+
+describe('streamStillAllowed', () => {
+  it('goes on while the token is valid with revocation and the member belongs, and stops otherwise', async () => {
+    const ctx = (member: string) => ({ workspaceId: ws.a, caller: { member: { id: member } } });
+    checkedRevoked.length = 0;
+    expect(await streamStillAllowed(deps(), 'agent', ctx(m.agentA))()).toBe(true);
+    expect(checkedRevoked).toEqual([true]);
+    expect(await streamStillAllowed(deps(), 'revoked', ctx(m.adminA))()).toBe(false);
+    expect(await streamStillAllowed(deps(), 'loner', ctx(m.loner))()).toBe(false);
+  });
+});
