@@ -28,7 +28,7 @@ import { RootLayout } from './document-title';
 import { homeHref, safeRedirect } from './paths';
 import { authSettled, isSignedIn, useAuthStore, workspaceIdOf } from '../stores/auth-store';
 import { ErrorScreen, NotFoundScreen, RoutePending } from '../components/error-screens';
-import { AppShell } from '../components/layout/app-shell';
+import { SignedInShell } from './signed-in-shell';
 import { GuestLayout } from '../components/layout/guest-layout';
 import { LandingPage } from '../features/landing/landing-page';
 import { LoginPage } from '../features/auth/components/login-page';
@@ -116,7 +116,7 @@ const verifyEmailRoute = createRoute({
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
-  component: AppShell,
+  component: SignedInShell,
   beforeLoad: async ({ context, location }) => {
     await authSettled();
     if (!isSignedIn(useAuthStore.getState())) {

@@ -56,9 +56,9 @@ const ConversationRow = memo(function ConversationRow({
       aria-current={active ? 'page' : undefined}
       aria-describedby={previewId}
       tabIndex={tabbable ? 0 : -1}
-      onClick={(e) => {
-        // A click without a pointer (detail 0) is Enter on the row: the conversation takes focus when it opens.
-        if (e.detail === 0) focusRequest.conversationId = entry.id;
+      onClick={() => {
+        // Opened by Enter or by the mouse, the agent wants to write: the composer takes focus when it opens.
+        focusRequest.conversationId = entry.id;
       }}
       data-unread={unread || undefined}
       className={cn(

@@ -1,4 +1,4 @@
-import { Bot, Check, CircleCheck, PanelRight, RotateCcw, UserRound, UserRoundX } from 'lucide-react';
+import { Bot, Check, CircleCheck, Ellipsis, PanelRight, RotateCcw, SkipForward, UserRound, UserRoundX } from 'lucide-react';
 import { type KeyboardEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationDetail, Message } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
@@ -24,7 +24,8 @@ import { latestInboundId, useMarkRead } from '../api/mark-read';
 import { usePatchConversation } from '../api/patch-conversation';
 import { buildTimeline, mergeMessages } from '../utils/timeline';
 import { customerWindow, lastInboundAt } from '../utils/window';
-import { focusRequest } from '../hooks/use-live-chat-ui';
+import { conversationCommands, focusRequest, useLiveChatUi } from '../hooks/use-live-chat-ui';
+import type { ConversationActions } from '../hooks/use-conversation-shortcuts';
 import { Composer, type ComposerHandle } from './composer';
 import { ContactSidebar } from './contact-sidebar';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
@@ -43,6 +44,7 @@ function Header({
   sidebarOpen,
   onToggleSidebar,
   sidebarToggle,
+  actions,
 }: {
   detail: ConversationDetail;
   workspaceId: string;
@@ -51,6 +53,7 @@ function Header({
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
   sidebarToggle: RefObject<HTMLButtonElement | null>;
+  actions?: ConversationActions;
 }) {
   const patch = usePatchConversation(detail.id, workspaceId);
   const me = useMember();
@@ -59,10 +62,12 @@ function Header({
   const assignee = detail.assigneeBotId ? names.bot(detail.assigneeBotId) : detail.assigneeMemberId ? names.member(detail.assigneeMemberId) : null;
 
   return (
-    <header className="flex h-14 shrink-0 items-center gap-3 border-b border-border bg-surface px-4">
-      <Avatar name={detail.Contact.name ?? detail.Contact.phoneNumber.slice(-2)} className="size-9" />
-      {/* The name gives way (ellipsis, full name in the tooltip); state, phone and actions always stay visible. */}
-      <div className="min-w-0 flex-1">
+    // A container (not the window) decides what fits: with the contact panel open the header is narrower at
+    // any window size. Below 36rem of header the Assign label and Close go into the "More" menu before the
+    // name and the assignee give way.
+    <header className="@container/header flex h-14 shrink-0 items-center gap-3 border-b border-border bg-surface px-4">
+      <Avatar name={detail.Contact.name ?? detail.Contact.phoneNumber.slice(-2)} className="size-9 shrink-0" />
+      <div className="min-w-[10rem] flex-1">
         <div className="flex min-w-0 items-center gap-2">
           <TruncatedText as="h1" text={contactName} className="text-[15px] font-semibold text-fg" />
           <Badge tone={detail.isActive ? 'green' : 'neutral'} className="shrink-0">
@@ -74,7 +79,7 @@ function Header({
           <TruncatedText text={assignee ? `Assigned to ${assignee}` : 'Unassigned'} />
         </p>
       </div>
-      <span title={offline ?? undefined} className="inline-flex gap-3">
+      <span title={offline ?? undefined} className="inline-flex shrink-0 gap-2">
       <DropdownMenu>
         <DropdownMenuTrigger asChild disabled={!!offline}>
           <Button
@@ -84,7 +89,7 @@ function Header({
             title={`Assign (currently ${assignee ?? 'unassigned'})`}
           >
             {detail.assigneeBotId ? <Bot aria-hidden /> : <UserRound aria-hidden />}
-            <span className="hidden max-w-32 truncate lg:inline">{assignee ?? 'Assign'}</span>
+            <span className="hidden max-w-32 truncate @min-[44rem]/header:inline">{assignee ?? 'Assign'}</span>
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="w-60">
@@ -125,14 +130,44 @@ function Header({
         </DropdownMenuContent>
       </DropdownMenu>
       {detail.isActive ? (
-        <Button variant="primary" disabled={!!offline} onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
+        <Button variant="primary" className="hidden @min-[36rem]/header:inline-flex" disabled={!!offline} onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
           <CircleCheck aria-hidden /> Close
         </Button>
       ) : (
-        <Button variant="secondary" disabled={!!offline} onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
+        <Button variant="secondary" className="hidden @min-[36rem]/header:inline-flex" disabled={!!offline} onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
           <RotateCcw aria-hidden /> Reopen
         </Button>
       )}
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild disabled={!!offline}>
+          <Button variant="ghost" size="icon" aria-label="More conversation actions" title="More conversation actions">
+            <Ellipsis aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-60">
+          {detail.isActive ? (
+            <DropdownMenuItem onSelect={() => patch.mutate({ isActive: false })}>
+              <CircleCheck className="size-4" aria-hidden /> Close
+            </DropdownMenuItem>
+          ) : (
+            <DropdownMenuItem onSelect={() => patch.mutate({ isActive: true })}>
+              <RotateCcw className="size-4" aria-hidden /> Reopen
+            </DropdownMenuItem>
+          )}
+          {detail.isActive && actions && (
+            <DropdownMenuItem onSelect={() => void actions.closeAndNext()}>
+              <SkipForward className="size-4" aria-hidden /> Close and open next
+              <kbd className="ml-auto text-[11px] text-fg-subtle">E</kbd>
+            </DropdownMenuItem>
+          )}
+          {me.id !== detail.assigneeMemberId && (
+            <DropdownMenuItem onSelect={() => patch.mutate({ assigneeMemberId: me.id, assigneeBotId: null })}>
+              <UserRound className="size-4" aria-hidden /> Assign to me
+              <kbd className="ml-auto text-[11px] text-fg-subtle">A</kbd>
+            </DropdownMenuItem>
+          )}
+        </DropdownMenuContent>
+      </DropdownMenu>
       </span>
       <Button
         ref={sidebarToggle}
@@ -206,6 +241,7 @@ export function ConversationView({
   names,
   assignees,
   onBack,
+  actions,
 }: {
   conversationId: string;
   workspaceId: string;
@@ -213,10 +249,13 @@ export function ConversationView({
   assignees: Assignees;
   /** Escape: back to the list (the layout moves focus to this conversation's row). */
   onBack?: () => void;
+  /** Close-and-next and friends (the same functions as the keyboard shortcuts). */
+  actions?: ConversationActions;
 }) {
   const query = useConversation(conversationId);
   // On narrower screens the conversation gets the room; the contact details open on demand.
-  const [sidebarOpen, setSidebarOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 1400);
+  const sidebarOpen = useLiveChatUi((s) => s.panelOpen);
+  const setSidebarOpen = useLiveChatUi((s) => s.setPanelOpen);
   const composer = useRef<ComposerHandle>(null);
   const sidebarToggle = useRef<HTMLButtonElement>(null);
   const loaded = query.isSuccess;
@@ -227,6 +266,14 @@ export function ConversationView({
     focusRequest.conversationId = null;
     composer.current?.focus();
   }, [loaded, conversationId]);
+  // The R shortcut (and anything else that wants the composer) reaches it through here.
+  useEffect(() => {
+    const focus = () => composer.current?.focus();
+    conversationCommands.focusComposer = focus;
+    return () => {
+      if (conversationCommands.focusComposer === focus) conversationCommands.focusComposer = null;
+    };
+  }, []);
 
   const hideSidebar = () => {
     setSidebarOpen(false);
@@ -237,7 +284,10 @@ export function ConversationView({
     // Escape inside menus and dialogs (rendered in portals, outside this element) belongs to them.
     if (e.key !== 'Escape' || e.defaultPrevented || !e.currentTarget.contains(e.target as Node)) return;
     e.preventDefault();
-    onBack?.();
+    // The contact panel first (it is what the agent opened last), then the conversation.
+    if (sidebarOpen && !e.currentTarget.querySelector('section')?.contains(e.target as Node)) hideSidebar();
+    else if (sidebarOpen && window.innerWidth < 1280) hideSidebar();
+    else onBack?.();
   };
   const senderName = useCallback(
     (m: Message) => (m.creator === 'bot' ? 'Bot' : m.creator === 'agent' ? (names.member(m.memberId) ?? 'Agent') : null),
@@ -256,7 +306,7 @@ export function ConversationView({
   }
   const detail = query.data;
   return (
-    // Below 1280 px the contact panel lays over the conversation instead of squeezing it.
+    // Below 1280 px the open contact panel takes the conversation list's place (live-chat-layout), never the chat's.
     <div className="relative flex min-h-0 min-w-0 flex-1" onKeyDown={onKeyDown}>
       <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`}>
         <Header
@@ -265,8 +315,9 @@ export function ConversationView({
           names={names}
           assignees={assignees}
           sidebarOpen={sidebarOpen}
-          onToggleSidebar={() => setSidebarOpen((o) => !o)}
+          onToggleSidebar={() => setSidebarOpen(!sidebarOpen)}
           sidebarToggle={sidebarToggle}
+          actions={actions}
         />
         <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} composer={composer} />
       </section>
@@ -276,7 +327,7 @@ export function ConversationView({
           conversationId={detail.id}
           workspaceId={workspaceId}
           onClose={hideSidebar}
-          className="absolute inset-y-0 right-0 z-20 shadow-xl xl:static xl:shadow-none"
+          className="w-72 xl:w-80"
         />
       )}
     </div>

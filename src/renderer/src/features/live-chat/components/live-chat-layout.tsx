@@ -12,6 +12,8 @@ import { useConversationCounts } from '../api/count-conversations';
 import { useBots } from '../../automation/api/get-bots';
 import { useLiveChatSync } from '../hooks/use-live-chat-sync';
 import { useLiveChatUi } from '../hooks/use-live-chat-ui';
+import { useConversationActions, useConversationShortcuts } from '../hooks/use-conversation-shortcuts';
+import { cn } from '../../../lib/cn';
 import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';
 import { ConversationList } from './conversation-list';
 import { type Assignees, ConversationView } from './conversation-view';
@@ -93,6 +95,11 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
   const { names, assignees } = usePeople(workspaceId);
   useLiveChatSync(workspaceId, me.id);
   const stream = useEventStreamStatus(workspaceId);
+  const actions = useConversationActions(workspaceId, tab, debounced, conversationId, me.id);
+  useConversationShortcuts(actions);
+  // Below 1280 px an open contact panel takes the list's room, so the conversation keeps its width.
+  const panelOpen = useLiveChatUi((s) => s.panelOpen);
+  const listGivesWay = !!conversationId && panelOpen;
 
   // Escape in a conversation: back to the list, focus on that conversation's row (or the list's first).
   const backToList = (id: string) => {
@@ -112,7 +119,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
 
   return (
     <div className="flex h-full min-h-0">
-      <div className="flex w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:w-[360px]">
+      <div className={cn('w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:flex xl:w-[360px]', listGivesWay ? 'hidden' : 'flex')}>
         <div className="flex h-14 shrink-0 items-center justify-between px-4">
           <h1 className="text-[17px] font-semibold text-fg">Live chat</h1>
           {stream === 'reconnecting' && (
@@ -182,6 +189,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
           names={names}
           assignees={assignees}
           onBack={() => backToList(conversationId)}
+          actions={actions}
         />
       ) : (
         <div className="flex flex-1 items-center justify-center bg-bg">
