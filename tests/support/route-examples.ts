@@ -51,6 +51,11 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   createSegment: (s) => ({ name: 'Everyone', filters: [], workspaceId: s.workspaceId }),
   previewSegment: () => ({ filters: [{ column: 'plan', value: 'gold', operator: 'IS', conjuction: 'AND' }] }),
   patchWhatsappAccount: () => ({ token: 'EAAG-rotated-token' }),
+  // issue 19 part A
+  createCannedReply: (s) => ({ workspaceId: s.workspaceId, scope: 'personal', shortcut: `hi${Date.now()}`, text: 'Hello {{name}}' }),
+  patchCannedReply: () => ({ text: 'Thanks a lot, {{name}}!' }),
+  createNote: (s) => ({ conversationId: s.ids.conversation, text: 'Customer is a VIP', mentionedMemberIds: [] }),
+  sendMediaMessage: (s) => ({ conversationId: s.ids.conversation, mediaUrl: `/files/${s.workspaceId}/whatsapp-media/00000000-0000-4000-8000-000000000000/x.png` }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',
     wabaAccountId: 'waba-2',

@@ -359,6 +359,8 @@ export const messages = pgTable(
   (t) => [
     index('messages_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt, t.id),
     uniqueIndex('messages_wa_message_id_uq').on(t.workspaceId, t.waMessageId),
+    // Addition (issue 19): full-text search of message texts and captions ('simple': no stemming, any language).
+    index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', coalesce(${t.text}, ''))`),
   ],
 );
 
@@ -516,6 +518,52 @@ export const sendPacers = pgTable(
   (t) => [index('send_pacers_workspace_idx').on(t.workspaceId)],
 );
 
+// ---- issue 19 part A (additions): canned replies and mentions ----
+
+/** A saved answer: `member_id` null for the workspace's (admins manage them), else that member's own. */
+export const cannedReplies = pgTable(
+  'canned_replies',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The owner of a personal reply; null for a workspace reply. */
+    ownerMemberId: uuid('owner_member_id').references(() => members.id, { onDelete: 'cascade' }),
+    createdByMemberId: uuid('created_by_member_id').notNull(),
+    shortcut: text('shortcut').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One shortcut per scope: the workspace's, and each member's own (NULLS NOT DISTINCT would need PG 15+ syntax
+    // drizzle-kit does not emit; the owner is coalesced to a fixed uuid instead).
+    uniqueIndex('canned_replies_shortcut_uq').on(
+      t.workspaceId,
+      sql`coalesce(${t.ownerMemberId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      sql`lower(${t.shortcut})`,
+    ),
+  ],
+);
+
+/** A note's `@mention` of a member, with whether they have seen it. */
+export const messageMentions = pgTable(
+  'message_mentions',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id').notNull().references(() => messages.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    mentionedByMemberId: uuid('mentioned_by_member_id').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('message_mentions_member_idx').on(t.workspaceId, t.memberId, t.createdAt, t.id),
+    uniqueIndex('message_mentions_message_member_uq').on(t.workspaceId, t.messageId, t.memberId),
+  ],
+);
+
 /** Tables that hold one workspace's data; each must have an indexed NOT NULL workspace_id (checked by a test). */
 export const tenantTables = [
   'workspace_members',
@@ -540,4 +588,6 @@ export const tenantTables = [
   'workspace_events',
   'outbound_sends',
   'send_pacers',
+  'canned_replies',
+  'message_mentions',
 ] as const;

@@ -13,6 +13,9 @@ import { templateService } from './template-service';
 import { flowService } from './flow-service';
 import { importService } from '../imports/import-service';
 import { createOutbound } from '../messaging/outbound';
+import { cannedReplyService } from './canned-reply-service';
+import { mentionService } from './mention-service';
+import { messageSearchService } from './message-search-service';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
@@ -35,6 +38,10 @@ export function buildServices(deps: ServiceDeps) {
     imports: importService(deps),
     team: teamService(deps),
     conversations: conversationService(deps),
+    // issue 19 part A
+    cannedReplies: cannedReplyService(deps),
+    mentions: mentionService(deps),
+    messageSearch: messageSearchService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
