@@ -29,4 +29,5 @@ ALTER TABLE "message_mentions" ADD CONSTRAINT "message_mentions_member_id_member
 CREATE UNIQUE INDEX "canned_replies_shortcut_uq" ON "canned_replies" USING btree ("workspace_id",coalesce("owner_member_id", '00000000-0000-0000-0000-000000000000'::uuid),lower("shortcut"));--> statement-breakpoint
 CREATE INDEX "message_mentions_member_idx" ON "message_mentions" USING btree ("workspace_id","member_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "message_mentions_message_member_uq" ON "message_mentions" USING btree ("workspace_id","message_id","member_id");--> statement-breakpoint
-CREATE INDEX "messages_text_search_idx" ON "messages" USING gin (to_tsvector('simple', coalesce("text", '')));
+CREATE INDEX "messages_text_search_idx" ON "messages" USING gin (to_tsvector('simple', coalesce("text", '')));--> statement-breakpoint
+CREATE INDEX "messages_workspace_created_idx" ON "messages" USING btree ("workspace_id","created_at","id");
