@@ -24,7 +24,7 @@ import { latestInboundId, useMarkRead } from '../api/mark-read';
 import { usePatchConversation } from '../api/patch-conversation';
 import { buildTimeline, mergeMessages } from '../utils/timeline';
 import { customerWindow, lastInboundAt } from '../utils/window';
-import { conversationCommands, focusRequest, useLiveChatUi } from '../hooks/use-live-chat-ui';
+import { conversationCommands, focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
 import type { ConversationActions } from '../hooks/use-conversation-shortcuts';
 import { Composer, type ComposerHandle } from './composer';
 import { ContactSidebar } from './contact-sidebar';
@@ -254,7 +254,7 @@ export function ConversationView({
 }) {
   const query = useConversation(conversationId);
   // On narrower screens the conversation gets the room; the contact details open on demand.
-  const sidebarOpen = useLiveChatUi((s) => s.panelOpen);
+  const sidebarOpen = usePanelOpen();
   const setSidebarOpen = useLiveChatUi((s) => s.setPanelOpen);
   const composer = useRef<ComposerHandle>(null);
   const sidebarToggle = useRef<HTMLButtonElement>(null);

@@ -23,8 +23,9 @@ export function neighbourOf(ids: string[], currentId: string | undefined, step: 
   return ids[at + step] ?? null;
 }
 
-function listIds(qc: QueryClient, workspaceId: string, tab: LiveChatTab, search: string): string[] {
-  const data = qc.getQueryData<ConversationPages>(liveChatKeys.conversationList(workspaceId, tab, search));
+function listIds(qc: QueryClient, workspaceId: string, tab: LiveChatTab, search: string, sort: 'recent' | 'waiting'): string[] {
+  const key = sort === 'waiting' ? liveChatKeys.waitingList(workspaceId, tab, search) : liveChatKeys.conversationList(workspaceId, tab, search);
+  const data = qc.getQueryData<ConversationPages>(key);
   return data?.pages.flatMap((p) => p.items.map((c) => c.id)) ?? [];
 }
 
@@ -34,7 +35,7 @@ export interface ConversationActions {
   assignToMe: () => Promise<void>;
 }
 
-export function useConversationActions(workspaceId: string, tab: LiveChatTab, search: string, conversationId: string | undefined, memberId: string): ConversationActions {
+export function useConversationActions(workspaceId: string, tab: LiveChatTab, search: string, conversationId: string | undefined, memberId: string, sort: 'recent' | 'waiting' = 'recent'): ConversationActions {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const open = useCallback(
@@ -55,10 +56,10 @@ export function useConversationActions(workspaceId: string, tab: LiveChatTab, se
     [qc, workspaceId],
   );
   return {
-    go: (step) => open(neighbourOf(listIds(qc, workspaceId, tab, search), conversationId, step)),
+    go: (step) => open(neighbourOf(listIds(qc, workspaceId, tab, search, sort), conversationId, step)),
     closeAndNext: async () => {
       if (!conversationId) return;
-      const ids = listIds(qc, workspaceId, tab, search);
+      const ids = listIds(qc, workspaceId, tab, search, sort);
       // The next one after this, else the one before (this one may leave the tab once closed).
       const next = neighbourOf(ids, conversationId, 1) ?? neighbourOf(ids, conversationId, -1);
       await patch(conversationId, { isActive: false });

@@ -5,19 +5,25 @@ interface LiveChatUi {
   search: string;
   setSearch: (search: string) => void;
   /**
-   * The contact panel, kept across conversations. Wide screens (>= 1400 px) start with it open. Below 1280 px
+   * The contact panel, kept across conversations once the agent opens or hides it (null: not yet, then wide
+   * screens, >= 1400 px, show it). Below 1280 px
    * the open panel takes the conversation list's place (the list comes back when it closes), so it never
    * covers the conversation.
    */
-  panelOpen: boolean;
+  panelOpen: boolean | null;
   setPanelOpen: (open: boolean) => void;
+  /** The list's order: newest activity first, or only the waiting ones, longest waiting first. */
+  sort: 'recent' | 'waiting';
+  setSort: (sort: 'recent' | 'waiting') => void;
 }
 
 export const useLiveChatUi = create<LiveChatUi>()((set) => ({
   search: '',
   setSearch: (search) => set({ search }),
-  panelOpen: typeof window === 'undefined' || window.innerWidth >= 1400,
+  panelOpen: null,
   setPanelOpen: (panelOpen) => set({ panelOpen }),
+  sort: 'recent',
+  setSort: (sort) => set({ sort }),
 }));
 
 /** Scroll offsets of the conversation list per tab and search, restored when the list mounts again. */
@@ -31,3 +37,9 @@ export const focusRequest = { conversationId: null as string | null };
 
 /** What the open conversation lends the keyboard shortcuts (set while a conversation view is mounted). */
 export const conversationCommands = { focusComposer: null as (() => void) | null };
+
+/** Whether the contact panel shows: the agent's choice, else open on wide screens. */
+export function usePanelOpen(): boolean {
+  const chosen = useLiveChatUi((s) => s.panelOpen);
+  return chosen ?? (typeof window === 'undefined' || window.innerWidth >= 1400);
+}

@@ -36,6 +36,8 @@ export function useUnreadBeacon(workspaceId: string): number {
     timer.current = setTimeout(() => {
       timer.current = null;
       void qc.invalidateQueries({ queryKey: liveChatKeys.counts(workspaceId) });
+      // The longest-waiting order changes with every message: refetched, not patched.
+      void qc.invalidateQueries({ queryKey: liveChatKeys.waiting(workspaceId) });
     }, 400);
   });
 
