@@ -56,6 +56,8 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   patchCannedReply: () => ({ text: 'Thanks a lot, {{name}}!' }),
   createNote: (s) => ({ conversationId: s.ids.conversation, text: 'Customer is a VIP', mentionedMemberIds: [] }),
   sendMediaMessage: (s) => ({ conversationId: s.ids.conversation, mediaUrl: `/files/${s.workspaceId}/whatsapp-media/00000000-0000-4000-8000-000000000000/x.png` }),
+  // issue 19 part B
+  setPresence: () => ({ state: 'viewing' }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',
     wabaAccountId: 'waba-2',

@@ -127,6 +127,9 @@ export function buildHandlers(s: Services): Handlers {
     markMentionsRead: ({ ctx, params }) => s.mentions.markRead(ctx, params.conversationId),
     searchConversation: ({ ctx, params, query }) => s.messageSearch.inConversation(ctx, params.conversationId, query),
     searchMessages: ({ ctx, query }) => s.messageSearch.inWorkspace(ctx, query),
+
+    // issue 19 part B: presence
+    setPresence: ({ ctx, params, body }) => s.presence.signal(ctx, params.conversationId, body.state),
   };
 }
 

@@ -16,6 +16,7 @@ import { createOutbound } from '../messaging/outbound';
 import { cannedReplyService } from './canned-reply-service';
 import { mentionService } from './mention-service';
 import { messageSearchService } from './message-search-service';
+import { presenceService } from './presence-service';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
@@ -42,6 +43,8 @@ export function buildServices(deps: ServiceDeps) {
     cannedReplies: cannedReplyService(deps),
     mentions: mentionService(deps),
     messageSearch: messageSearchService(deps),
+    // issue 19 part B
+    presence: presenceService(deps, channel),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

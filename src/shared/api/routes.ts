@@ -57,6 +57,7 @@ import {
   ValidateInviteeBody,
 } from '../schemas/requests';
 import { EventStreamQuery, WorkspaceEvent } from '../schemas/events';
+import { PresenceBody } from '../schemas/presence';
 import {
   CannedReply,
   CannedReplyListQuery,
@@ -520,6 +521,13 @@ export const routes = {
     method: 'GET', path: '/workspace/:workspaceId/messages/search', tag: 'workspace',
     summary: "Messages of the workspace's conversations matching the words of `q` (full text, word prefixes), newest first",
     params: p.workspace, query: MessageSearchQuery, status: 200, response: MessageSearchPage, access: wsParams('agent'), addition: true,
+  }),
+
+  // ---- issue 19 part B (additions): presence ----
+  setPresence: route({
+    method: 'POST', path: '/conversation/:conversationId/presence', tag: 'conversation',
+    summary: "Say the caller views, types in or left the conversation: members of the workspace see it on the event stream (`event: presence`, not stored); typing also shows WhatsApp's typing indicator to the customer (throttled)",
+    params: p.conversation, body: PresenceBody, status: 200, response: Success, access: agentIn('conversation', 'conversationId'), addition: true,
   }),
 } as const;
 

@@ -1,5 +1,6 @@
+import { Search } from 'lucide-react';
 import { Bot, Check, CircleCheck, Ellipsis, PanelRight, RotateCcw, SkipForward, UserRound, UserRoundX } from 'lucide-react';
-import { type KeyboardEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationDetail, Message } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
@@ -27,13 +28,20 @@ import { customerWindow, lastInboundAt } from '../utils/window';
 import { conversationCommands, focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
 import type { ConversationActions } from '../hooks/use-conversation-shortcuts';
 import { Composer, type ComposerHandle } from './composer';
+import { ConversationSearch, type SearchState } from './conversation-search';
+import { useMarkMentionsRead, useMentionCount } from '../api/list-mentions';
 import { ContactSidebar } from './contact-sidebar';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
 import type { NameLookup } from './timeline-rows';
 
 export interface Assignees {
   members: { id: string; name: string }[];
-  bots: { id: string; name: string }[];
+  bots: { id: string; name: string; isActive?: boolean; whatsappAccountId?: string | null }[];
+}
+
+/** A conversation can be handed only to a bot that runs (active) on the conversation's own number. */
+export function assignableBots(bots: Assignees['bots'], whatsappAccountId: string | null) {
+  return bots.filter((b) => b.isActive !== false && (b.whatsappAccountId === undefined || b.whatsappAccountId === whatsappAccountId));
 }
 
 function Header({
@@ -60,6 +68,7 @@ function Header({
   const offline = useOfflineReason();
   const contactName = detail.Contact.name || detail.Contact.phoneNumber;
   const assignee = detail.assigneeBotId ? names.bot(detail.assigneeBotId) : detail.assigneeMemberId ? names.member(detail.assigneeMemberId) : null;
+  const bots = assignableBots(assignees.bots, detail.whatsappAccountId);
 
   return (
     // A container (not the window) decides what fits: with the contact panel open the header is narrower at
@@ -106,11 +115,11 @@ function Header({
               {detail.assigneeMemberId === m.id && <Check className="ml-auto size-4 text-accent" aria-label="current" />}
             </DropdownMenuItem>
           ))}
-          {assignees.bots.length > 0 && (
+          {bots.length > 0 && (
             <>
               <DropdownMenuSeparator />
               <DropdownMenuLabel>Bots</DropdownMenuLabel>
-              {assignees.bots.map((b) => (
+              {bots.map((b) => (
                 <DropdownMenuItem key={b.id} onSelect={() => patch.mutate({ assigneeBotId: b.id, assigneeMemberId: null })}>
                   <Bot className="size-4" aria-hidden />
                   <span className="truncate">{b.name}</span>
@@ -183,19 +192,31 @@ function Header({
   );
 }
 
-/** Messages, events and composer of one conversation; keyed by conversation so scroll state starts over. */
+/**
+ * Messages, events and composer of one conversation; keyed by conversation so scroll state starts over.
+ * Ctrl/Cmd+F (or the search button beside the composer's tabs) searches inside it (issue 19).
+ */
 function Body({
   detail,
   workspaceId,
   names,
   senderName,
   composer,
+  members,
+  firstUnreadId,
+  extraActions,
 }: {
   detail: ConversationDetail;
   workspaceId: string;
   names: NameLookup;
   senderName: (m: Message) => string | null;
   composer: RefObject<ComposerHandle | null>;
+  /** Members to @mention in a note. */
+  members?: { id: string; name: string }[];
+  /** The first message the member has not read (the "New messages" divider). */
+  firstUnreadId?: string | null;
+  /** Composer buttons of other features (interactive messages). */
+  extraActions?: ReactNode;
 }) {
   const { older, hasMore, loading, loadOlder } = useOlderMessages(detail.id, detail.Message.length >= DETAIL_MESSAGE_LIMIT);
   const all = useMemo(() => mergeMessages(older, detail.Message), [older, detail.Message]);
@@ -205,6 +226,8 @@ function Body({
   );
   const timeline = useRef<MessageTimelineHandle>(null);
   useMarkRead(detail.id, workspaceId, latestInboundId(detail.Message));
+  const unreadMentions = (useMentionCount(workspaceId).data?.unread ?? 0) > 0;
+  useMarkMentionsRead(detail.id, workspaceId, unreadMentions);
   const inbound = (detail as { lastInboundAt?: string | null }).lastInboundAt ?? lastInboundAt(all);
   const [now, setNow] = useState(() => new Date());
   const w = customerWindow(inbound, now);
@@ -218,9 +241,60 @@ function Body({
     return () => clearTimeout(timer);
   }, [closesAtMs]);
 
+  // Search inside the conversation: a match older than what is loaded pages back until it is there.
+  const [searching, setSearching] = useState(false);
+  const [search, setSearch] = useState<SearchState>({ terms: [], matchId: null });
+  const allRef = useRef(all);
+  allRef.current = all;
+  const [jumpTo, setJumpTo] = useState<string | null>(null);
+  const onJump = useCallback(
+    async (match: { id: string; createdAt: string }) => {
+      setJumpTo(match.id);
+      let oldest = allRef.current[0];
+      while (oldest && match.createdAt < oldest.createdAt) {
+        const page = await loadOlder(oldest.id);
+        if (!page || page.length === 0) break;
+        oldest = page[page.length - 1];
+      }
+    },
+    [loadOlder],
+  );
+  useEffect(() => {
+    if (!jumpTo || !all.some((m) => m.id === jumpTo)) return;
+    const frame = requestAnimationFrame(() => {
+      if (timeline.current?.scrollToMessage(jumpTo)) setJumpTo(null);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [jumpTo, all, items]);
+  const closeSearch = useCallback(() => {
+    setSearching(false);
+    setSearch({ terms: [], matchId: null });
+    requestAnimationFrame(() => composer.current?.focus());
+  }, [composer]);
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        setSearching(true);
+        requestAnimationFrame(() => document.getElementById(`conversation-search-${detail.id}`)?.focus());
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [detail.id]);
+
   const onLoadOlder = useCallback((id: string) => void loadOlder(id), [loadOlder]);
+  const contact = detail.Contact;
   return (
     <>
+      {searching && (
+        <ConversationSearch
+          conversationId={detail.id}
+          onChange={setSearch}
+          onJump={(m) => void onJump(m)}
+          onClose={closeSearch}
+        />
+      )}
       <MessageTimeline
         ref={timeline}
         items={items}
@@ -229,8 +303,33 @@ function Body({
         hasOlder={hasMore}
         loadingOlder={loading}
         onLoadOlder={onLoadOlder}
+        highlight={search.terms}
+        currentMatchId={search.matchId}
+        firstUnreadId={firstUnreadId}
       />
-      <Composer ref={composer} conversationId={detail.id} workspaceId={workspaceId} window={w} onSent={() => timeline.current?.scrollToBottom()} />
+      <Composer
+        ref={composer}
+        conversationId={detail.id}
+        workspaceId={workspaceId}
+        window={w}
+        contact={contact}
+        members={members}
+        extraActions={extraActions}
+        tools={
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            aria-pressed={searching}
+            title="Search in this conversation (Ctrl+F)"
+            onClick={() => (searching ? closeSearch() : setSearching(true))}
+            data-testid="conversation-search-toggle"
+          >
+            <Search aria-hidden /> Search
+          </Button>
+        }
+        onSent={() => timeline.current?.scrollToBottom()}
+      />
     </>
   );
 }
@@ -319,7 +418,7 @@ export function ConversationView({
           sidebarToggle={sidebarToggle}
           actions={actions}
         />
-        <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} composer={composer} />
+        <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} composer={composer} members={assignees.members} />
       </section>
       {sidebarOpen && (
         <ContactSidebar

@@ -34,7 +34,7 @@ function usePeople(workspaceId: string): { names: NameLookup; assignees: Assigne
   const bots = useBots(workspaceId);
   return useMemo(() => {
     const members = (workspace.data?.Member ?? []).map((m) => ({ id: m.id, name: m.displayName || m.email || 'Member' }));
-    const botList = (bots.data ?? []).map((b) => ({ id: b.id, name: b.title }));
+    const botList = (bots.data ?? []).map((b) => ({ id: b.id, name: b.title, isActive: b.isActive, whatsappAccountId: b.whatsappAccountId }));
     const memberById = new Map(members.map((m) => [m.id, m.name]));
     const botById = new Map(botList.map((b) => [b.id, b.name]));
     return {
