@@ -60,6 +60,8 @@ export interface ComposerProps {
   members?: { id: string; name: string }[];
   /** Buttons of other composer features (interactive messages), shown before Send. */
   extraActions?: ReactNode;
+  /** Conversation tools shown at the right of the Reply / Internal note tabs (search). */
+  tools?: ReactNode;
 }
 
 /**
@@ -81,7 +83,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
 
   return (
     <div ref={box} className="border-t border-border bg-surface">
-      <div role="tablist" aria-label="Write" className="flex gap-1 px-4 pt-2">
+      <div className="flex items-center gap-1 px-4 pt-2">
+        <div role="tablist" aria-label="Write" className="flex gap-1">
         {(['reply', 'note'] as const).map((m) => (
           <button
             key={m}
@@ -101,6 +104,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             {m === 'reply' ? 'Reply' : 'Internal note'}
           </button>
         ))}
+        </div>
+        {props.tools && <div className="ml-auto flex items-center">{props.tools}</div>}
       </div>
       {showText ? (
         <TextComposer key={`${conversationId}:${mode}`} ref={inner} {...props} mode={mode} offline={offline} />

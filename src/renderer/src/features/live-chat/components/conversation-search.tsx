@@ -50,7 +50,7 @@ export function ConversationSearch({
     onChange({ terms, matchId: current?.id ?? null });
     if (current) onJump(current);
     // onChange/onJump are the Body's stable callbacks; terms follow the answer.
-  }, [current?.id, terms.join(' ')]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [current?.id, terms.join(' ')]);
 
   const move = (step: 1 | -1) => {
     if (matches.length === 0) return;
