@@ -27,6 +27,7 @@ const titles: Record<RegisteredRouter['routesByPath'] extends infer R ? keyof R 
   '/settings/segments': 'Segments · Settings',
   '/settings/members': 'Members · Settings',
   '/settings/attributes': 'Attributes · Settings',
+  '/settings/canned-replies': 'Canned replies · Settings', // issue 19
 };
 
 export function titleOf(fullPath: string, state: 'ok' | 'notFound' | 'error'): string {

@@ -55,6 +55,8 @@ import { MembersPage } from '../features/settings/components/members-page';
 import { membersQueryOptions } from '../features/settings/api/get-members';
 import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
+import { CannedRepliesPage } from '../features/canned-replies/components/canned-replies-page'; // issue 19
+import { cannedRepliesQueryOptions } from '../features/canned-replies/api/canned-replies'; // issue 19
 import { ConversationPage, LiveChatPage, conversationLoader, liveChatLoader } from '../features/live-chat';
 import { AudiencePage, audienceLoader } from '../features/audience';
 
@@ -235,6 +237,13 @@ const attributesRoute = createRoute({
   loader: ({ context }) => context.queryClient.ensureQueryData(attributesQueryOptions(context.workspaceId)),
   component: AttributesPage,
 });
+// issue 19 (addition): canned replies of the workspace and the member.
+const cannedRepliesRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/canned-replies',
+  loader: ({ context }) => context.queryClient.ensureQueryData(cannedRepliesQueryOptions(context.workspaceId)),
+  component: CannedRepliesPage,
+});
 
 export { homeHref, safeRedirect };
 
@@ -252,7 +261,7 @@ export const routeTree = rootRoute.addChildren([
     campaignRoute,
     templatesRoute,
     createTemplateRoute,
-    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute]),
   ]),
 ]);
 
