@@ -13,6 +13,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationPage, LiveChatPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
 import { neighbourOf } from '../../../src/renderer/src/features/live-chat/hooks/use-conversation-shortcuts';
 import { useLiveChatUi } from '../../../src/renderer/src/features/live-chat/hooks/use-live-chat-ui';
+import { applySignal } from '../../../src/renderer/src/features/live-chat/hooks/use-presence';
+import { PresenceBar } from '../../../src/renderer/src/features/live-chat/components/presence-bar';
 import { formatWaiting, waitingSinceOf } from '../../../src/renderer/src/features/live-chat/utils/format';
 import { withUnread } from '../../../src/renderer/src/app/unread-title';
 import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
@@ -163,5 +165,46 @@ describe('the conversation list', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/live-chat/${first}`));
     fireEvent.keyDown(document.body, { key: 'j' });
     await waitFor(() => expect(router.state.location.pathname).toBe(`/live-chat/${second}`));
+  });
+});
+
+describe('presence', () => {
+  const signal = (memberId: string, state: 'viewing' | 'typing' | 'left') => ({
+    workspaceId: ids.workspace,
+    conversationId: ids.conversation,
+    memberId,
+    state,
+    at: new Date().toISOString(),
+  });
+
+  it('keeps one state per teammate, forgets one who left, and drops expired ones', () => {
+    let p = applySignal([], signal('m1', 'viewing'), 1000);
+    p = applySignal(p, signal('m2', 'typing'), 1000);
+    p = applySignal(p, signal('m1', 'typing'), 2000);
+    expect(p.map((x) => [x.memberId, x.state])).toEqual([
+      ['m2', 'typing'],
+      ['m1', 'typing'],
+    ]);
+    p = applySignal(p, signal('m2', 'left'), 2500);
+    expect(p.map((x) => x.memberId)).toEqual(['m1']);
+    // A typing signal holds 8 s: a later signal of someone else drops it once expired.
+    p = applySignal(p, signal('m3', 'viewing'), 2000 + 8001);
+    expect(p.map((x) => x.memberId)).toEqual(['m3']);
+  });
+
+  it('says who types and who views, by name', () => {
+    const names = { member: (id: string | null) => (id === 'm1' ? 'Grace Hopper' : id === 'm2' ? 'Alan Turing' : null), bot: () => null };
+    render(
+      <PresenceBar
+        present={[
+          { memberId: 'm1', state: 'typing', until: Date.now() + 5000 },
+          { memberId: 'm2', state: 'viewing', until: Date.now() + 5000 },
+        ]}
+        names={names}
+      />,
+    );
+    const bar = screen.getByRole('status');
+    expect(bar).toHaveTextContent('Grace Hopper is typing…');
+    expect(bar).toHaveTextContent('Alan Turing is viewing');
   });
 });

@@ -22,6 +22,7 @@ export const screens: { label: string; to: string; keywords?: string }[] = [
   { label: 'Segments · Settings', to: '/settings/segments' },
   { label: 'Members · Settings', to: '/settings/members', keywords: 'team agents availability invite' },
   { label: 'Attributes · Settings', to: '/settings/attributes' },
+  { label: 'Canned replies · Settings', to: '/settings/canned-replies', keywords: 'snippets templates quick replies' },
 ];
 
 export interface SwitcherItem {

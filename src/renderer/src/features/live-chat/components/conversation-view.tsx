@@ -1,6 +1,6 @@
 import { Search } from 'lucide-react';
 import { Bot, Check, CircleCheck, Ellipsis, PanelRight, RotateCcw, SkipForward, UserRound, UserRoundX } from 'lucide-react';
-import { type KeyboardEvent, type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationDetail, Message } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
@@ -31,6 +31,8 @@ import { Composer, type ComposerHandle } from './composer';
 import { ConversationSearch, type SearchState } from './conversation-search';
 import { useMarkMentionsRead, useMentionCount } from '../api/list-mentions';
 import { ContactSidebar } from './contact-sidebar';
+import { PresenceBar } from './presence-bar';
+import { usePresence } from '../hooks/use-presence';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
 import type { NameLookup } from './timeline-rows';
 
@@ -393,6 +395,13 @@ export function ConversationView({
     [names],
   );
 
+  // Presence (issue 19): who else views or types here, and the customer's typing indicator while I type.
+  const meId = useMember().id;
+  const { present, typing } = usePresence(workspaceId, conversationId, meId);
+  const onInput = (e: FormEvent<HTMLElement>) => {
+    if ((e.target as HTMLElement).closest('textarea, [contenteditable="true"]')) typing();
+  };
+
   if (query.isPending) {
     return (
       <div className="flex flex-1 items-center justify-center bg-chat-bg">
@@ -407,7 +416,7 @@ export function ConversationView({
   return (
     // Below 1280 px the open contact panel takes the conversation list's place (live-chat-layout), never the chat's.
     <div className="relative flex min-h-0 min-w-0 flex-1" onKeyDown={onKeyDown}>
-      <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`}>
+      <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`} onInput={onInput}>
         <Header
           detail={detail}
           workspaceId={workspaceId}
@@ -418,6 +427,7 @@ export function ConversationView({
           sidebarToggle={sidebarToggle}
           actions={actions}
         />
+        <PresenceBar present={present} names={names} />
         <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} composer={composer} members={assignees.members} />
       </section>
       {sidebarOpen && (
