@@ -53,6 +53,11 @@ export const workspaceMembers = pgTable(
     memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['admin', 'agent'] }).notNull(),
     createdAt: createdAt(),
+    // issue 19 part B (routing): the member takes new conversations (availability toggle), up to this many
+    // open ones at once; the round-robin gives the next one to whom it gave one longest ago.
+    available: boolean('available').notNull().default(true),
+    chatCapacity: integer('chat_capacity').notNull().default(10),
+    lastAutoAssignedAt: timestamp('last_auto_assigned_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.memberId] }), index('workspace_members_member_idx').on(t.memberId)],
 );
@@ -565,6 +570,13 @@ export const messageMentions = pgTable(
     uniqueIndex('message_mentions_message_member_uq').on(t.workspaceId, t.messageId, t.memberId),
   ],
 );
+
+// ---- issue 19 part B ----
+/** The last time Meta's webhook verification call (GET with hub.challenge) reached this server. Server-wide. */
+export const webhookVerifications = pgTable('webhook_verifications', {
+  channel: text('channel').primaryKey(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }).notNull(),
+});
 
 /** Tables that hold one workspace's data; each must have an indexed NOT NULL workspace_id (checked by a test). */
 export const tenantTables = [
