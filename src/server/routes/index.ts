@@ -130,6 +130,7 @@ export function buildHandlers(s: Services): Handlers {
 
     // issue 19 part B: presence
     setPresence: ({ ctx, params, body }) => s.presence.signal(ctx, params.conversationId, body.state),
+    getWebhookSetup: () => s.webhookSetup.get(),
   };
 }
 

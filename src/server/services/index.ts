@@ -17,6 +17,7 @@ import { cannedReplyService } from './canned-reply-service';
 import { mentionService } from './mention-service';
 import { messageSearchService } from './message-search-service';
 import { presenceService } from './presence-service';
+import { webhookSetupService } from './webhook-setup-service';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
@@ -45,6 +46,7 @@ export function buildServices(deps: ServiceDeps) {
     messageSearch: messageSearchService(deps),
     // issue 19 part B
     presence: presenceService(deps, channel),
+    webhookSetup: webhookSetupService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

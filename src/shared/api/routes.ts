@@ -58,6 +58,7 @@ import {
 } from '../schemas/requests';
 import { EventStreamQuery, WorkspaceEvent } from '../schemas/events';
 import { PresenceBody } from '../schemas/presence';
+import { WebhookSetup } from '../schemas/whatsapp-setup';
 import {
   CannedReply,
   CannedReplyListQuery,
@@ -523,7 +524,12 @@ export const routes = {
     params: p.workspace, query: MessageSearchQuery, status: 200, response: MessageSearchPage, access: wsParams('agent'), addition: true,
   }),
 
-  // ---- issue 19 part B (additions): presence ----
+  // ---- issue 19 part B (additions): presence, webhook setup ----
+  getWebhookSetup: route({
+    method: 'GET', path: '/workspace/:workspaceId/whatsapp-webhook', tag: 'whatsapp',
+    summary: "The webhook callback URL and verify token to give Meta (admins), and when Meta's verification call last reached the server",
+    params: p.workspace, status: 200, response: WebhookSetup, access: wsParams('admin'), addition: true,
+  }),
   setPresence: route({
     method: 'POST', path: '/conversation/:conversationId/presence', tag: 'conversation',
     summary: "Say the caller views, types in or left the conversation: members of the workspace see it on the event stream (`event: presence`, not stored); typing also shows WhatsApp's typing indicator to the customer (throttled)",

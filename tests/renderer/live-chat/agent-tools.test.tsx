@@ -193,7 +193,7 @@ describe('presence', () => {
   });
 
   it('says who types and who views, by name', () => {
-    const names = { member: (id: string | null) => (id === 'm1' ? 'Grace Hopper' : id === 'm2' ? 'Alan Turing' : null), bot: () => null };
+    const names = { member: (id: string | null | undefined) => (id === 'm1' ? 'Grace Hopper' : id === 'm2' ? 'Alan Turing' : null), bot: () => null };
     render(
       <PresenceBar
         present={[
