@@ -16,6 +16,7 @@ import { useConversationActions, useConversationShortcuts } from '../hooks/use-c
 import { cn } from '../../../lib/cn';
 import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';
 import { ConversationList } from './conversation-list';
+import { MentionsButton } from './mentions-button'; // issue 19 part A
 import { type Assignees, ConversationView } from './conversation-view';
 import type { NameLookup } from './timeline-rows';
 
@@ -130,6 +131,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
                 <WifiOff className="size-3.5" aria-hidden /> Reconnecting…
               </span>
             )}
+            <MentionsButton workspaceId={workspaceId} names={names} />
             <Button
               variant={sort === 'waiting' ? 'secondary' : 'ghost'}
               size="sm"

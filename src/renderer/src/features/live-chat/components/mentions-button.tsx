@@ -20,9 +20,8 @@ export function MentionsButton({ workspaceId, names }: { workspaceId: string; na
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger asChild>
-        <Button variant="ghost" size="sm" aria-label={count ? `Mentions, ${count} unread` : 'Mentions'} data-testid="mentions-button">
+        <Button variant="ghost" size="sm" aria-label={count ? `Mentions, ${count} unread` : 'Mentions'} title="Notes that mention you" data-testid="mentions-button">
           <AtSign aria-hidden />
-          Mentions
           {count > 0 && <span className="rounded-full bg-accent px-1.5 text-[11px] font-semibold text-white tabular-nums">{count}</span>}
         </Button>
       </Popover.Trigger>
