@@ -16,9 +16,19 @@ async function customerWrites(phoneNumberId: string, waId: string, text: string,
 }
 
 const sentToWhatsApp = async () => JSON.stringify(((await (await fetch(`${stack.sandboxOrigin}/_sandbox/state`)).json()) as { sent: unknown[] }).sent);
+/** With PARLEY_AGENT_SHOTS=1 the flow also saves the README's screenshots (docs/screenshots/agents-*.png). */
+async function shot(page: import('@playwright/test').Page, name: string, width: 1024 | 1440) {
+  if (process.env.PARLEY_AGENT_SHOTS !== '1') return;
+  await page.setViewportSize({ width, height: width === 1440 ? 900 : 700 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `docs/screenshots/agents-${name}-${width}.png` });
+}
+
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d1a9ab0000000049454e44ae426082', 'hex');
 
 test('an agent sends a photo, a canned reply with a variable, searches the conversation and mentions a colleague', async ({ browser, page }) => {
+  // Four flows and two members in one story: longer than one flow's minute on a loaded machine.
+  test.setTimeout(240_000);
   const admin = await createAdmin({ name: 'Ada Admin' });
   const { number } = await connectNumber(admin);
   const call = await adminApi(admin);
@@ -46,6 +56,8 @@ test('an agent sends a photo, a canned reply with a variable, searches the conve
   await expect(page.getByTestId('attachment-preview')).toContainText('label.png');
   await expect(page.getByRole('img', { name: 'Preview of label.png' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Caption' }).fill('Here is the label');
+  await shot(page, 'attachment', 1440);
+  await shot(page, 'attachment', 1024);
   await page.getByRole('textbox', { name: 'Caption' }).press('Enter');
   const photo = messages.getByRole('article', { name: /Sent image message/ });
   await expect(photo).toBeVisible({ timeout: 15_000 });
@@ -59,6 +71,8 @@ test('an agent sends a photo, a canned reply with a variable, searches the conve
   await box.press('Enter');
   await expect(box).toHaveValue('Hi Eve Customer, your parcel leaves {{city}} today.');
   await expect(page.getByTestId('canned-missing')).toContainText('no value for {{city}}');
+  await shot(page, 'canned', 1024);
+  await shot(page, 'canned', 1440);
   await box.fill('Hi Eve Customer, your parcel leaves Lisbon today.');
   await box.press('Enter');
   await expect(messages.getByText('Hi Eve Customer, your parcel leaves Lisbon today.')).toBeVisible();
@@ -71,6 +85,8 @@ test('an agent sends a photo, a canned reply with a variable, searches the conve
   await expect(messages.locator('mark', { hasText: 'parcel' }).first()).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search in this conversation' }).press('Enter');
   await expect(page.getByTestId('conversation-search-status')).toContainText('1 of 2');
+  await shot(page, 'search', 1440);
+  await shot(page, 'search', 1024);
   await page.getByRole('searchbox', { name: 'Search in this conversation' }).press('Escape');
 
   // A note mentioning the colleague: never sent to WhatsApp, shown apart.
@@ -94,6 +110,8 @@ test('an agent sends a photo, a canned reply with a variable, searches the conve
   await mentions.click();
   const entry = colleaguePage.getByRole('dialog', { name: 'Mentions' }).getByRole('link', { name: /Eve Customer/ });
   await expect(entry).toHaveAttribute('data-unread', 'true');
+  await shot(colleaguePage, 'mentions', 1024);
+  await shot(colleaguePage, 'mentions', 1440);
   await entry.click();
   await expect(colleaguePage.getByRole('region', { name: 'Messages' }).getByRole('article', { name: /Internal note/ })).toBeVisible();
   await expect(mentions).toHaveAccessibleName('Mentions', { timeout: 15_000 });
