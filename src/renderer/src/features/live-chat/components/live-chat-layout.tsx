@@ -124,7 +124,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
     <div className="flex h-full min-h-0">
       <div className={cn('w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:flex xl:w-[360px]', listGivesWay ? 'hidden' : 'flex')}>
         <div className="flex h-14 shrink-0 items-center justify-between px-4">
-          <h1 className="text-[17px] font-semibold text-fg">Live chat</h1>
+          <h1 className="text-[17px] font-semibold whitespace-nowrap text-fg">Live chat</h1>
           <div className="flex items-center gap-2">
             {stream === 'reconnecting' && (
               <span className="inline-flex items-center gap-1 text-[12px] text-warning-text" role="status">
