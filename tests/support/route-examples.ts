@@ -58,6 +58,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   sendMediaMessage: (s) => ({ conversationId: s.ids.conversation, mediaUrl: `/files/${s.workspaceId}/whatsapp-media/00000000-0000-4000-8000-000000000000/x.png` }),
   // issue 19 part B
   setPresence: () => ({ state: 'viewing' }),
+  patchMemberRouting: () => ({ memberId: '00000000-0000-4000-8000-000000000000', available: true }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',
     wabaAccountId: 'waba-2',
@@ -80,8 +81,15 @@ export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> 
   return out;
 }
 
+/** Required query parameters of a route (issue 19: the search routes need `q`), keyed by path. */
+const exampleQueries: Record<string, Record<string, string>> = {
+  '/conversation/:conversationId/search': { q: 'order' },
+  '/workspace/:workspaceId/messages/search': { q: 'order' },
+};
+
 export function exampleUrl(def: RouteDef, s: Seeded): string {
-  return buildPath(def.path, exampleParams(def, s));
+  const query = exampleQueries[def.path];
+  return buildPath(def.path, exampleParams(def, s)) + (query ? `?${new URLSearchParams(query)}` : '');
 }
 
 export function exampleBody(name: RouteName, s: Seeded): unknown {

@@ -53,9 +53,10 @@ export const workspaceMembers = pgTable(
     memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['admin', 'agent'] }).notNull(),
     createdAt: createdAt(),
-    // issue 19 part B (routing): the member takes new conversations (availability toggle), up to this many
-    // open ones at once; the round-robin gives the next one to whom it gave one longest ago.
-    available: boolean('available').notNull().default(true),
+    // issue 19 part B (routing): the member takes new conversations (availability toggle, off until the
+    // member turns it on: auto-assignment is opt-in), up to this many open ones at once; the round-robin
+    // gives the next one to whom it gave one longest ago.
+    available: boolean('available').notNull().default(false),
     chatCapacity: integer('chat_capacity').notNull().default(10),
     lastAutoAssignedAt: timestamp('last_auto_assigned_at', { withTimezone: true, precision: 3 }),
   },

@@ -131,6 +131,8 @@ export function buildHandlers(s: Services): Handlers {
     // issue 19 part B: presence
     setPresence: ({ ctx, params, body }) => s.presence.signal(ctx, params.conversationId, body.state),
     getWebhookSetup: () => s.webhookSetup.get(),
+    listMemberRouting: ({ ctx }) => s.routing.list(ctx),
+    patchMemberRouting: ({ ctx, body }) => s.routing.patch(ctx, body.memberId, { available: body.available, chatCapacity: body.chatCapacity }),
   };
 }
 

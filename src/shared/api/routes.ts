@@ -58,7 +58,7 @@ import {
 } from '../schemas/requests';
 import { EventStreamQuery, WorkspaceEvent } from '../schemas/events';
 import { PresenceBody } from '../schemas/presence';
-import { WebhookSetup } from '../schemas/whatsapp-setup';
+import { MemberRouting, PatchMemberRoutingBody, WebhookSetup } from '../schemas/whatsapp-setup';
 import {
   CannedReply,
   CannedReplyListQuery,
@@ -524,7 +524,17 @@ export const routes = {
     params: p.workspace, query: MessageSearchQuery, status: 200, response: MessageSearchPage, access: wsParams('agent'), addition: true,
   }),
 
-  // ---- issue 19 part B (additions): presence, webhook setup ----
+  // ---- issue 19 part B (additions): presence, webhook setup, routing ----
+  listMemberRouting: route({
+    method: 'GET', path: '/workspace/:workspaceId/member-routing', tag: 'workspace',
+    summary: "Every member's availability for auto-assignment and their capacity of open conversations",
+    params: p.workspace, status: 200, response: z.array(MemberRouting), access: wsParams('agent'), addition: true,
+  }),
+  patchMemberRouting: route({
+    method: 'PATCH', path: '/workspace/:workspaceId/member-routing', tag: 'workspace',
+    summary: 'Turn auto-assignment on or off for a member and set their capacity (the member themself or an admin)',
+    params: p.workspace, body: PatchMemberRoutingBody, status: 200, response: MemberRouting, access: wsParams('agent'), addition: true,
+  }),
   getWebhookSetup: route({
     method: 'GET', path: '/workspace/:workspaceId/whatsapp-webhook', tag: 'whatsapp',
     summary: "The webhook callback URL and verify token to give Meta (admins), and when Meta's verification call last reached the server",

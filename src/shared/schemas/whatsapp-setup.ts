@@ -13,3 +13,18 @@ export const WebhookSetup = z.object({
   lastVerifiedAt: Timestamp.nullable(),
 });
 export type WebhookSetup = z.infer<typeof WebhookSetup>;
+
+/** Issue 19 (addition): a member's routing settings in a workspace: taking new conversations, and how many. */
+export const MemberRouting = z.object({
+  memberId: z.string(),
+  available: z.boolean(),
+  chatCapacity: z.number().int(),
+});
+export type MemberRouting = z.infer<typeof MemberRouting>;
+export const PatchMemberRoutingBody = z
+  .strictObject({
+    memberId: z.uuid(),
+    available: z.boolean().optional(),
+    chatCapacity: z.number().int().min(1).max(100).optional(),
+  })
+  .refine((b) => b.available !== undefined || b.chatCapacity !== undefined, { error: 'Give available or chatCapacity' });
