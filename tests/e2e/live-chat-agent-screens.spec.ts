@@ -20,6 +20,9 @@ async function customerWrites(phoneNumberId: string, waId: string, text: string,
 }
 
 test.skip(process.env.PARLEY_SCREENSHOTS !== '1', 'screenshots are refreshed on request (PARLEY_SCREENSHOTS=1)');
+// The first load compiles the renderer on a shared machine: give navigations room.
+test.use({ navigationTimeout: 120_000 });
+test.setTimeout(300_000);
 
 test('issue 19 part B screens at 1440 and 1024 px', async ({ page }) => {
   const admin = await createAdmin({ name: 'Ada Lovelace-Byron' });
