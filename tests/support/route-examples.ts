@@ -87,9 +87,14 @@ const exampleQueries: Record<string, Record<string, string>> = {
   '/workspace/:workspaceId/messages/search': { q: 'order' },
 };
 
-export function exampleUrl(def: RouteDef, s: Seeded): string {
+/** `?q=...` for a route with required query parameters, else ''. */
+export function exampleQueryString(def: RouteDef): string {
   const query = exampleQueries[def.path];
-  return buildPath(def.path, exampleParams(def, s)) + (query ? `?${new URLSearchParams(query)}` : '');
+  return query ? `?${new URLSearchParams(query)}` : '';
+}
+
+export function exampleUrl(def: RouteDef, s: Seeded): string {
+  return buildPath(def.path, exampleParams(def, s)) + exampleQueryString(def);
 }
 
 export function exampleBody(name: RouteName, s: Seeded): unknown {

@@ -61,6 +61,8 @@ export async function workspaceMatches(
   terms: string[],
   page: { limit: number; cursor?: string },
 ): Promise<Page<SearchHit>> {
+  // The cursor is checked first: a malformed one is refused (400) whether or not anything matches.
+  const after = afterCursor(t.messages.createdAt, t.messages.id, page.cursor);
   if (terms.length === 0) return { items: [], nextCursor: null };
   const m = t.messages;
   const cv = t.conversations;
@@ -82,7 +84,7 @@ export async function workspaceMatches(
         eq(m.workspaceId, workspaceId),
         selective ? sql`${m.id} = any(${sql.param(matched.map((r) => r.id))}::uuid[])` : undefined,
         matches(terms),
-        afterCursor(m.createdAt, m.id, page.cursor),
+        after,
       ),
     )
     // Selective: an order key no index provides, so the few matches are collected and sorted.
