@@ -20,7 +20,12 @@ export function routingService(d: ServiceDeps, assign: AssignConversation) {
     list: (ctx: WorkspaceContext) => routing.routingOf(ex(), ctx.workspaceId),
     /** A member changes their own availability; an admin anyone's. */
     async patch(ctx: WorkspaceContext, memberId: string, body: { available?: boolean; chatCapacity?: number }) {
-      if (memberId !== ctx.caller.member.id && ctx.role !== 'admin') throw forbidden('Only an admin can change the availability of another member');
+      if (memberId !== ctx.caller.member.id && ctx.role !== 'admin') {
+        // Someone outside the workspace is unknown (404) before being someone else's to change (403).
+        const members = await routing.routingOf(ex(), ctx.workspaceId);
+        if (!members.some((m) => m.memberId === memberId)) throw notFound('Member not found');
+        throw forbidden('Only an admin can change the availability of another member');
+      }
       const row = await routing.setAvailability(ex(), ctx.workspaceId, memberId, body);
       if (!row) throw notFound('Member not found');
       return row;
