@@ -71,6 +71,8 @@ export interface Sandbox {
   readonly sent: readonly SentMessage[];
   /** Messages customers sent. */
   readonly received: readonly ReceivedMessage[];
+  /** Typing indicators shown to customers (issue 19). */
+  readonly typingIndicators: readonly { phoneNumberId: string; waId: string; messageId: string; at: Date }[];
   readonly templates: readonly SandboxTemplate[];
   readonly flows: readonly SandboxFlow[];
   readonly media: ReadonlyMap<string, SandboxMedia>;
@@ -119,6 +121,9 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> 
     },
     get received() {
       return core.state.received;
+    },
+    get typingIndicators() {
+      return core.state.typingIndicators;
     },
     get templates() {
       return core.state.templates;

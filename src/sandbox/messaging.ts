@@ -124,6 +124,13 @@ export class Messaging {
     if (typeof body.message_id !== 'string') throw missing('The parameter message_id is required.');
     const found = this.state.received.find((m) => m.id === body.message_id && m.phoneNumberId === account.phoneNumberId);
     if (!found) throw invalid(`Param message_id is not a message received by this number: ${body.message_id}`);
+    // Issue 19: the typing indicator rides on the read receipt; only `{ type: 'text' }` exists, and like the
+    // receipt it needs the customer's message (shown up to 25 s or until the business replies).
+    if (body.typing_indicator !== undefined) {
+      const ti = body.typing_indicator;
+      if (!isObj(ti) || ti.type !== 'text') throw badParam("The parameter typing_indicator.type must be 'text'.");
+      this.state.typingIndicators.push({ phoneNumberId: account.phoneNumberId, waId: found.waId, messageId: found.id, at: new Date(this.state.now()) });
+    }
     // As on WhatsApp, reading a message reads the customer's earlier ones too.
     const now = new Date(this.state.now());
     for (const m of this.state.received) {

@@ -254,6 +254,7 @@ function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => 
   app.get('/_sandbox/state', async () => ({
     sent: core.state.sent.slice(-50),
     received: core.state.received.slice(-50),
+    typingIndicators: core.state.typingIndicators.slice(-50),
     templates: core.state.templates,
     webhooks: core.state.webhooks.records.slice(-50).map(({ seq, field, status, attempts, delivered }) => ({ seq, field, status, attempts, delivered })),
   }));

@@ -215,6 +215,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     verifyToken: config.whatsappVerifyToken,
     appSecret: config.whatsappAppSecret,
     enqueue: (payload) => services.channel.enqueueWebhook(payload),
+    onVerified: () => services.webhookSetup.verified(),
   });
   // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
   app.addHook('onReady', async () => {

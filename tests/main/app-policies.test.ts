@@ -126,6 +126,20 @@ describe('notification decisions', () => {
     expect(decideNotifications([message('mine', 'user', 3)], before, { ...ctx, viewing: { conversationId: 'mine', focused: false } })).toHaveLength(1);
   });
 
+  // issue 19: a note's @mention notifies the mentioned agent, like an assignment (and under its setting).
+  it('a mention notifies only the member it names', () => {
+    const mention = (memberId: string, seq: number): WorkspaceEvent => {
+      const note = (message('free', 'agent', seq) as Extract<WorkspaceEvent, { type: 'message.created' }>).payload.message;
+      return {
+        seq, workspaceId: 'w', type: 'mention.created', createdAt: '2026-11-23T10:00:00.000Z',
+        payload: { mention: { id: `x${seq}`, workspaceId: 'w', conversationId: 'free', message: { ...note, type: 'note', text: '@Me can you check?' }, memberId, mentionedByMemberId: 'other', createdAt: '2026-11-23T10:00:00.000Z', readAt: null, contact: { id: 'k1', name: 'Ada', phoneNumber: '+1' } } },
+      };
+    };
+    const notices = decideNotifications([mention('other', 1), mention(me, 2)], before, ctx);
+    expect(notices).toEqual([{ kind: 'assignedToMe', conversationId: 'free', title: 'You were mentioned: Ada', body: '@Me can you check?' }]);
+    expect(decideNotifications([mention(me, 3)], before, { ...ctx, settings: { ...all, assignedToMe: false } })).toEqual([]);
+  });
+
   it('each kind can be turned off', () => {
     expect(decideNotifications([message('mine', 'user', 1)], before, { ...ctx, settings: { ...all, inboundMessage: false } })).toEqual([]);
     expect(decideNotifications([updated('free', me, 1)], before, { ...ctx, settings: { ...all, assignedToMe: false } })).toEqual([]);

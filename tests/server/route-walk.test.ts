@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteDef, type RouteName, routeNames, routes } from '../../src/shared/api/routes';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { type Seeded, seedWorkspace, snapshotWorkspace } from '../support/fixtures';
-import { exampleBody, exampleParams, exampleUrl } from '../support/route-examples';
+import { exampleBody, exampleParams, exampleQueryString, exampleUrl } from '../support/route-examples';
 import { buildPath } from '../../src/shared/api/routes';
 import { callKey, roleMatrix, whoMayCall } from '../support/role-matrix';
 
@@ -71,7 +71,7 @@ describe.each(guarded)('%s', (name: RouteName, def: RouteDef) => {
       let body = exampleBody(name, a) as Record<string, unknown> | undefined;
       if (def.access.in === 'params') params[def.access.field] = randomUUID();
       else body = { ...body, [def.access.field]: randomUUID() };
-      const unknown = await ta.call(def.method, buildPath(def.path, params), { token: adminB.token, body });
+      const unknown = await ta.call(def.method, buildPath(def.path, params) + exampleQueryString(def), { token: adminB.token, body });
       expect(unknown.statusCode).toBe(res.statusCode);
       expect(unknown.json()).toEqual(res.json());
     }

@@ -79,6 +79,8 @@ export async function seedWorkspace(ta: TestApp, admin: Session): Promise<Seeded
     status: 'received',
     waMessageId: `wamid.${Math.random().toString(36).slice(2)}`,
   });
+  // issue 19: a personal canned reply of the admin (agents may call its routes; they find it 404, not 403).
+  const cannedReply = await post('/canned-reply', { workspaceId: w, scope: 'personal', shortcut: 'thanks', text: 'Thank you, {{name}}!' });
   await ta.db.insert(t.importHistories).values({
     workspaceId: w,
     fileName: 'contacts.csv',
@@ -101,6 +103,7 @@ export async function seedWorkspace(ta: TestApp, admin: Session): Promise<Seeded
       segment: segment.id,
       whatsappTemplate: template.id,
       whatsappAccount: account.id,
+      cannedReply: cannedReply.id,
     },
   };
 }
@@ -124,6 +127,8 @@ export async function snapshotWorkspace(ta: TestApp, workspaceId: string): Promi
     t.importHistories,
     t.importRejections,
     t.workspaceEvents,
+    t.cannedReplies, // issue 19
+    t.messageMentions, // issue 19
   ] as const;
   const out: unknown[] = [];
   for (const table of tables) {

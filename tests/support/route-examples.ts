@@ -51,6 +51,14 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   createSegment: (s) => ({ name: 'Everyone', filters: [], workspaceId: s.workspaceId }),
   previewSegment: () => ({ filters: [{ column: 'plan', value: 'gold', operator: 'IS', conjuction: 'AND' }] }),
   patchWhatsappAccount: () => ({ token: 'EAAG-rotated-token' }),
+  // issue 19 part A
+  createCannedReply: (s) => ({ workspaceId: s.workspaceId, scope: 'personal', shortcut: `hi${Date.now()}`, text: 'Hello {{name}}' }),
+  patchCannedReply: () => ({ text: 'Thanks a lot, {{name}}!' }),
+  createNote: (s) => ({ conversationId: s.ids.conversation, text: 'Customer is a VIP', mentionedMemberIds: [] }),
+  sendMediaMessage: (s) => ({ conversationId: s.ids.conversation, mediaUrl: `/files/${s.workspaceId}/whatsapp-media/00000000-0000-4000-8000-000000000000/x.png` }),
+  // issue 19 part B
+  setPresence: () => ({ state: 'viewing' }),
+  patchMemberRouting: () => ({ memberId: '00000000-0000-4000-8000-000000000000', available: true }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',
     wabaAccountId: 'waba-2',
@@ -73,8 +81,20 @@ export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> 
   return out;
 }
 
+/** Required query parameters of a route (issue 19: the search routes need `q`), keyed by path. */
+const exampleQueries: Record<string, Record<string, string>> = {
+  '/conversation/:conversationId/search': { q: 'order' },
+  '/workspace/:workspaceId/messages/search': { q: 'order' },
+};
+
+/** `?q=...` for a route with required query parameters, else ''. */
+export function exampleQueryString(def: RouteDef): string {
+  const query = exampleQueries[def.path];
+  return query ? `?${new URLSearchParams(query)}` : '';
+}
+
 export function exampleUrl(def: RouteDef, s: Seeded): string {
-  return buildPath(def.path, exampleParams(def, s));
+  return buildPath(def.path, exampleParams(def, s)) + exampleQueryString(def);
 }
 
 export function exampleBody(name: RouteName, s: Seeded): unknown {

@@ -76,6 +76,14 @@ export function decideNotifications(events: readonly WorkspaceEvent[], before: B
         }
         break;
       }
+      // Issue 19: a note mentioned this agent; notified like an assignment (same setting).
+      case 'mention.created': {
+        const mention = event.payload.mention;
+        if (!ctx.memberId || mention.memberId !== ctx.memberId) break;
+        const who = mention.contact.name ?? mention.contact.phoneNumber;
+        push({ kind: 'assignedToMe', conversationId: mention.conversationId, title: `You were mentioned: ${who}`, body: preview(mention.message.text, 'A note mentions you') });
+        break;
+      }
       default:
         break;
     }

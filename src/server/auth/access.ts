@@ -26,6 +26,7 @@ export const resourceLabels: Record<ResourceKind, string> = {
   segment: 'Segment',
   whatsappTemplate: 'Template',
   whatsappAccount: 'WhatsApp account',
+  cannedReply: 'Canned reply',
 };
 
 export interface AccessDeps {

@@ -53,6 +53,12 @@ export const workspaceMembers = pgTable(
     memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['admin', 'agent'] }).notNull(),
     createdAt: createdAt(),
+    // issue 19 part B (routing): the member takes new conversations (availability toggle, off until the
+    // member turns it on: auto-assignment is opt-in), up to this many open ones at once; the round-robin
+    // gives the next one to whom it gave one longest ago.
+    available: boolean('available').notNull().default(false),
+    chatCapacity: integer('chat_capacity').notNull().default(10),
+    lastAutoAssignedAt: timestamp('last_auto_assigned_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.memberId] }), index('workspace_members_member_idx').on(t.memberId)],
 );
@@ -364,6 +370,10 @@ export const messages = pgTable(
   (t) => [
     index('messages_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt, t.id),
     uniqueIndex('messages_wa_message_id_uq').on(t.workspaceId, t.waMessageId),
+    // Addition (issue 19): full-text search of message texts and captions ('simple': no stemming, any language).
+    index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', coalesce(${t.text}, ''))`),
+    // Addition (issue 19): a broad search walks the workspace's messages newest first (repositories/message-search.ts).
+    index('messages_workspace_created_idx').on(t.workspaceId, t.createdAt, t.id),
   ],
 );
 
@@ -521,6 +531,59 @@ export const sendPacers = pgTable(
   (t) => [index('send_pacers_workspace_idx').on(t.workspaceId)],
 );
 
+// ---- issue 19 part A (additions): canned replies and mentions ----
+
+/** A saved answer: `member_id` null for the workspace's (admins manage them), else that member's own. */
+export const cannedReplies = pgTable(
+  'canned_replies',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The owner of a personal reply; null for a workspace reply. */
+    ownerMemberId: uuid('owner_member_id').references(() => members.id, { onDelete: 'cascade' }),
+    createdByMemberId: uuid('created_by_member_id').notNull(),
+    shortcut: text('shortcut').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One shortcut per scope: the workspace's, and each member's own (NULLS NOT DISTINCT would need PG 15+ syntax
+    // drizzle-kit does not emit; the owner is coalesced to a fixed uuid instead).
+    uniqueIndex('canned_replies_shortcut_uq').on(
+      t.workspaceId,
+      sql`coalesce(${t.ownerMemberId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      sql`lower(${t.shortcut})`,
+    ),
+  ],
+);
+
+/** A note's `@mention` of a member, with whether they have seen it. */
+export const messageMentions = pgTable(
+  'message_mentions',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id').notNull().references(() => messages.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    mentionedByMemberId: uuid('mentioned_by_member_id').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('message_mentions_member_idx').on(t.workspaceId, t.memberId, t.createdAt, t.id),
+    uniqueIndex('message_mentions_message_member_uq').on(t.workspaceId, t.messageId, t.memberId),
+  ],
+);
+
+// ---- issue 19 part B ----
+/** The last time Meta's webhook verification call (GET with hub.challenge) reached this server. Server-wide. */
+export const webhookVerifications = pgTable('webhook_verifications', {
+  channel: text('channel').primaryKey(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }).notNull(),
+});
+
 /** Tables that hold one workspace's data; each must have an indexed NOT NULL workspace_id (checked by a test). */
 export const tenantTables = [
   'workspace_members',
@@ -545,4 +608,6 @@ export const tenantTables = [
   'workspace_events',
   'outbound_sends',
   'send_pacers',
+  'canned_replies',
+  'message_mentions',
 ] as const;

@@ -111,7 +111,8 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
         };
       case 'image':
       case 'video':
-      case 'document': {
+      case 'document':
+      case 'audio': {
         const ref = 'link' in content.media ? { link: publicLink(content.media.link) } : { id: content.media.id };
         return {
           message: wire.media(content.type, ref, { caption: content.caption, filename: content.filename }),

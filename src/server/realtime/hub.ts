@@ -17,6 +17,11 @@ export interface Subscriber {
 export interface EventHub {
   /** Resolves once notifications are being received. */
   subscribe(workspaceId: string, fn: Subscriber): Promise<() => void>;
+  /**
+   * Presence signals of the workspace (issue 19): JSON text published with realtime/presence.ts on the same
+   * channel (`<workspaceId>:p:<json>`), never stored. Call after `subscribe` (which starts the listener).
+   */
+  subscribePresence(workspaceId: string, fn: (json: string) => void): () => void;
   stop(): Promise<void>;
   /** Subscribers right now (tests check clean-up on disconnect). */
   readonly size: number;
@@ -31,8 +36,15 @@ export function createEventHub(database: Database, log: FastifyBaseLogger): Even
   let listener: Promise<Listener> | undefined;
   let stopped = false;
 
+  const presence = new Map<string, Set<(json: string) => void>>();
   const deliver = (payload: string | undefined) => {
-    const [workspaceId, seq] = (payload ?? '').split(':');
+    const p = payload ?? '';
+    const presenceAt = p.indexOf(':p:');
+    if (presenceAt > 0) {
+      for (const fn of presence.get(p.slice(0, presenceAt)) ?? []) fn(p.slice(presenceAt + 3));
+      return;
+    }
+    const [workspaceId, seq] = p.split(':');
     const n = Number(seq);
     if (!workspaceId || !Number.isInteger(n)) return;
     for (const fn of subscribers.get(workspaceId) ?? []) fn(n);
@@ -119,9 +131,20 @@ export function createEventHub(database: Database, log: FastifyBaseLogger): Even
       };
     },
 
+    subscribePresence(workspaceId, fn) {
+      let set = presence.get(workspaceId);
+      if (!set) presence.set(workspaceId, (set = new Set()));
+      set.add(fn);
+      return () => {
+        set.delete(fn);
+        if (set.size === 0 && presence.get(workspaceId) === set) presence.delete(workspaceId);
+      };
+    },
+
     async stop() {
       stopped = true;
       subscribers.clear();
+      presence.clear();
       const l = listener;
       listener = undefined;
       if (l) await (await l.catch(() => undefined))?.stop();

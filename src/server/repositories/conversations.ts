@@ -4,7 +4,7 @@ import * as t from '../db/schema';
 import type { Conversation, ConversationEvent, ConversationListEntry, Message } from '../../shared';
 import type { ConversationEventData } from '../../shared/schemas/entities';
 import type { z } from 'zod';
-import { afterCursor, iso, isUuid, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
+import { afterCursor, decodeCursor, iso, isUuid, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
 import { toContact } from './resources';
 import { searchCondition } from './contact-search';
 import { defaultCountryOf } from './workspaces';
@@ -55,6 +55,28 @@ export interface ConversationListFilter extends PageRequest {
   contactId?: string;
   /** The caller, for the `me` tab. */
   memberId: string;
+  /** `waiting`: only conversations whose last message is the customer's, longest waiting first. */
+  sort?: 'recent' | 'waiting';
+}
+
+/**
+ * When the customer's unanswered message came: their last inbound time when no agent or bot message (notes
+ * do not answer) followed it, else null. Per listed row only (a page), through the messages index.
+ */
+function waitingSinceSql() {
+  const c = t.conversations;
+  const m = t.messages;
+  return sql<Date | null>`case when ${c.lastInboundAt} is not null and not exists (
+      select 1 from ${m} where ${m.workspaceId} = ${c.workspaceId} and ${m.conversationId} = ${c.id}
+        and ${m.createdAt} > ${c.lastInboundAt} and ${m.creator} <> 'user' and ${m.type} <> 'note'
+    ) then ${c.lastInboundAt} end`.mapWith(c.lastInboundAt);
+}
+
+/** Keyset condition for the waiting order (last_inbound_at ASC, id ASC). */
+function afterWaitingCursor(cursor?: string): SQL | undefined {
+  if (!cursor) return undefined;
+  const k = decodeCursor(cursor);
+  return sql`(${t.conversations.lastInboundAt}, ${t.conversations.id}) > (${k.at.toISOString()}::timestamptz, ${k.id}::uuid)`;
 }
 
 function tabCondition(tab: Tab | undefined, memberId: string): SQL | undefined {
@@ -85,13 +107,16 @@ export async function listConversations(ex: Executor, workspaceId: string, f: Co
   const c = t.conversations;
   const limit = pageLimit(f);
   const search = f.search?.trim();
+  const waiting = f.sort === 'waiting';
   const where: (SQL | undefined)[] = [
     eq(c.workspaceId, workspaceId),
     tabCondition(f.tab, f.memberId),
     f.contactId ? eq(c.contactId, f.contactId) : undefined,
-    afterCursor(c.lastActivityAt, c.id, f.cursor),
+    waiting ? and(sql`${waitingSinceSql()} is not null`, afterWaitingCursor(f.cursor)) : afterCursor(c.lastActivityAt, c.id, f.cursor),
   ];
-  if (search) {
+  if (search && waiting) {
+    where.push(searchCondition(search, await defaultCountryOf(ex, workspaceId)));
+  } else if (search) {
     // The contact search (name prefix or any of its words, e-mail prefix, phone), as in the contact list.
     const searchCond = searchCondition(search, await defaultCountryOf(ex, workspaceId));
     const matched = await ex
@@ -113,13 +138,18 @@ export async function listConversations(ex: Executor, workspaceId: string, f: Co
     }
   }
   const rows = await ex
-    .select({ conversation: c, contact: t.contacts })
+    .select({ conversation: c, contact: t.contacts, waitingSince: waitingSinceSql() })
     .from(c)
     .innerJoin(t.contacts, and(eq(t.contacts.id, c.contactId), eq(t.contacts.workspaceId, c.workspaceId)))
     .where(and(...where))
-    .orderBy(desc(c.lastActivityAt), desc(c.id))
+    .orderBy(...(waiting ? [asc(c.lastInboundAt), asc(c.id)] : [desc(c.lastActivityAt), desc(c.id)]))
     .limit(limit + 1);
-  const page = toPage(rows, limit, (r) => ({ at: r.conversation.lastActivityAt, id: r.conversation.id }), (r) => r);
+  const page = toPage(
+    rows,
+    limit,
+    (r) => ({ at: waiting ? r.conversation.lastInboundAt! : r.conversation.lastActivityAt, id: r.conversation.id }),
+    (r) => r,
+  );
   const last = await lastMessages(ex, workspaceId, page.items.map((r) => r.conversation.id));
   return {
     nextCursor: page.nextCursor,
@@ -127,6 +157,7 @@ export async function listConversations(ex: Executor, workspaceId: string, f: Co
       ...toConversation(r.conversation),
       Contact: toContact(r.contact),
       lastMessage: last.get(r.conversation.id) ?? null,
+      waitingSince: isoOrNull(r.waitingSince),
     })),
   };
 }

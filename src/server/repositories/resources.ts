@@ -42,6 +42,7 @@ const resourceTables = {
   segment: t.segments,
   whatsappTemplate: t.whatsappTemplates,
   whatsappAccount: t.whatsappAccounts,
+  cannedReply: t.cannedReplies,
 } satisfies Record<ResourceKind, { id: unknown; workspaceId: unknown }>;
 
 /** The workspace a resource belongs to, or null when no such resource exists. */

@@ -113,6 +113,26 @@ export function buildHandlers(s: Services): Handlers {
     deleteTemplate: ({ ctx, params }) => s.templates.remove(ctx, params.templateId),
     syncTemplates: ({ ctx }) => s.templates.sync(ctx),
     uploadTemplateMedia: ({ ctx, request }) => s.templates.uploadMedia(ctx, request, routes.uploadTemplateMedia.multipart),
+
+    // issue 19 part A: canned replies, notes and mentions, search, media sends
+    listCannedReplies: ({ ctx, query }) => s.cannedReplies.list(ctx, query),
+    createCannedReply: ({ ctx, body }) => s.cannedReplies.create(ctx, body),
+    patchCannedReply: ({ ctx, params, body }) => s.cannedReplies.patch(ctx, params.cannedReplyId, body),
+    deleteCannedReply: ({ ctx, params }) => s.cannedReplies.remove(ctx, params.cannedReplyId),
+    createNote: ({ ctx, body }) => s.messages.createNote(ctx, body),
+    uploadChatMedia: ({ ctx, params, request }) => s.messages.uploadMedia(ctx, params.conversationId, request, routes.uploadChatMedia.multipart),
+    sendMediaMessage: ({ ctx, body }) => s.messages.sendMedia(ctx, body),
+    listMentions: ({ ctx, query }) => s.mentions.list(ctx, query),
+    countMentions: ({ ctx }) => s.mentions.count(ctx),
+    markMentionsRead: ({ ctx, params }) => s.mentions.markRead(ctx, params.conversationId),
+    searchConversation: ({ ctx, params, query }) => s.messageSearch.inConversation(ctx, params.conversationId, query),
+    searchMessages: ({ ctx, query }) => s.messageSearch.inWorkspace(ctx, query),
+
+    // issue 19 part B: presence
+    setPresence: ({ ctx, params, body }) => s.presence.signal(ctx, params.conversationId, body.state),
+    getWebhookSetup: () => s.webhookSetup.get(),
+    listMemberRouting: ({ ctx }) => s.routing.list(ctx),
+    patchMemberRouting: ({ ctx, body }) => s.routing.patch(ctx, body.memberId, { available: body.available, chatCapacity: body.chatCapacity }),
   };
 }
 

@@ -13,15 +13,27 @@ import { templateService } from './template-service';
 import { flowService } from './flow-service';
 import { importService } from '../imports/import-service';
 import { createOutbound } from '../messaging/outbound';
+import { cannedReplyService } from './canned-reply-service';
+import { mentionService } from './mention-service';
+import { messageSearchService } from './message-search-service';
+import { presenceService } from './presence-service';
+import { webhookSetupService } from './webhook-setup-service';
+import { routingService } from './routing-service';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
   const graph = createGraphClient({ baseUrl: deps.config.graphApiUrl, log: deps.log });
-  const channel = createChannel(deps, graph);
+  // Issue 19 part B: committed inbound messages go to auto-assignment (routing, built below).
+  const channel = createChannel({ ...deps, afterInbound: (ws, wamids) => routing.afterInbound(ws, wamids) }, graph);
   // Every message Parley sends goes through this one path (src/server/messaging/outbound.ts).
   const outbound = createOutbound(deps, channel, graph);
+  const conversations = conversationService(deps);
+  const routing = routingService(deps, (ws, id, memberId) =>
+    conversations.change(ws, { type: 'system' }, id, { assigneeMemberId: memberId, assigneeBotId: null }),
+  );
   return {
     channel,
+    routing,
     outbound,
     whatsappAccounts: whatsappAccountService(deps, channel, graph),
     messages: messageService(deps, channel, outbound),
@@ -34,7 +46,14 @@ export function buildServices(deps: ServiceDeps) {
     audience: audienceService(deps),
     imports: importService(deps),
     team: teamService(deps),
-    conversations: conversationService(deps),
+    conversations,
+    // issue 19 part A
+    cannedReplies: cannedReplyService(deps),
+    mentions: mentionService(deps),
+    messageSearch: messageSearchService(deps),
+    // issue 19 part B
+    presence: presenceService(deps, channel),
+    webhookSetup: webhookSetupService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

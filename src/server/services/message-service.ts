@@ -22,6 +22,17 @@ import { viaGraph } from '../whatsapp/graph-failure';
 import type { Outbound } from '../messaging/outbound';
 import type { Actor, OutboundContent } from '../messaging/outbound-request';
 import type { ServiceDeps } from './context';
+// ---- issue 19 part A: media sends and notes ----
+import type { FastifyRequest } from 'fastify';
+import type { MultipartSpec } from '../../shared/api/routes';
+import type { CreateMediaMessageBody, CreateNoteBody } from '../../shared/schemas/agent-tools';
+import { chatMediaKindOf, chatMediaProblem } from '../../shared/chat-media';
+import { HttpError } from '../errors';
+import { receiveUpload } from '../storage/http';
+import { parseKey } from '../storage/file-store';
+import * as notes from '../repositories/notes';
+import { toMessage } from '../repositories/conversations';
+import { appendEvents, type NewEvent } from '../realtime/event-log';
 
 export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbound) {
   const ex = () => d.db.db;
@@ -51,7 +62,10 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
     return sent.message;
   }
 
+  const media = mediaAndNotes(d, (a) => sendAsMember(a.ctx, a.conversationId, a.content, a.what));
+
   return {
+    ...media,
     async sendText(ctx: WorkspaceContext, body: z.output<typeof CreateMessageBody>): Promise<Message> {
       const message = await sendAsMember(ctx, body.conversationId, { type: 'text', text: body.text }, 'send text');
       // Answering is reading: the customer's messages get their blue ticks.
@@ -132,6 +146,74 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
         },
         'send template',
       );
+    },
+  };
+}
+
+// ---- issue 19 part A: media sends and notes ----
+
+type MemberSend = (a: { ctx: WorkspaceContext; conversationId: string; content: OutboundContent; what: string }) => Promise<Message>;
+
+function mediaAndNotes(d: ServiceDeps, send: MemberSend) {
+  const ex = () => d.db.db;
+  return {
+    /**
+     * Stores a file for a conversation's composer. The route takes any of WhatsApp's media types up to the
+     * largest limit (documents, 100 MB); each kind is then held to its own (images 5 MB ...), and a file over
+     * it is removed again and refused with the sizes in words.
+     */
+    async uploadMedia(ctx: WorkspaceContext, conversationId: string, request: FastifyRequest, spec: MultipartSpec) {
+      if (!(await ch.conversation(ex(), ctx.workspaceId, conversationId))) throw notFound('Conversation not found');
+      const file = await receiveUpload(request, spec, d.files, { workspaceId: ctx.workspaceId, area: 'whatsapp-media' });
+      const meta = (await d.files.stat(file.key))!;
+      const problem = chatMediaProblem(meta.mimeType, meta.size);
+      if (problem) {
+        await d.files.remove(file.key);
+        throw new HttpError(413, problem);
+      }
+      return { mediaUrl: file.url, type: chatMediaKindOf(meta.mimeType)!, mimeType: meta.mimeType, fileName: meta.fileName, size: meta.size };
+    },
+
+    /** Sends an uploaded file as image, video, audio or document (by its type) through the outbound path. */
+    async sendMedia(ctx: WorkspaceContext, body: z.output<typeof CreateMediaMessageBody>): Promise<Message> {
+      const ref = await d.files.resolveReference(body.mediaUrl, { workspaceId: ctx.workspaceId, field: 'mediaUrl', areas: ['whatsapp-media'] });
+      if (ref.kind !== 'stored') throw notFound('mediaUrl: no file of this workspace has this address');
+      const meta = (await d.files.stat(ref.key))!;
+      const problem = chatMediaProblem(meta.mimeType, meta.size);
+      if (problem) throw conflict(problem);
+      const kind = chatMediaKindOf(meta.mimeType)!;
+      if (kind === 'audio' && body.caption) throw conflict('WhatsApp sends audio without a caption: send the text as its own message');
+      const caption = body.caption || undefined;
+      const filename = kind === 'document' ? (body.filename ?? parseKey(ref.key)?.fileName) : undefined;
+      return send({ ctx, conversationId: body.conversationId, content: { type: kind, media: { link: ref.url }, caption, filename }, what: `send ${kind}` });
+    },
+
+    /**
+     * An internal note: stored in the conversation as a `note` message (never sent to WhatsApp, no read receipt,
+     * no effect on the conversation's order or window) and, for each mentioned member, a mention they see in
+     * their mentions view and as `mention.created` on the event stream, in the same transaction.
+     */
+    async createNote(ctx: WorkspaceContext, body: z.output<typeof CreateNoteBody>): Promise<Message> {
+      const me = ctx.caller.member.id;
+      const mentioned = [...new Set(body.mentionedMemberIds)].filter((id) => id !== me);
+      const members = await notes.membersAmong(ex(), ctx.workspaceId, mentioned);
+      const strangers = mentioned.filter((id) => !members.has(id));
+      if (strangers.length > 0) throw notFound('A mentioned member is not a member of this workspace');
+      return d.db.transaction(async (tx) => {
+        const row = await notes.insertNote(tx, { workspaceId: ctx.workspaceId, conversationId: body.conversationId, memberId: me, text: body.text });
+        const message = toMessage(row);
+        const inserted = await notes.insertMentions(
+          tx,
+          mentioned.map((memberId) => ({ workspaceId: ctx.workspaceId, messageId: row.id, conversationId: body.conversationId, memberId, mentionedByMemberId: me })),
+        );
+        const mentions = await notes.mentionsByIds(tx, ctx.workspaceId, inserted.map((m) => m.id));
+        const events: NewEvent[] = [
+          { type: 'message.created', payload: { message } },
+          ...mentions.map((mention): NewEvent => ({ type: 'mention.created', payload: { mention } })),
+        ];
+        await appendEvents(tx, ctx.workspaceId, events);
+        return message;
+      });
     },
   };
 }

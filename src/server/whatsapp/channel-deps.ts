@@ -6,4 +6,11 @@ export interface MediaDownloader {
 }
 
 /** The services' deps, plus an optional media downloader (the Graph media API unless replaced). */
-export type ChannelDeps = ServiceDeps & { media?: MediaDownloader };
+export type ChannelDeps = ServiceDeps & {
+  media?: MediaDownloader;
+  /**
+   * Issue 19 part B: called once a workspace's inbound messages are committed (their wamids), for
+   * auto-assignment. Its failure is logged, never the webhook's.
+   */
+  afterInbound?: (workspaceId: string, wamids: string[]) => Promise<unknown>;
+};

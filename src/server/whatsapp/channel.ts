@@ -86,8 +86,24 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     }
   }
 
+  /**
+   * Issue 19: WhatsApp's typing indicator for the customer (with the read receipt of their newest message, as
+   * the Cloud API takes it). Errors are the caller's to log: an indicator is never retried.
+   */
+  async function showTyping({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }): Promise<void> {
+    const conversation = await ch.conversation(d.db.db, workspaceId, conversationId);
+    if (!conversation?.whatsappAccountId) return;
+    const [message, account] = await Promise.all([
+      ch.latestInbound(d.db.db, workspaceId, conversationId),
+      ch.account(d.db.db, workspaceId, conversation.whatsappAccountId),
+    ]);
+    if (!message?.waMessageId || !account) return;
+    await graph.markRead(credsOf(account), message.waMessageId, { typingIndicator: true });
+  }
+
   return {
     hasSecrets: box !== null,
+    showTyping,
     sealToken,
     credsOf,
     media,

@@ -204,6 +204,12 @@ export function webhookProcessor(d: ChannelDeps) {
    * messages are tried one by one, so one bad message fails only its own delivery. Answers the failures by
    * delivery index.
    */
+  /** Issue 19 part B: the committed messages go to auto-assignment; a failure there never fails the delivery. */
+  async function afterInbound(workspaceId: string, stored: Set<string>): Promise<void> {
+    if (!d.afterInbound || stored.size === 0) return;
+    await d.afterInbound(workspaceId, [...stored]).catch((err: unknown) => d.log.warn({ err, workspaceId }, 'auto-assignment failed'));
+  }
+
   async function storeMessages(pending: { index: number; item: InboundItem }[]): Promise<Map<number, unknown>> {
     const failed = new Map<number, unknown>();
     const byWorkspace = new Map<string, { index: number; item: InboundItem }[]>();
@@ -214,7 +220,8 @@ export function webhookProcessor(d: ChannelDeps) {
     }
     for (const [ws, list] of byWorkspace) {
       try {
-        await d.db.transaction((tx) => storeInboundBatch(tx, ws, list.map((p) => p.item)));
+        const stored = await d.db.transaction((tx) => storeInboundBatch(tx, ws, list.map((p) => p.item)));
+        await afterInbound(ws, stored);
       } catch (err) {
         if (list.length === 1) {
           failed.set(list[0].index, err);
@@ -223,7 +230,8 @@ export function webhookProcessor(d: ChannelDeps) {
         d.log.warn({ err, messages: list.length }, 'a batch of inbound messages failed; storing them one by one');
         for (const p of list) {
           try {
-            await d.db.transaction((tx) => storeInboundBatch(tx, ws, [p.item]));
+            const stored = await d.db.transaction((tx) => storeInboundBatch(tx, ws, [p.item]));
+            await afterInbound(ws, stored);
           } catch (one) {
             failed.set(p.index, one);
           }

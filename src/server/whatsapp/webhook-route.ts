@@ -18,6 +18,8 @@ export interface WebhookRouteOptions {
   appSecret: string | undefined;
   /** Queues a verified delivery; resolves once it is durably queued. */
   enqueue(payload: unknown): Promise<void>;
+  /** Issue 19: remembers that Meta's verification call succeeded (shown in WhatsApp settings). */
+  onVerified?: () => Promise<void>;
 }
 
 const errorBody = (statusCode: number, message: string) => ({ statusCode, message, error: httpErrorNames[statusCode] ?? 'Error' });
@@ -54,6 +56,8 @@ export async function registerWhatsappWebhook(app: FastifyInstance, opts: Webhoo
           typeof challenge === 'string' &&
           sameText(token, opts.verifyToken)
         ) {
+          // Meta needs its challenge back whatever happens to the record of it.
+          await opts.onVerified?.().catch((err: unknown) => request.log.warn({ err }, 'could not record the webhook verification'));
           return reply.code(200).type('text/plain; charset=utf-8').send(challenge);
         }
         return reply.code(403).send(errorBody(403, 'Webhook verification failed'));

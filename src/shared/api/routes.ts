@@ -57,6 +57,25 @@ import {
   ValidateInviteeBody,
 } from '../schemas/requests';
 import { EventStreamQuery, WorkspaceEvent } from '../schemas/events';
+import { PresenceBody } from '../schemas/presence';
+import { MemberRouting, PatchMemberRoutingBody, WebhookSetup } from '../schemas/whatsapp-setup';
+import {
+  CannedReply,
+  CannedReplyListQuery,
+  ChatMediaUpload,
+  ConversationSearchQuery,
+  ConversationSearchResult,
+  CreateCannedReplyBody,
+  CreateMediaMessageBody,
+  CreateNoteBody,
+  Mention,
+  MentionCount,
+  MentionListQuery,
+  MessageSearchPage,
+  MessageSearchQuery,
+  PatchCannedReplyBody,
+} from '../schemas/agent-tools';
+import { chatMediaMaxBytes, chatMediaMimeTypes } from '../chat-media';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -71,6 +90,7 @@ export const resourceKinds = [
   'segment',
   'whatsappTemplate',
   'whatsappAccount',
+  'cannedReply',
 ] as const;
 export type ResourceKind = (typeof resourceKinds)[number];
 
@@ -134,6 +154,7 @@ const p = {
   segment: z.strictObject({ segmentId: Id }),
   whatsappAccount: z.strictObject({ whatsappAccountId: Id }),
   inviteToken: z.strictObject({ inviteToken: z.string().min(1).max(256) }),
+  cannedReply: z.strictObject({ cannedReplyId: Id }),
 };
 
 const MB = 1024 * 1024;
@@ -436,6 +457,93 @@ export const routes = {
   listWhatsappFlows: route({
     method: 'GET', path: '/whatsapp-flow/:whatsappAccountId', tag: 'whatsapp', summary: 'WhatsApp Flows of the account',
     params: p.whatsappAccount, status: 200, response: z.array(WhatsappFlow), access: agentIn('whatsappAccount', 'whatsappAccountId'),
+  }),
+
+  // ---- issue 19 part A (additions): canned replies, notes and mentions, search, media sends ----
+  listCannedReplies: route({
+    method: 'GET', path: '/workspace/:workspaceId/canned-replies', tag: 'canned-reply',
+    summary: "The workspace's canned replies and the caller's personal ones, by shortcut; `search` matches shortcut and text",
+    params: p.workspace, query: CannedReplyListQuery, status: 200, response: pageOf(CannedReply), access: wsParams('agent'), addition: true,
+  }),
+  createCannedReply: route({
+    method: 'POST', path: '/canned-reply', tag: 'canned-reply',
+    summary: 'Save a canned reply: scope workspace (admins) or personal (any member, seen only by them); 409 if the shortcut is taken',
+    body: CreateCannedReplyBody, status: 201, response: CannedReply, access: wsBody('agent'), addition: true,
+  }),
+  patchCannedReply: route({
+    method: 'PATCH', path: '/canned-reply/:cannedReplyId', tag: 'canned-reply',
+    summary: "Change a canned reply's shortcut or text (workspace replies: admins; personal: their member)",
+    params: p.cannedReply, body: PatchCannedReplyBody, status: 200, response: CannedReply, access: agentIn('cannedReply', 'cannedReplyId'), addition: true,
+  }),
+  deleteCannedReply: route({
+    method: 'DELETE', path: '/canned-reply/:cannedReplyId', tag: 'canned-reply',
+    summary: 'Delete a canned reply (workspace replies: admins; personal: their member)',
+    params: p.cannedReply, status: 200, response: Success, access: agentIn('cannedReply', 'cannedReplyId'), addition: true,
+  }),
+  createNote: route({
+    method: 'POST', path: '/message/note', tag: 'message',
+    summary: 'Leave an internal note in a conversation (never sent to WhatsApp); mentioned members are told on the event stream',
+    body: CreateNoteBody, status: 201, response: Message,
+    access: { kind: 'resource', resource: 'conversation', in: 'body', field: 'conversationId', role: 'agent' }, addition: true,
+  }),
+  uploadChatMedia: route({
+    method: 'POST', path: '/conversation/:conversationId/media', tag: 'message',
+    summary: "Upload a file to send in a conversation (WhatsApp's media types; images 5 MB, video and audio 16 MB, documents 100 MB)",
+    params: p.conversation, multipart: { field: 'file', maxBytes: chatMediaMaxBytes, mimeTypes: chatMediaMimeTypes },
+    status: 201, response: ChatMediaUpload, access: agentIn('conversation', 'conversationId'), addition: true,
+  }),
+  sendMediaMessage: route({
+    method: 'POST', path: '/message/media', tag: 'message',
+    summary: 'Send an uploaded image, video, audio file or document (with an optional caption) inside the 24-hour window',
+    body: CreateMediaMessageBody, status: 201, response: Message,
+    access: { kind: 'resource', resource: 'conversation', in: 'body', field: 'conversationId', role: 'agent' }, addition: true,
+  }),
+  listMentions: route({
+    method: 'GET', path: '/workspace/:workspaceId/mentions', tag: 'message',
+    summary: "Notes that mention the caller, newest first; `unread=true` for those not yet seen",
+    params: p.workspace, query: MentionListQuery, status: 200, response: pageOf(Mention), access: wsParams('agent'), addition: true,
+  }),
+  countMentions: route({
+    method: 'GET', path: '/workspace/:workspaceId/mentions/count', tag: 'message', summary: "How many of the caller's mentions are unread",
+    params: p.workspace, status: 200, response: MentionCount, access: wsParams('agent'), addition: true,
+  }),
+  markMentionsRead: route({
+    method: 'POST', path: '/conversation/:conversationId/mentions/read', tag: 'conversation',
+    summary: "Mark the caller's mentions in this conversation seen",
+    params: p.conversation, status: 200, response: Success, access: agentIn('conversation', 'conversationId'), addition: true,
+  }),
+  searchConversation: route({
+    method: 'GET', path: '/conversation/:conversationId/search', tag: 'conversation',
+    summary: 'Every message of the conversation matching the words of `q` (full text, word prefixes), oldest first',
+    params: p.conversation, query: ConversationSearchQuery, status: 200, response: ConversationSearchResult,
+    access: agentIn('conversation', 'conversationId'), addition: true,
+  }),
+  searchMessages: route({
+    method: 'GET', path: '/workspace/:workspaceId/messages/search', tag: 'workspace',
+    summary: "Messages of the workspace's conversations matching the words of `q` (full text, word prefixes), newest first",
+    params: p.workspace, query: MessageSearchQuery, status: 200, response: MessageSearchPage, access: wsParams('agent'), addition: true,
+  }),
+
+  // ---- issue 19 part B (additions): presence, webhook setup, routing ----
+  listMemberRouting: route({
+    method: 'GET', path: '/workspace/:workspaceId/member-routing', tag: 'workspace',
+    summary: "Every member's availability for auto-assignment and their capacity of open conversations",
+    params: p.workspace, status: 200, response: z.array(MemberRouting), access: wsParams('agent'), addition: true,
+  }),
+  patchMemberRouting: route({
+    method: 'PATCH', path: '/workspace/:workspaceId/member-routing', tag: 'workspace',
+    summary: 'Turn auto-assignment on or off for a member and set their capacity (the member themself or an admin)',
+    params: p.workspace, body: PatchMemberRoutingBody, status: 200, response: MemberRouting, access: wsParams('agent'), addition: true,
+  }),
+  getWebhookSetup: route({
+    method: 'GET', path: '/workspace/:workspaceId/whatsapp-webhook', tag: 'whatsapp',
+    summary: "The webhook callback URL and verify token to give Meta (admins), and when Meta's verification call last reached the server",
+    params: p.workspace, status: 200, response: WebhookSetup, access: wsParams('admin'), addition: true,
+  }),
+  setPresence: route({
+    method: 'POST', path: '/conversation/:conversationId/presence', tag: 'conversation',
+    summary: "Say the caller views, types in or left the conversation: members of the workspace see it on the event stream (`event: presence`, not stored); typing also shows WhatsApp's typing indicator to the customer (throttled)",
+    params: p.conversation, body: PresenceBody, status: 200, response: Success, access: agentIn('conversation', 'conversationId'), addition: true,
   }),
 } as const;
 

@@ -114,7 +114,8 @@ export const Contact = z.object({
 export type Contact = z.infer<typeof Contact>;
 
 // ---------- Messages and conversations ----------
-export const MessageType = z.enum(['text', 'reply', 'image', 'document', 'video', 'list', 'template', 'flow']);
+/** Additions (issue 19): `audio` (an agent's audio file) and `note` (an internal note: never sent to WhatsApp). */
+export const MessageType = z.enum(['text', 'reply', 'image', 'document', 'video', 'list', 'template', 'flow', 'audio', 'note']);
 export const MessageCreator = z.enum(['user', 'agent', 'bot']);
 /** Addition: delivery state of an outbound message (WhatsApp statuses), `received` for inbound ones. */
 export const DeliveryStatus = z.enum(['pending', 'sent', 'delivered', 'read', 'failed', 'received']);
@@ -198,6 +199,8 @@ export const ConversationListEntry = Conversation.extend({
   lastMessage: Message.nullable(),
   /** Addition: the customer wrote since the caller last opened the conversation. */
   unread: z.boolean().optional(),
+  /** Addition (issue 19): when the customer's unanswered message came (their last message is the last one), else null. */
+  waitingSince: Timestamp.nullable().optional(),
 });
 export type ConversationListEntry = z.infer<typeof ConversationListEntry>;
 /** A figure per live-chat tab. */

@@ -8,6 +8,7 @@
 import * as z from '../zod';
 import { Id, Timestamp } from './common';
 import { Contact, Conversation, ConversationListEntry, ImportHistory, Message, WhatsappTemplate } from './entities';
+import { Mention } from './agent-tools';
 
 export const eventPayloads = {
   /** A message was stored: inbound from the customer, or sent by an agent, a bot or a campaign. */
@@ -26,6 +27,9 @@ export const eventPayloads = {
   'import.finished': z.object({ importHistory: ImportHistory, processed: z.number().int().min(0), total: z.number().int().min(0) }),
   /** WhatsApp reviewed a template (approved, rejected, paused ...). */
   'template.status': z.object({ template: WhatsappTemplate }),
+  // ---- issue 19 part A (addition) ----
+  /** A note mentioned a member (`memberId`): their desktop app notifies, their mentions view counts it unread. */
+  'mention.created': z.object({ mention: Mention }),
 } as const;
 
 export type WorkspaceEventType = keyof typeof eventPayloads;
@@ -53,6 +57,7 @@ export const WorkspaceEvent = z.discriminatedUnion('type', [
   eventOf('import.progress'),
   eventOf('import.finished'),
   eventOf('template.status'),
+  eventOf('mention.created'),
 ]);
 export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;
 

@@ -196,6 +196,11 @@ export const ListQuery = PageQuery;
 export const ConversationListQuery = PageQuery.extend({
   tab: z.enum(liveChatTabs).optional(),
   search: z.string().max(200).optional(),
+  /**
+   * Addition (issue 19): `waiting` lists only conversations whose last message is the customer's, longest
+   * waiting first; `recent` (the default) is newest activity first.
+   */
+  sort: z.enum(['recent', 'waiting']).optional(),
 });
 /** Addition: a conversation's messages newest first; `before` pages back from a message the client holds. */
 export const MessageListQuery = PageQuery.extend({

@@ -1,6 +1,7 @@
 import { Outlet, type RegisteredRouter, useMatches } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { isMissingRecord } from '../components/error-screens';
+import { useUnreadTitle, withUnread } from './unread-title';
 
 /** The screen name of every route (the type makes a new route without a title a compile error). */
 const titles: Record<RegisteredRouter['routesByPath'] extends infer R ? keyof R : never, string> = {
@@ -26,6 +27,7 @@ const titles: Record<RegisteredRouter['routesByPath'] extends infer R ? keyof R 
   '/settings/segments': 'Segments · Settings',
   '/settings/members': 'Members · Settings',
   '/settings/attributes': 'Attributes · Settings',
+  '/settings/canned-replies': 'Canned replies · Settings', // issue 19
 };
 
 export function titleOf(fullPath: string, state: 'ok' | 'notFound' | 'error'): string {
@@ -44,7 +46,8 @@ export function RootLayout() {
     : matches.some((m) => m.status === 'error')
       ? 'error'
       : 'ok';
-  const title = titleOf(last?.fullPath ?? '', state);
+  const unread = useUnreadTitle((s) => s.count);
+  const title = withUnread(titleOf(last?.fullPath ?? '', state), unread);
   useEffect(() => {
     document.title = title;
   }, [title]);

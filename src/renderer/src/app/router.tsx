@@ -28,7 +28,7 @@ import { RootLayout } from './document-title';
 import { homeHref, safeRedirect } from './paths';
 import { authSettled, isSignedIn, useAuthStore, workspaceIdOf } from '../stores/auth-store';
 import { ErrorScreen, NotFoundScreen, RoutePending } from '../components/error-screens';
-import { AppShell } from '../components/layout/app-shell';
+import { SignedInShell } from './signed-in-shell';
 import { GuestLayout } from '../components/layout/guest-layout';
 import { LandingPage } from '../features/landing/landing-page';
 import { LoginPage } from '../features/auth/components/login-page';
@@ -55,6 +55,8 @@ import { MembersPage } from '../features/settings/components/members-page';
 import { membersQueryOptions } from '../features/settings/api/get-members';
 import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
+import { CannedRepliesPage } from '../features/canned-replies/components/canned-replies-page'; // issue 19
+import { cannedRepliesQueryOptions } from '../features/canned-replies/api/canned-replies'; // issue 19
 import { ConversationPage, LiveChatPage, conversationLoader, liveChatLoader } from '../features/live-chat';
 import { AudiencePage, audienceLoader } from '../features/audience';
 
@@ -116,7 +118,7 @@ const verifyEmailRoute = createRoute({
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
-  component: AppShell,
+  component: SignedInShell,
   beforeLoad: async ({ context, location }) => {
     await authSettled();
     if (!isSignedIn(useAuthStore.getState())) {
@@ -235,6 +237,13 @@ const attributesRoute = createRoute({
   loader: ({ context }) => context.queryClient.ensureQueryData(attributesQueryOptions(context.workspaceId)),
   component: AttributesPage,
 });
+// issue 19 (addition): canned replies of the workspace and the member.
+const cannedRepliesRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/canned-replies',
+  loader: ({ context }) => context.queryClient.ensureQueryData(cannedRepliesQueryOptions(context.workspaceId)),
+  component: CannedRepliesPage,
+});
 
 export { homeHref, safeRedirect };
 
@@ -252,7 +261,7 @@ export const routeTree = rootRoute.addChildren([
     campaignRoute,
     templatesRoute,
     createTemplateRoute,
-    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute]),
   ]),
 ]);
 

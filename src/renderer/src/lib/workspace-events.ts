@@ -11,6 +11,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { StreamReset, WorkspaceEvent, streamResetEvent, workspaceEventTypes } from '@shared/schemas/events';
+import { PresenceSignal, presenceEvent } from '@shared/schemas/presence';
 import { apiBaseUrl } from './config';
 import { currentIdToken, setIdTokenSource } from './id-token';
 
@@ -25,6 +26,8 @@ interface Connection {
   workspaceId: string;
   source: EventSource | null;
   listeners: Set<Listener>;
+  /** Presence signals (issue 19: `event: presence`, not workspace events: no seq, never replayed). */
+  presenceListeners: Set<(signal: PresenceSignal) => void>;
   resetListeners: Set<() => void>;
   /** Listeners that stay for the whole session (cache sync); the connection closes when none of either is left. */
   status: StreamStatus;
@@ -103,6 +106,15 @@ async function open(c: Connection) {
   const onEvent = (e: Event) => dispatch(c, e as MessageEvent<string>);
   for (const type of workspaceEventTypes) es.addEventListener(type, onEvent);
   es.addEventListener(streamResetEvent, (e) => dispatchReset(c, e as MessageEvent<string>));
+  es.addEventListener(presenceEvent, (e) => {
+    let parsed;
+    try {
+      parsed = PresenceSignal.safeParse(JSON.parse((e as MessageEvent<string>).data));
+    } catch {
+      return;
+    }
+    if (parsed.success) for (const l of [...c.presenceListeners]) l(parsed.data);
+  });
   es.onmessage = onEvent;
   es.onerror = () => {
     setStatus(c, 'reconnecting');
@@ -125,6 +137,7 @@ function connection(workspaceId: string): Connection {
       workspaceId,
       source: null,
       listeners: new Set(),
+      presenceListeners: new Set(),
       resetListeners: new Set(),
       status: 'connecting',
       statusListeners: new Set(),
@@ -208,4 +221,23 @@ export function useEventStreamStatus(workspaceId: string | null | undefined): St
     },
     () => (workspaceId ? (connections.get(workspaceId)?.status ?? 'connecting') : 'connecting'),
   );
+}
+
+/** Calls `handler` for every presence signal of the workspace while mounted (keeps the stream open). */
+export function usePresenceSignals(workspaceId: string | null | undefined, handler: (signal: PresenceSignal) => void): void {
+  const ref = useRef(handler);
+  useEffect(() => {
+    ref.current = handler;
+  });
+  useEffect(() => {
+    if (!workspaceId) return;
+    const c = connection(workspaceId);
+    const listener = (signal: PresenceSignal) => ref.current(signal);
+    c.presenceListeners.add(listener);
+    const unsubscribe = subscribeWorkspaceEvents(workspaceId, () => undefined);
+    return () => {
+      c.presenceListeners.delete(listener);
+      unsubscribe();
+    };
+  }, [workspaceId]);
 }

@@ -14,7 +14,7 @@ import {
   UserRound,
   Users,
 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { WorkspaceName } from '@shared/schemas/entities';
@@ -54,7 +54,12 @@ const nav = [
  * sidebar shrinks to its icons (labels move into tooltips and stay the links' accessible names), so the panes
  * beside it keep room at 1024 px.
  */
-export function AppShell() {
+export function AppShell({ navBadges = {}, tools }: {
+  /** A count beside a navigation entry (live chat: unread conversations), keyed by the entry's path. */
+  navBadges?: Partial<Record<string, number>>;
+  /** Buttons under the navigation (the quick switcher and the shortcut sheet). */
+  tools?: ReactNode;
+} = {}) {
   return (
     <div className="flex h-full min-h-0 bg-bg">
       <SkipLink />
@@ -66,19 +71,32 @@ export function AppShell() {
           <WorkspaceSwitcher />
         </div>
         <nav aria-label="Main" className="flex flex-1 flex-col gap-0.5 px-2 py-2">
-          {nav.map((item) => (
-            <Tooltip key={item.to} content={item.label} className="xl:hidden">
-              <Link
-                to={item.to}
-                search={'search' in item ? item.search : undefined}
-                className="flex h-8 items-center justify-center gap-2.5 rounded-md text-[13px] font-medium text-fg-muted transition-colors hover:bg-muted hover:text-fg data-[status=active]:bg-accent-soft data-[status=active]:text-accent-text xl:justify-start xl:px-2.5"
-                activeOptions={{ includeSearch: false }}
-              >
-                <item.icon className="size-4 shrink-0" aria-hidden />
-                <span className="sr-only xl:not-sr-only">{item.label}</span>
-              </Link>
-            </Tooltip>
-          ))}
+          {nav.map((item) => {
+            const badge = navBadges[item.to] ?? 0;
+            return (
+              <Tooltip key={item.to} content={badge > 0 ? `${item.label} (${badge} unread)` : item.label} className="xl:hidden">
+                <Link
+                  to={item.to}
+                  search={'search' in item ? item.search : undefined}
+                  className="relative flex h-8 items-center justify-center gap-2.5 rounded-md text-[13px] font-medium text-fg-muted transition-colors hover:bg-muted hover:text-fg data-[status=active]:bg-accent-soft data-[status=active]:text-accent-text xl:justify-start xl:px-2.5"
+                  activeOptions={{ includeSearch: false }}
+                >
+                  <item.icon className="size-4 shrink-0" aria-hidden />
+                  <span className="sr-only xl:not-sr-only">{item.label}</span>
+                  {badge > 0 && (
+                    <span
+                      data-testid={`nav-badge-${item.label}`}
+                      className="absolute -top-1 -right-1 min-w-4 rounded-full bg-accent px-1 text-center text-[10px] leading-4 font-semibold text-accent-fg tabular-nums xl:static xl:ml-auto xl:min-w-5 xl:text-[11px] xl:leading-5"
+                    >
+                      <span aria-hidden>{badge > 99 ? '99+' : badge}</span>
+                      <span className="sr-only">, {badge} unread</span>
+                    </span>
+                  )}
+                </Link>
+              </Tooltip>
+            );
+          })}
+          {tools && <div className="mt-auto flex flex-col gap-0.5 border-t border-border pt-2">{tools}</div>}
         </nav>
         <div className="flex flex-col items-center gap-1 border-t border-border p-2 xl:flex-row">
           <MemberMenu />

@@ -48,3 +48,6 @@ export function conversationLoader({ queryClient, workspaceId, params, search }:
   void queryClient.prefetchInfiniteQuery(conversationsQueryOptions(workspaceId, parseTab(search.tab)));
   return Promise.resolve();
 }
+
+// Issue 19 (part B): the unread total for the shell (navigation badge, title count, sound).
+export { useUnreadBeacon } from './hooks/use-unread-beacon';

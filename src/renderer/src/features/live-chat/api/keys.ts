@@ -6,6 +6,9 @@ export const liveChatKeys = {
   conversations: (workspaceId: string) => ['live-chat', 'conversations', workspaceId] as const,
   conversationList: (workspaceId: string, tab: LiveChatTab, search: string) =>
     ['live-chat', 'conversations', workspaceId, tab, search] as const,
+  /** The "longest waiting" order (issue 19): outside `conversations`, so the event stream refetches it instead of placing rows. */
+  waitingList: (workspaceId: string, tab: LiveChatTab, search: string) => ['live-chat', 'waiting', workspaceId, tab, search] as const,
+  waiting: (workspaceId: string) => ['live-chat', 'waiting', workspaceId] as const,
   counts: (workspaceId: string) => ['live-chat', 'counts', workspaceId] as const,
   conversation: (conversationId: string) => ['live-chat', 'conversation', conversationId] as const,
   olderMessages: (conversationId: string) => ['live-chat', 'conversation', conversationId, 'older'] as const,

@@ -28,9 +28,10 @@ export function useOlderMessages(conversationId: string, initiallyMore: boolean)
   const busy = useRef(false);
 
   const loadOlder = useCallback(
-    async (oldestId: string) => {
+    /** Answers the page loaded (oldest messages before `oldestId`), or null when nothing was loaded. */
+    async (oldestId: string): Promise<Message[] | null> => {
       // Offline, the cached conversation is all there is.
-      if (busy.current || !hasMore || !useConnectivity.getState().online) return;
+      if (busy.current || !hasMore || !useConnectivity.getState().online) return null;
       busy.current = true;
       setLoading(true);
       try {
@@ -40,8 +41,10 @@ export function useOlderMessages(conversationId: string, initiallyMore: boolean)
         });
         qc.setQueryData<Message[]>(liveChatKeys.olderMessages(conversationId), (old) => mergeMessages(old ?? [], page.items));
         setHasMore(page.nextCursor !== null);
+        return page.items;
       } catch (err) {
         toastError(err);
+        return null;
       } finally {
         busy.current = false;
         setLoading(false);

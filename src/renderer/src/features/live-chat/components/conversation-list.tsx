@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ArrowUp, Bot, Inbox, SearchX } from 'lucide-react';
+import { ArrowUp, Bot, Hourglass, Inbox, SearchX } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationListEntry } from '@shared/schemas/entities';
 import { cn } from '../../../lib/cn';
@@ -12,9 +12,9 @@ import { EmptyState, LoadErrorState } from '../../../components/ui/empty-state';
 import { ListSkeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { TruncatedText } from '../../../components/ui/tooltip';
-import { useConversations } from '../api/list-conversations';
+import { useConversationList } from '../api/list-conversations';
 import { focusRequest, listScrollOffsets } from '../hooks/use-live-chat-ui';
-import { formatListTime } from '../utils/format';
+import { formatListTime, formatWaiting, waitingSinceOf } from '../utils/format';
 import { messagePreview } from '../utils/message-content';
 import type { LiveChatTab } from '../utils/tabs';
 import { DeliveryTicks } from './delivery-ticks';
@@ -29,6 +29,7 @@ const ConversationRow = memo(function ConversationRow({
   index,
   names,
   tabbable,
+  now,
 }: {
   entry: ConversationListEntry;
   active: boolean;
@@ -37,6 +38,8 @@ const ConversationRow = memo(function ConversationRow({
   names: NameLookup;
   /** The list is one Tab stop: only this row is in the Tab order, arrow keys move between rows. */
   tabbable: boolean;
+  /** The minute the waiting times are counted to. */
+  now: Date;
 }) {
   const name = entry.Contact.name || entry.Contact.phoneNumber;
   const last = entry.lastMessage;
@@ -45,6 +48,8 @@ const ConversationRow = memo(function ConversationRow({
   const preview = last ? messagePreview(last) : 'No messages yet';
   const previewId = `conversation-preview-${entry.id}`;
   const unread = !!entry.unread && !active;
+  const waitingSince = entry.isActive ? waitingSinceOf(entry) : null;
+  const waited = waitingSince ? formatWaiting(waitingSince, now) : null;
   return (
     // The accessible name is short (contact, state, time); the last message is its description.
     <Link
@@ -56,9 +61,9 @@ const ConversationRow = memo(function ConversationRow({
       aria-current={active ? 'page' : undefined}
       aria-describedby={previewId}
       tabIndex={tabbable ? 0 : -1}
-      onClick={(e) => {
-        // A click without a pointer (detail 0) is Enter on the row: the conversation takes focus when it opens.
-        if (e.detail === 0) focusRequest.conversationId = entry.id;
+      onClick={() => {
+        // Opened by Enter or by the mouse, the agent wants to write: the composer takes focus when it opens.
+        focusRequest.conversationId = entry.id;
       }}
       data-unread={unread || undefined}
       className={cn(
@@ -73,7 +78,19 @@ const ConversationRow = memo(function ConversationRow({
           {unread && <span className="sr-only">Unread, </span>}
           <TruncatedText text={name} className={cn('text-[14px] text-fg', unread ? 'font-semibold' : 'font-medium')} />
           <span className="sr-only">{assignee ? `, assigned to ${assignee}, ` : ', unassigned, '}</span>
-          <time className={cn('ml-auto shrink-0 text-[11px]', active ? 'text-accent-text' : 'text-fg-subtle')} dateTime={when}>
+          {waited && (
+            <span
+              className="ml-auto inline-flex shrink-0 items-center gap-0.5 rounded-full bg-warning-soft px-1.5 text-[11px] text-warning-text tabular-nums"
+              title={`The customer has waited ${waited} for an answer`}
+              data-testid="waiting-since"
+            >
+              <Hourglass className="size-3" aria-hidden />
+              <span className="sr-only">waiting </span>
+              {waited}
+              <span className="sr-only">, </span>
+            </span>
+          )}
+          <time className={cn('shrink-0 text-[11px]', !waited && 'ml-auto', active ? 'text-accent-text' : 'text-fg-subtle')} dateTime={when}>
             {formatListTime(when)}
           </time>
         </div>
@@ -109,6 +126,7 @@ export function ConversationList({
   activeId,
   names,
   emptyState,
+  sort = 'recent',
 }: {
   workspaceId: string;
   tab: LiveChatTab;
@@ -117,11 +135,18 @@ export function ConversationList({
   names: NameLookup;
   /** What an empty tab (no search) says instead of the generic text. */
   emptyState?: ReactNode;
+  /** `waiting`: only conversations waiting for an answer, longest first. */
+  sort?: 'recent' | 'waiting';
 }) {
-  const query = useConversations(workspaceId, tab, search);
+  const query = useConversationList(workspaceId, tab, search, sort);
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
   const all = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const parentRef = useRef<HTMLDivElement>(null);
-  const scrollKey = `${workspaceId}|${tab}|${search}`;
+  const scrollKey = `${workspaceId}|${tab}|${search}|${sort}`;
 
   // While the agent is scrolled down, conversations that arrive at the top wait behind a pill instead of pushing
   // the rows they are reading down. Rows already shown (and later pages) are "known" and always shown.
@@ -179,6 +204,8 @@ export function ConversationList({
   if (items.length === 0) {
     return search ? (
       <EmptyState icon={SearchX} title="No matches" description={`No conversation in this tab matches “${search}”.`} />
+    ) : sort === 'waiting' ? (
+      <EmptyState icon={Inbox} title="Nobody is waiting" description="Every conversation of this tab has an answer after the customer's last message." />
     ) : (
       (emptyState ?? <EmptyState icon={Inbox} title="Nothing here" description="Conversations of this tab show up here as customers write." />)
     );
@@ -221,6 +248,7 @@ export function ConversationList({
               index={v.index}
               names={names}
               tabbable={v.index === tabStop}
+              now={now}
             />
           </div>
         ))}

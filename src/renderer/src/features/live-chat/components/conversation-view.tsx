@@ -1,5 +1,6 @@
-import { Bot, Check, CircleCheck, PanelRight, RotateCcw, UserRound, UserRoundX } from 'lucide-react';
-import { type KeyboardEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Search } from 'lucide-react';
+import { Bot, Check, CircleCheck, Ellipsis, PanelRight, RotateCcw, SkipForward, UserRound, UserRoundX } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationDetail, Message } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
@@ -24,15 +25,25 @@ import { latestInboundId, useMarkRead } from '../api/mark-read';
 import { usePatchConversation } from '../api/patch-conversation';
 import { buildTimeline, mergeMessages } from '../utils/timeline';
 import { customerWindow, lastInboundAt } from '../utils/window';
-import { focusRequest } from '../hooks/use-live-chat-ui';
+import { conversationCommands, focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
+import type { ConversationActions } from '../hooks/use-conversation-shortcuts';
 import { Composer, type ComposerHandle } from './composer';
+import { ConversationSearch, type SearchState } from './conversation-search';
+import { useMarkMentionsRead, useMentionCount } from '../api/list-mentions';
 import { ContactSidebar } from './contact-sidebar';
+import { PresenceBar } from './presence-bar';
+import { usePresence } from '../hooks/use-presence';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
 import type { NameLookup } from './timeline-rows';
 
 export interface Assignees {
   members: { id: string; name: string }[];
-  bots: { id: string; name: string }[];
+  bots: { id: string; name: string; isActive?: boolean; whatsappAccountId?: string | null }[];
+}
+
+/** A conversation can be handed only to a bot that runs (active) on the conversation's own number. */
+export function assignableBots(bots: Assignees['bots'], whatsappAccountId: string | null) {
+  return bots.filter((b) => b.isActive !== false && (b.whatsappAccountId === undefined || b.whatsappAccountId === whatsappAccountId));
 }
 
 function Header({
@@ -43,6 +54,7 @@ function Header({
   sidebarOpen,
   onToggleSidebar,
   sidebarToggle,
+  actions,
 }: {
   detail: ConversationDetail;
   workspaceId: string;
@@ -51,18 +63,22 @@ function Header({
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
   sidebarToggle: RefObject<HTMLButtonElement | null>;
+  actions?: ConversationActions;
 }) {
   const patch = usePatchConversation(detail.id, workspaceId);
   const me = useMember();
   const offline = useOfflineReason();
   const contactName = detail.Contact.name || detail.Contact.phoneNumber;
   const assignee = detail.assigneeBotId ? names.bot(detail.assigneeBotId) : detail.assigneeMemberId ? names.member(detail.assigneeMemberId) : null;
+  const bots = assignableBots(assignees.bots, detail.whatsappAccountId);
 
   return (
-    <header className="flex h-14 shrink-0 items-center gap-3 border-b border-border bg-surface px-4">
-      <Avatar name={detail.Contact.name ?? detail.Contact.phoneNumber.slice(-2)} className="size-9" />
-      {/* The name gives way (ellipsis, full name in the tooltip); state, phone and actions always stay visible. */}
-      <div className="min-w-0 flex-1">
+    // A container (not the window) decides what fits: with the contact panel open the header is narrower at
+    // any window size. Below 36rem of header the Assign label and Close go into the "More" menu before the
+    // name and the assignee give way.
+    <header className="@container/header flex h-14 shrink-0 items-center gap-3 border-b border-border bg-surface px-4">
+      <Avatar name={detail.Contact.name ?? detail.Contact.phoneNumber.slice(-2)} className="size-9 shrink-0" />
+      <div className="min-w-[10rem] flex-1">
         <div className="flex min-w-0 items-center gap-2">
           <TruncatedText as="h1" text={contactName} className="text-[15px] font-semibold text-fg" />
           <Badge tone={detail.isActive ? 'green' : 'neutral'} className="shrink-0">
@@ -74,7 +90,7 @@ function Header({
           <TruncatedText text={assignee ? `Assigned to ${assignee}` : 'Unassigned'} />
         </p>
       </div>
-      <span title={offline ?? undefined} className="inline-flex gap-3">
+      <span title={offline ?? undefined} className="inline-flex shrink-0 gap-2">
       <DropdownMenu>
         <DropdownMenuTrigger asChild disabled={!!offline}>
           <Button
@@ -84,7 +100,7 @@ function Header({
             title={`Assign (currently ${assignee ?? 'unassigned'})`}
           >
             {detail.assigneeBotId ? <Bot aria-hidden /> : <UserRound aria-hidden />}
-            <span className="hidden max-w-32 truncate lg:inline">{assignee ?? 'Assign'}</span>
+            <span className="hidden max-w-32 truncate @min-[44rem]/header:inline">{assignee ?? 'Assign'}</span>
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="w-60">
@@ -101,11 +117,11 @@ function Header({
               {detail.assigneeMemberId === m.id && <Check className="ml-auto size-4 text-accent" aria-label="current" />}
             </DropdownMenuItem>
           ))}
-          {assignees.bots.length > 0 && (
+          {bots.length > 0 && (
             <>
               <DropdownMenuSeparator />
               <DropdownMenuLabel>Bots</DropdownMenuLabel>
-              {assignees.bots.map((b) => (
+              {bots.map((b) => (
                 <DropdownMenuItem key={b.id} onSelect={() => patch.mutate({ assigneeBotId: b.id, assigneeMemberId: null })}>
                   <Bot className="size-4" aria-hidden />
                   <span className="truncate">{b.name}</span>
@@ -125,14 +141,44 @@ function Header({
         </DropdownMenuContent>
       </DropdownMenu>
       {detail.isActive ? (
-        <Button variant="primary" disabled={!!offline} onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
+        <Button variant="primary" className="hidden @min-[36rem]/header:inline-flex" disabled={!!offline} onClick={() => patch.mutate({ isActive: false })} loading={patch.isPending && patch.variables?.isActive === false}>
           <CircleCheck aria-hidden /> Close
         </Button>
       ) : (
-        <Button variant="secondary" disabled={!!offline} onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
+        <Button variant="secondary" className="hidden @min-[36rem]/header:inline-flex" disabled={!!offline} onClick={() => patch.mutate({ isActive: true })} loading={patch.isPending && patch.variables?.isActive === true}>
           <RotateCcw aria-hidden /> Reopen
         </Button>
       )}
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild disabled={!!offline}>
+          <Button variant="ghost" size="icon" aria-label="More conversation actions" title="More conversation actions">
+            <Ellipsis aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-60">
+          {detail.isActive ? (
+            <DropdownMenuItem onSelect={() => patch.mutate({ isActive: false })}>
+              <CircleCheck className="size-4" aria-hidden /> Close
+            </DropdownMenuItem>
+          ) : (
+            <DropdownMenuItem onSelect={() => patch.mutate({ isActive: true })}>
+              <RotateCcw className="size-4" aria-hidden /> Reopen
+            </DropdownMenuItem>
+          )}
+          {detail.isActive && actions && (
+            <DropdownMenuItem onSelect={() => void actions.closeAndNext()}>
+              <SkipForward className="size-4" aria-hidden /> Close and open next
+              <kbd className="ml-auto text-[11px] text-fg-subtle">E</kbd>
+            </DropdownMenuItem>
+          )}
+          {me.id !== detail.assigneeMemberId && (
+            <DropdownMenuItem onSelect={() => patch.mutate({ assigneeMemberId: me.id, assigneeBotId: null })}>
+              <UserRound className="size-4" aria-hidden /> Assign to me
+              <kbd className="ml-auto text-[11px] text-fg-subtle">A</kbd>
+            </DropdownMenuItem>
+          )}
+        </DropdownMenuContent>
+      </DropdownMenu>
       </span>
       <Button
         ref={sidebarToggle}
@@ -148,19 +194,31 @@ function Header({
   );
 }
 
-/** Messages, events and composer of one conversation; keyed by conversation so scroll state starts over. */
+/**
+ * Messages, events and composer of one conversation; keyed by conversation so scroll state starts over.
+ * Ctrl/Cmd+F (or the search button beside the composer's tabs) searches inside it (issue 19).
+ */
 function Body({
   detail,
   workspaceId,
   names,
   senderName,
   composer,
+  members,
+  firstUnreadId,
+  extraActions,
 }: {
   detail: ConversationDetail;
   workspaceId: string;
   names: NameLookup;
   senderName: (m: Message) => string | null;
   composer: RefObject<ComposerHandle | null>;
+  /** Members to @mention in a note. */
+  members?: { id: string; name: string }[];
+  /** The first message the member has not read (the "New messages" divider). */
+  firstUnreadId?: string | null;
+  /** Composer buttons of other features (interactive messages). */
+  extraActions?: ReactNode;
 }) {
   const { older, hasMore, loading, loadOlder } = useOlderMessages(detail.id, detail.Message.length >= DETAIL_MESSAGE_LIMIT);
   const all = useMemo(() => mergeMessages(older, detail.Message), [older, detail.Message]);
@@ -170,6 +228,8 @@ function Body({
   );
   const timeline = useRef<MessageTimelineHandle>(null);
   useMarkRead(detail.id, workspaceId, latestInboundId(detail.Message));
+  const unreadMentions = (useMentionCount(workspaceId).data?.unread ?? 0) > 0;
+  useMarkMentionsRead(detail.id, workspaceId, unreadMentions);
   const inbound = (detail as { lastInboundAt?: string | null }).lastInboundAt ?? lastInboundAt(all);
   const [now, setNow] = useState(() => new Date());
   const w = customerWindow(inbound, now);
@@ -183,9 +243,60 @@ function Body({
     return () => clearTimeout(timer);
   }, [closesAtMs]);
 
+  // Search inside the conversation: a match older than what is loaded pages back until it is there.
+  const [searching, setSearching] = useState(false);
+  const [search, setSearch] = useState<SearchState>({ terms: [], matchId: null });
+  const allRef = useRef(all);
+  allRef.current = all;
+  const [jumpTo, setJumpTo] = useState<string | null>(null);
+  const onJump = useCallback(
+    async (match: { id: string; createdAt: string }) => {
+      setJumpTo(match.id);
+      let oldest = allRef.current[0];
+      while (oldest && match.createdAt < oldest.createdAt) {
+        const page = await loadOlder(oldest.id);
+        if (!page || page.length === 0) break;
+        oldest = page[page.length - 1];
+      }
+    },
+    [loadOlder],
+  );
+  useEffect(() => {
+    if (!jumpTo || !all.some((m) => m.id === jumpTo)) return;
+    const frame = requestAnimationFrame(() => {
+      if (timeline.current?.scrollToMessage(jumpTo)) setJumpTo(null);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [jumpTo, all, items]);
+  const closeSearch = useCallback(() => {
+    setSearching(false);
+    setSearch({ terms: [], matchId: null });
+    requestAnimationFrame(() => composer.current?.focus());
+  }, [composer]);
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        setSearching(true);
+        requestAnimationFrame(() => document.getElementById(`conversation-search-${detail.id}`)?.focus());
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [detail.id]);
+
   const onLoadOlder = useCallback((id: string) => void loadOlder(id), [loadOlder]);
+  const contact = detail.Contact;
   return (
     <>
+      {searching && (
+        <ConversationSearch
+          conversationId={detail.id}
+          onChange={setSearch}
+          onJump={(m) => void onJump(m)}
+          onClose={closeSearch}
+        />
+      )}
       <MessageTimeline
         ref={timeline}
         items={items}
@@ -194,8 +305,33 @@ function Body({
         hasOlder={hasMore}
         loadingOlder={loading}
         onLoadOlder={onLoadOlder}
+        highlight={search.terms}
+        currentMatchId={search.matchId}
+        firstUnreadId={firstUnreadId}
       />
-      <Composer ref={composer} conversationId={detail.id} workspaceId={workspaceId} window={w} onSent={() => timeline.current?.scrollToBottom()} />
+      <Composer
+        ref={composer}
+        conversationId={detail.id}
+        workspaceId={workspaceId}
+        window={w}
+        contact={contact}
+        members={members}
+        extraActions={extraActions}
+        tools={
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            aria-pressed={searching}
+            title="Search in this conversation (Ctrl+F)"
+            onClick={() => (searching ? closeSearch() : setSearching(true))}
+            data-testid="conversation-search-toggle"
+          >
+            <Search aria-hidden /> Search
+          </Button>
+        }
+        onSent={() => timeline.current?.scrollToBottom()}
+      />
     </>
   );
 }
@@ -206,6 +342,7 @@ export function ConversationView({
   names,
   assignees,
   onBack,
+  actions,
 }: {
   conversationId: string;
   workspaceId: string;
@@ -213,10 +350,13 @@ export function ConversationView({
   assignees: Assignees;
   /** Escape: back to the list (the layout moves focus to this conversation's row). */
   onBack?: () => void;
+  /** Close-and-next and friends (the same functions as the keyboard shortcuts). */
+  actions?: ConversationActions;
 }) {
   const query = useConversation(conversationId);
   // On narrower screens the conversation gets the room; the contact details open on demand.
-  const [sidebarOpen, setSidebarOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 1400);
+  const sidebarOpen = usePanelOpen();
+  const setSidebarOpen = useLiveChatUi((s) => s.setPanelOpen);
   const composer = useRef<ComposerHandle>(null);
   const sidebarToggle = useRef<HTMLButtonElement>(null);
   const loaded = query.isSuccess;
@@ -227,6 +367,14 @@ export function ConversationView({
     focusRequest.conversationId = null;
     composer.current?.focus();
   }, [loaded, conversationId]);
+  // The R shortcut (and anything else that wants the composer) reaches it through here.
+  useEffect(() => {
+    const focus = () => composer.current?.focus();
+    conversationCommands.focusComposer = focus;
+    return () => {
+      if (conversationCommands.focusComposer === focus) conversationCommands.focusComposer = null;
+    };
+  }, []);
 
   const hideSidebar = () => {
     setSidebarOpen(false);
@@ -237,12 +385,22 @@ export function ConversationView({
     // Escape inside menus and dialogs (rendered in portals, outside this element) belongs to them.
     if (e.key !== 'Escape' || e.defaultPrevented || !e.currentTarget.contains(e.target as Node)) return;
     e.preventDefault();
-    onBack?.();
+    // The contact panel first (it is what the agent opened last), then the conversation.
+    if (sidebarOpen && !e.currentTarget.querySelector('section')?.contains(e.target as Node)) hideSidebar();
+    else if (sidebarOpen && window.innerWidth < 1280) hideSidebar();
+    else onBack?.();
   };
   const senderName = useCallback(
     (m: Message) => (m.creator === 'bot' ? 'Bot' : m.creator === 'agent' ? (names.member(m.memberId) ?? 'Agent') : null),
     [names],
   );
+
+  // Presence (issue 19): who else views or types here, and the customer's typing indicator while I type.
+  const meId = useMember().id;
+  const { present, typing } = usePresence(workspaceId, conversationId, meId);
+  const onInput = (e: FormEvent<HTMLElement>) => {
+    if ((e.target as HTMLElement).closest('textarea, [contenteditable="true"]')) typing();
+  };
 
   if (query.isPending) {
     return (
@@ -256,19 +414,21 @@ export function ConversationView({
   }
   const detail = query.data;
   return (
-    // Below 1280 px the contact panel lays over the conversation instead of squeezing it.
+    // Below 1280 px the open contact panel takes the conversation list's place (live-chat-layout), never the chat's.
     <div className="relative flex min-h-0 min-w-0 flex-1" onKeyDown={onKeyDown}>
-      <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`}>
+      <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`} onInput={onInput}>
         <Header
           detail={detail}
           workspaceId={workspaceId}
           names={names}
           assignees={assignees}
           sidebarOpen={sidebarOpen}
-          onToggleSidebar={() => setSidebarOpen((o) => !o)}
+          onToggleSidebar={() => setSidebarOpen(!sidebarOpen)}
           sidebarToggle={sidebarToggle}
+          actions={actions}
         />
-        <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} composer={composer} />
+        <PresenceBar present={present} names={names} />
+        <Body key={detail.id} detail={detail} workspaceId={workspaceId} names={names} senderName={senderName} composer={composer} members={assignees.members} />
       </section>
       {sidebarOpen && (
         <ContactSidebar
@@ -276,7 +436,7 @@ export function ConversationView({
           conversationId={detail.id}
           workspaceId={workspaceId}
           onClose={hideSidebar}
-          className="absolute inset-y-0 right-0 z-20 shadow-xl xl:static xl:shadow-none"
+          className="w-72 xl:w-80"
         />
       )}
     </div>

@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { Inbox, MessagesSquare, Search, WifiOff } from 'lucide-react';
+import { Hourglass, Inbox, MessagesSquare, Search, WifiOff } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { plural } from '../../../lib/format';
 import { useEffect, useMemo, useState } from 'react';
@@ -11,9 +11,12 @@ import { useEventStreamStatus } from '../../../lib/workspace-events';
 import { useConversationCounts } from '../api/count-conversations';
 import { useBots } from '../../automation/api/get-bots';
 import { useLiveChatSync } from '../hooks/use-live-chat-sync';
-import { useLiveChatUi } from '../hooks/use-live-chat-ui';
+import { useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
+import { useConversationActions, useConversationShortcuts } from '../hooks/use-conversation-shortcuts';
+import { cn } from '../../../lib/cn';
 import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';
 import { ConversationList } from './conversation-list';
+import { MentionsButton } from './mentions-button'; // issue 19 part A
 import { type Assignees, ConversationView } from './conversation-view';
 import type { NameLookup } from './timeline-rows';
 
@@ -32,7 +35,7 @@ function usePeople(workspaceId: string): { names: NameLookup; assignees: Assigne
   const bots = useBots(workspaceId);
   return useMemo(() => {
     const members = (workspace.data?.Member ?? []).map((m) => ({ id: m.id, name: m.displayName || m.email || 'Member' }));
-    const botList = (bots.data ?? []).map((b) => ({ id: b.id, name: b.title }));
+    const botList = (bots.data ?? []).map((b) => ({ id: b.id, name: b.title, isActive: b.isActive, whatsappAccountId: b.whatsappAccountId }));
     const memberById = new Map(members.map((m) => [m.id, m.name]));
     const botById = new Map(botList.map((b) => [b.id, b.name]));
     return {
@@ -93,6 +96,13 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
   const { names, assignees } = usePeople(workspaceId);
   useLiveChatSync(workspaceId, me.id);
   const stream = useEventStreamStatus(workspaceId);
+  const sort = useLiveChatUi((s) => s.sort);
+  const setSort = useLiveChatUi((s) => s.setSort);
+  const actions = useConversationActions(workspaceId, tab, debounced, conversationId, me.id, sort);
+  useConversationShortcuts(actions);
+  // Below 1280 px an open contact panel takes the list's room, so the conversation keeps its width.
+  const panelOpen = usePanelOpen();
+  const listGivesWay = !!conversationId && panelOpen;
 
   // Escape in a conversation: back to the list, focus on that conversation's row (or the list's first).
   const backToList = (id: string) => {
@@ -112,14 +122,26 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
 
   return (
     <div className="flex h-full min-h-0">
-      <div className="flex w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:w-[360px]">
+      <div className={cn('w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:flex xl:w-[360px]', listGivesWay ? 'hidden' : 'flex')}>
         <div className="flex h-14 shrink-0 items-center justify-between px-4">
-          <h1 className="text-[17px] font-semibold text-fg">Live chat</h1>
-          {stream === 'reconnecting' && (
-            <span className="inline-flex items-center gap-1 text-[12px] text-warning-text" role="status">
-              <WifiOff className="size-3.5" aria-hidden /> Reconnecting…
-            </span>
-          )}
+          <h1 className="text-[17px] font-semibold whitespace-nowrap text-fg">Live chat</h1>
+          <div className="flex items-center gap-2">
+            {stream === 'reconnecting' && (
+              <span className="inline-flex items-center gap-1 text-[12px] text-warning-text" role="status">
+                <WifiOff className="size-3.5" aria-hidden /> Reconnecting…
+              </span>
+            )}
+            <MentionsButton workspaceId={workspaceId} names={names} />
+            <Button
+              variant={sort === 'waiting' ? 'secondary' : 'ghost'}
+              size="sm"
+              aria-pressed={sort === 'waiting'}
+              title="Only conversations waiting for an answer, longest waiting first"
+              onClick={() => setSort(sort === 'waiting' ? 'recent' : 'waiting')}
+            >
+              <Hourglass aria-hidden /> Longest waiting
+            </Button>
+          </div>
         </div>
         <div className="px-3 pb-2">
           <div className="relative">
@@ -161,12 +183,13 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
             <TabsContent key={t} value={t} forceMount hidden={t !== tab} className="flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
               {t === tab && (
                 <ConversationList
-                  key={`${t}|${debounced}`}
+                  key={`${t}|${debounced}|${sort}`}
                   workspaceId={workspaceId}
                   tab={t}
                   search={debounced}
                   activeId={conversationId}
                   names={names}
+                  sort={sort}
                   emptyState={<EmptyTab tab={t} counts={counts.data} />}
                 />
               )}
@@ -182,6 +205,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
           names={names}
           assignees={assignees}
           onBack={() => backToList(conversationId)}
+          actions={actions}
         />
       ) : (
         <div className="flex flex-1 items-center justify-center bg-bg">

@@ -1,6 +1,6 @@
 import { MessageText } from './message-text';
 import { Popover } from 'radix-ui';
-import { Bot, ExternalLink, FileText, LayoutTemplate, List, Reply, Workflow } from 'lucide-react';
+import { Bot, ExternalLink, FileText, LayoutTemplate, List, Lock, Reply, Workflow } from 'lucide-react';
 import { memo } from 'react';
 import type { Message } from '@shared/schemas/entities';
 import { toast } from 'sonner';
@@ -35,6 +35,14 @@ function Media({ kind, url, filename, caption }: { kind: MediaKind; url: string 
       </a>
     ) : (
       <div className="h-40 w-64 animate-pulse rounded-md bg-muted" aria-label="Loading image" />
+    );
+  }
+  if (kind === 'audio') {
+    if (!url || failed) return unavailable('Audio');
+    return src ? (
+      <audio src={src} controls preload="metadata" aria-label={caption || 'Audio'} className="w-64 max-w-full" />
+    ) : (
+      <div className="h-10 w-64 animate-pulse rounded-md bg-muted" aria-label="Loading audio" />
     );
   }
   if (kind === 'video') {
@@ -118,10 +126,41 @@ export interface MessageBubbleProps {
   message: Message;
   /** Who sent an outbound message, as shown above it (member name, or the bot). */
   senderName?: string | null;
+  /** Words of a search to mark in the text. */
+  highlight?: readonly string[];
+  /** The search match the agent is on: outlined. */
+  current?: boolean;
+}
+
+/** An internal note (issue 19): the team's, never sent to WhatsApp, so it looks like nothing the customer sees. */
+function NoteBubble({ message: m, senderName, highlight, current }: MessageBubbleProps) {
+  return (
+    <div className="flex w-full justify-center px-4 md:px-8" data-message-id={m.id}>
+      <article
+        aria-label={`Internal note by ${senderName ?? 'a member'} at ${formatFull(m.createdAt)}`}
+        data-type="note"
+        className={cn(
+          'w-full max-w-[min(36rem,90%)] rounded-lg border border-dashed border-warning-text/50 bg-warning-soft px-3 py-2 text-[14px] leading-snug text-fg',
+          current && 'ring-2 ring-accent',
+        )}
+      >
+        <div className="mb-1 flex items-center gap-1.5 text-[11px] font-semibold text-warning-text">
+          <Lock className="size-3" aria-hidden />
+          <span>Internal note{senderName ? ` · ${senderName}` : ''}</span>
+          <span className="font-normal">· only your team sees this</span>
+          <time className="ml-auto font-normal" dateTime={m.createdAt} title={formatFull(m.createdAt)}>
+            {formatTime(m.createdAt)}
+          </time>
+        </div>
+        {m.text && <MessageText text={m.text} highlight={highlight} />}
+      </article>
+    </div>
+  );
 }
 
 /** One message of the conversation view, any type, in a WhatsApp-like bubble. */
-export const MessageBubble = memo(function MessageBubble({ message: m, senderName }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message: m, senderName, highlight, current }: MessageBubbleProps) {
+  if (m.type === 'note') return <NoteBubble message={m} senderName={senderName} highlight={highlight} current={current} />;
   const outbound = m.creator !== 'user';
   const c = messageContent(m);
   const hasActions = !!(c.buttons?.length || c.list || c.flow);
@@ -139,6 +178,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
             ? 'rounded-tr-sm bg-[#d9fdd3] dark:bg-[#005c4b] dark:[--color-accent-text:#86e5ad] dark:[--color-fg-muted:#c9d8d4] dark:[--color-fg-subtle:#b3cbc5] dark:[--color-info-text:#9fd8ff]'
             : 'rounded-tl-sm bg-chat-bubble',
           m.status === 'failed' && 'ring-1 ring-danger/40',
+          current && 'ring-2 ring-accent',
         )}
       >
         <div className="px-2.5 pt-1.5 pb-1">
@@ -168,7 +208,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
               <Media kind={c.media.kind} url={c.media.url} filename={c.media.filename} caption={c.body} />
             </div>
           )}
-          {c.body && <MessageText text={c.body} />}
+          {c.body && <MessageText text={c.body} highlight={highlight} />}
           {c.footer && <p className="mt-1 text-[12px] text-fg-subtle">{c.footer}</p>}
           <div className="float-right mt-1 -mb-0.5 ml-3 flex items-center gap-1 text-[11px] leading-none text-fg-subtle">
             <time dateTime={m.createdAt} title={formatFull(m.createdAt)}>

@@ -35,11 +35,27 @@ export function splitLinks(text: string): ({ text: string } | { href: string; te
  * A message's text: links open in a new window (in the desktop app, the system browser: src/main/window.ts),
  * without handing this page to the site (noopener noreferrer); very long texts collapse behind "Read more".
  */
-export function MessageText({ text }: { text: string }) {
+/** Marks the words of a search (as prefixes, any case) inside a plain run of text. */
+export function highlightRuns(text: string, terms: readonly string[] | undefined): ({ text: string; mark?: boolean })[] {
+  if (!terms || terms.length === 0) return [{ text }];
+  const escaped = terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  const out: { text: string; mark?: boolean }[] = [];
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index > at) out.push({ text: text.slice(at, m.index) });
+    out.push({ text: m[0], mark: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push({ text: text.slice(at) });
+  return out;
+}
+
+export function MessageText({ text, highlight }: { text: string; highlight?: readonly string[] }) {
   const long = text.length > COLLAPSE_CHARS || text.split('\n').length > COLLAPSE_LINES;
   const [expanded, setExpanded] = useState(false);
   const id = useId();
-  const collapsed = long && !expanded;
+  const collapsed = long && !expanded && !(highlight && highlight.length > 0);
   return (
     <>
       <p id={id} className={collapsed ? 'line-clamp-[12] break-words whitespace-pre-wrap' : 'break-words whitespace-pre-wrap'}>
@@ -55,7 +71,17 @@ export function MessageText({ text }: { text: string }) {
               {part.text}
             </a>
           ) : (
-            <Fragment key={i}>{part.text}</Fragment>
+            <Fragment key={i}>
+              {highlightRuns(part.text, highlight).map((r, j) =>
+                r.mark ? (
+                  <mark key={j} className="rounded-sm bg-warning-soft px-0.5 text-fg ring-1 ring-warning-text/40">
+                    {r.text}
+                  </mark>
+                ) : (
+                  <Fragment key={j}>{r.text}</Fragment>
+                ),
+              )}
+            </Fragment>
           ),
         )}
       </p>

@@ -9,6 +9,8 @@ import { DaySeparator, EventRow, type NameLookup } from './timeline-rows';
 
 export interface MessageTimelineHandle {
   scrollToBottom: () => void;
+  /** Brings a loaded message into the middle of the view (search matches); false when it is not loaded. */
+  scrollToMessage: (messageId: string) => boolean;
 }
 
 interface MessageTimelineProps {
@@ -19,6 +21,12 @@ interface MessageTimelineProps {
   loadingOlder: boolean;
   /** Asked for when the user nears the top; receives the oldest message id held. */
   onLoadOlder: (oldestMessageId: string) => void;
+  /** Words of a search in the conversation, marked in the messages. */
+  highlight?: readonly string[];
+  /** The search match the agent is on. */
+  currentMatchId?: string | null;
+  /** The first message the member has not read: a "New messages" divider goes above it. */
+  firstUnreadId?: string | null;
 }
 
 /** Pixels from the bottom within which the user counts as "at the bottom" (new messages keep it stuck there). */
@@ -32,7 +40,7 @@ type Row = TimelineItem | { kind: 'head'; key: 'head' };
  * there; older pages loaded at the top keep what the user was reading in place.
  */
 export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimelineProps>(function MessageTimeline(
-  { items, names, senderName, hasOlder, loadingOlder, onLoadOlder },
+  { items, names, senderName, hasOlder, loadingOlder, onLoadOlder, highlight, currentMatchId, firstUnreadId },
   ref,
 ) {
   const rows: Row[] = [{ kind: 'head', key: 'head' }, ...items];
@@ -56,7 +64,17 @@ export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimeline
     setUnseen(0);
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [virtualizer, rows.length]);
-  useImperativeHandle(ref, () => ({ scrollToBottom }), [scrollToBottom]);
+  const scrollToMessage = useCallback(
+    (messageId: string) => {
+      const index = rows.findIndex((r) => r.kind === 'message' && r.message.id === messageId);
+      if (index < 0) return false;
+      atBottom.current = false;
+      virtualizer.scrollToIndex(index, { align: 'center' });
+      return true;
+    },
+    [rows, virtualizer],
+  );
+  useImperativeHandle(ref, () => ({ scrollToBottom, scrollToMessage }), [scrollToBottom, scrollToMessage]);
 
   // Start at the bottom; older pages are asked for only once the view has settled there (and the user scrolls up).
   const [settled, setSettled] = useState(false);
@@ -152,7 +170,21 @@ export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimeline
                 ) : row.kind === 'event' ? (
                   <EventRow event={row.event} names={names} />
                 ) : (
-                  <MessageBubble message={row.message} senderName={senderName(row.message)} />
+                  <>
+                    {row.message.id === firstUnreadId && (
+                      <div role="separator" aria-label="New messages" className="flex items-center gap-3 px-6 py-1.5 text-[12px] font-medium text-accent-text">
+                        <span className="h-px flex-1 bg-accent/50" />
+                        New messages
+                        <span className="h-px flex-1 bg-accent/50" />
+                      </div>
+                    )}
+                    <MessageBubble
+                      message={row.message}
+                      senderName={senderName(row.message)}
+                      highlight={highlight && highlight.length > 0 ? highlight : undefined}
+                      current={currentMatchId === row.message.id}
+                    />
+                  </>
                 )}
               </div>
             );

@@ -11,6 +11,8 @@ import { liveChatKeys } from '../api/keys';
 import { type ConversationPages, applyConversation, findConversation, withMessage } from '../utils/cache-updates';
 import type { LiveChatTab } from '../utils/tabs';
 import { mergeMessages } from '../utils/timeline';
+import { toast } from 'sonner';
+import { mentionKeys } from '../api/list-mentions';
 
 type ListKey = readonly ['live-chat', 'conversations', string, LiveChatTab, string];
 
@@ -138,6 +140,14 @@ export function useLiveChatSync(workspaceId: string, memberId: string | null) {
         for (const [key, detail] of qc.getQueriesData<ConversationDetail>({ queryKey: ['live-chat', 'conversation'] })) {
           if (detail && !Array.isArray(detail) && detail.contactId === contact.id) qc.setQueryData(key, { ...detail, Contact: contact });
         }
+        break;
+      }
+      // Issue 19 (part A): a note mentioned me: the mentions view and its count are refetched, and it says so.
+      case 'mention.created': {
+        const mention = e.payload.mention;
+        if (mention.memberId !== memberId) break;
+        void qc.invalidateQueries({ queryKey: mentionKeys.all(workspaceId) });
+        toast(`You were mentioned: ${mention.contact.name ?? mention.contact.phoneNumber}`, { description: mention.message.text ?? undefined });
         break;
       }
       default:

@@ -48,3 +48,25 @@ export function initials(name: string | null | undefined, fallback = '?'): strin
   if (parts.length === 0) return fallback;
   return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
 }
+
+/** "Waiting 5 min" / "2 h 10 min" / "3 d": how long the customer's last message has gone unanswered. */
+export function formatWaiting(since: string | Date, now: Date = new Date()): string {
+  const mins = Math.max(0, Math.floor((now.getTime() - new Date(since).getTime()) / 60_000));
+  if (mins < 1) return 'just now';
+  if (mins < 60) return `${mins} min`;
+  const hours = Math.floor(mins / 60);
+  if (hours < 24) return mins % 60 ? `${hours} h ${mins % 60} min` : `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+/**
+ * Since when the customer waits for an answer: their last message is the last one (a note answers nobody),
+ * from the list entry's `waitingSince` or, for a message the event stream just placed, from the message itself.
+ */
+export function waitingSinceOf(entry: { waitingSince?: string | null; lastMessage: { creator: string; type: string; createdAt: string } | null }): string | null {
+  const last = entry.lastMessage;
+  if (!last) return entry.waitingSince ?? null;
+  if (last.creator === 'user') return entry.waitingSince ?? last.createdAt;
+  if (last.type === 'note') return entry.waitingSince ?? null;
+  return null;
+}

@@ -6,7 +6,7 @@
 import type { Message } from '@shared/schemas/entities';
 import { fillTemplateVariables } from '@shared/template-variables';
 
-export type MediaKind = 'image' | 'video' | 'document';
+export type MediaKind = 'image' | 'video' | 'document' | 'audio';
 
 export interface MessageContent {
   header?: { text: string } | { media: MediaKind; url: string | null; filename?: string };
@@ -123,7 +123,8 @@ export function messageContent(m: Message): MessageContent {
   switch (m.type) {
     case 'image':
     case 'video':
-    case 'document': {
+    case 'document':
+    case 'audio': {
       const meta = isObj(m.header) ? m.header : {};
       out.media = { kind: m.type, url: m.mediaUrl, filename: str(meta.filename) };
       out.body = m.text ?? undefined;
@@ -153,6 +154,10 @@ export function messagePreview(m: Pick<Message, 'type' | 'text' | 'templateCompo
       return text ? `🎥 ${text}` : '🎥 Video';
     case 'document':
       return text ? `📄 ${text}` : '📄 Document';
+    case 'audio':
+      return '🎵 Audio';
+    case 'note':
+      return `📝 Note: ${text ?? ''}`;
     case 'template': {
       if (text) return text;
       const body = messageContent(m as Message).body;

@@ -24,6 +24,8 @@ import { useDeleteInvitee } from '../api/delete-invitee';
 import { useInvitees } from '../api/get-invitees';
 import { useMembers } from '../api/get-members';
 import { SettingsPage } from './settings-page';
+import { useMemberRouting, usePatchMemberRouting } from '../api/member-routing';
+import { Switch } from '../../../components/ui/switch';
 
 /** `/settings/members`: who is in the workspace, and (admins) open invitations. */
 export function MembersPage() {
@@ -31,6 +33,9 @@ export function MembersPage() {
   const me = useMember();
   const isAdmin = useIsAdmin();
   const members = useMembers(workspaceId);
+  const routing = useMemberRouting(workspaceId);
+  const patchRouting = usePatchMemberRouting(workspaceId);
+  const routingOf = (id: string) => routing.data?.find((r) => r.memberId === id);
   const invitees = useInvitees(workspaceId, isAdmin);
   const revoke = useDeleteInvitee(workspaceId);
   const [inviting, setInviting] = useState(false);
@@ -57,6 +62,7 @@ export function MembersPage() {
                   <TH>Role</TH>
                   <TH>Joined</TH>
                   <TH>Last sign-in</TH>
+                  <TH title="Takes automatically assigned conversations, round-robin, up to the capacity">Available</TH>
                 </tr>
               </THead>
               <TBody>
@@ -81,6 +87,17 @@ export function MembersPage() {
                     </TD>
                     <TD className="text-fg-muted">{formatDate(m.createdAt)}</TD>
                     <TD className="text-fg-muted">{formatDate(m.metadata.lastSignInTime)}</TD>
+                    <TD>
+                      <div className="flex items-center gap-2">
+                        <Switch
+                          aria-label={`${m.displayName || m.email} takes new conversations`}
+                          checked={routingOf(m.id)?.available ?? false}
+                          disabled={!routing.data || (m.id !== me.id && !isAdmin)}
+                          onCheckedChange={(on) => patchRouting.mutate({ memberId: m.id, available: on })}
+                        />
+                        {routingOf(m.id) && <span className="text-xs text-fg-muted tabular-nums">up to {routingOf(m.id)!.chatCapacity}</span>}
+                      </div>
+                    </TD>
                   </TR>
                 ))}
               </TBody>

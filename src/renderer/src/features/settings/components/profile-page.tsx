@@ -13,6 +13,8 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { useMember } from '../../../lib/queries/session';
+import { playNewMessageSound, resetSoundThrottle, useSoundSetting } from '../../../lib/notify-sound';
+import { Switch } from '../../../components/ui/switch';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useUpdateDisplayName } from '../api/update-display-name';
 import { useUploadProfilePhoto } from '../api/upload-profile-photo';
@@ -89,6 +91,34 @@ export function ProfilePage() {
           </div>
         </form>
       </Card>
+      <SoundCard />
     </SettingsPage>
+  );
+}
+
+/** The optional chime for a customer's message (this device only: a setting of where you sit, not of you). */
+function SoundCard() {
+  const enabled = useSoundSetting((s) => s.enabled);
+  const setEnabled = useSoundSetting((s) => s.setEnabled);
+  return (
+    <Card className="mt-6">
+      <CardHeader title="Notifications" description="The unread count shows on Live chat in the navigation and in the window title." />
+      <div className="flex items-center justify-between gap-4 px-5 py-4">
+        <label htmlFor="new-message-sound" className="text-[13px] text-fg">
+          Play a sound when a customer writes (on this device)
+        </label>
+        <Switch
+          id="new-message-sound"
+          checked={enabled}
+          onCheckedChange={(on) => {
+            setEnabled(on);
+            if (on) {
+              resetSoundThrottle();
+              playNewMessageSound();
+            }
+          }}
+        />
+      </div>
+    </Card>
   );
 }

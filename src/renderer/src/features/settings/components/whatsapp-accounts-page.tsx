@@ -19,6 +19,7 @@ import { useCreateWhatsappAccount } from '../api/create-whatsapp-account';
 import { useDeleteWhatsappAccount } from '../api/delete-whatsapp-account';
 import { useUpdateWhatsappAccount } from '../api/update-whatsapp-account';
 import { SettingsPage } from './settings-page';
+import { WebhookSetupCard } from './webhook-setup-card';
 import { formatDate } from '../../../lib/format';
 
 /** `/settings/whatsapp`: the workspace's WhatsApp numbers. */
@@ -116,6 +117,7 @@ export function WhatsappAccountsPage() {
           )}
         </QueryList>
       </Card>
+      {isAdmin && <WebhookSetupCard workspaceId={workspaceId} />}
       {isAdmin && connecting && <ConnectNumberDialog workspaceId={workspaceId} onClose={() => setConnecting(false)} />}
       {isAdmin && editing && <EditNumberDialog key={editing.id} workspaceId={workspaceId} account={editing} onClose={() => setEditing(null)} />}
     </SettingsPage>

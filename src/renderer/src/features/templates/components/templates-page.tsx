@@ -12,7 +12,7 @@ import { formatDate } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useDeleteTemplate } from '../api/delete-template';
-import { useTemplates } from '../api/get-templates';
+import { useTemplateStatusUpdates, useTemplates } from '../api/get-templates';
 import { TemplateStatusBadge } from './template-status';
 import { languageName } from './languages';
 
@@ -23,6 +23,7 @@ export function TemplatesPage() {
   const workspaceId = useWorkspaceId();
   const isAdmin = useIsAdmin();
   const templates = useTemplates(workspaceId);
+  useTemplateStatusUpdates(workspaceId);
   const accounts = useWhatsappAccounts(workspaceId);
   const remove = useDeleteTemplate(workspaceId);
   const [status, setStatus] = useState(ALL);

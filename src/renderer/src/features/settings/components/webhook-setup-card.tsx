@@ -1,0 +1,78 @@
+import { Check, CircleAlert, Copy, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { formatDate } from '../../../lib/format';
+import { useWebhookSetup } from '../api/get-webhook-setup';
+
+function CopyField({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      toast.error('Could not copy: select the text and copy it by hand');
+    }
+  };
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <span className="text-[12px] font-medium text-fg-muted">{label}</span>
+      <div className="flex min-w-0 items-center gap-2">
+        <code className="min-w-0 flex-1 truncate rounded-md border border-border bg-bg px-2.5 py-1.5 font-mono text-[12.5px] text-fg select-all" title={value}>
+          {value}
+        </code>
+        <Button variant="secondary" size="sm" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
+          {copied ? <Check aria-hidden /> : <Copy aria-hidden />} {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * What to enter in Meta's app dashboard (WhatsApp > Configuration > Webhook), copyable, and whether Meta's
+ * verification call has reached this server: the admin sees at once when the address or the token is wrong.
+ */
+export function WebhookSetupCard({ workspaceId }: { workspaceId: string }) {
+  const setup = useWebhookSetup(workspaceId, true);
+  const data = setup.data;
+  return (
+    <Card className="mt-6">
+      <CardHeader
+        title="Webhook for Meta"
+        description="In your Meta app: WhatsApp › Configuration › Webhook. Enter these, press Verify and save, then subscribe to the messages and message_template_status_update fields."
+        actions={
+          <Button variant="ghost" size="sm" onClick={() => void setup.refetch()} loading={setup.isFetching}>
+            <RefreshCw aria-hidden /> Check again
+          </Button>
+        }
+      />
+      <div className="flex flex-col gap-4 px-5 py-4">
+        {data ? (
+          <>
+            <div className="grid gap-4 lg:grid-cols-2">
+              <CopyField label="Callback URL" value={data.callbackUrl} />
+              {data.verifyToken ? (
+                <CopyField label="Verify token" value={data.verifyToken} />
+              ) : (
+                <p className="text-[13px] text-danger">This server has no WHATSAPP_VERIFY_TOKEN: Meta's verification cannot pass until it is set.</p>
+              )}
+            </div>
+            <p role="status" className={data.lastVerifiedAt ? 'inline-flex items-center gap-1.5 text-[13px] text-accent-text' : 'inline-flex items-center gap-1.5 text-[13px] text-warning-text'}>
+              {data.lastVerifiedAt ? <Check className="size-4" aria-hidden /> : <CircleAlert className="size-4" aria-hidden />}
+              {data.lastVerifiedAt
+                ? `Meta's verification reached this server on ${formatDate(data.lastVerifiedAt)}.`
+                : "Meta's verification call has not reached this server yet."}
+              {!data.appSecretConfigured && ' Deliveries are refused until WHATSAPP_APP_SECRET is set.'}
+            </p>
+          </>
+        ) : (
+          <p className="text-[13px] text-fg-muted">{setup.isError ? 'The webhook settings could not be loaded.' : 'Loading…'}</p>
+        )}
+      </div>
+    </Card>
+  );
+}
