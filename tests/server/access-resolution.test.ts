@@ -236,7 +236,7 @@ describe('the 404 of each kind of resource', () => {
 
 describe('streamStillAllowed', () => {
   it('goes on while the token is valid with revocation and the member belongs, and stops otherwise', async () => {
-    const ctx = (member: string) => ({ workspaceId: ws.a, caller: { member: { id: member } } });
+    const ctx = (member: string) => ({ workspaceId: ws.a, caller: { uid: `uid-${member}`, member: { id: member } } });
     checkedRevoked.length = 0;
     expect(await streamStillAllowed(deps(), 'agent', ctx(m.agentA))()).toBe(true);
     expect(checkedRevoked).toEqual([true]);
