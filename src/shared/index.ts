@@ -12,3 +12,4 @@ export * from './schemas/events';
 export * from './api/routes';
 export * from './template-variables';
 export * from './customer-window';
+export * from './campaign-validation';

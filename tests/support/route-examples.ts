@@ -20,6 +20,13 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   deployCampaign: () => ({}),
   patchCampaign: () => ({ name: 'Renamed campaign' }),
   triggerOutbound: () => [{ phone: '+14155550199', name: 'Lin' }],
+  // campaigns (issue 17)
+  pauseCampaign: () => ({}),
+  resumeCampaign: () => ({}),
+  cancelCampaignSchedule: () => ({}),
+  rotateCampaignTriggerKey: () => ({}),
+  retargetCampaign: () => ({ outcome: 'failed' }),
+  patchCampaignSettings: () => ({ optOutKeywords: ['ARRET'] }),
   createAttribute: (s) => ({ name: `attr_${Date.now()}`, format: 'number', workspaceId: s.workspaceId }),
   patchAttribute: () => ({ description: 'changed' }),
   patchContact: () => ({ name: 'Changed Name' }),
@@ -67,7 +74,7 @@ export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> 
   for (const key of Object.keys(def.params?.shape ?? {})) {
     if (key === 'workspaceId') out[key] = s.workspaceId;
     else if (key === 'inviteToken') out[key] = s.inviteToken;
-    else if (def.access.kind === 'resource' && def.access.field === key) out[key] = s.ids[def.access.resource];
+    else if ((def.access.kind === 'resource' || def.access.kind === 'campaignKey') && def.access.field === key) out[key] = s.ids[def.access.resource];
     else throw new Error(`No example for path parameter ${key} of ${def.path}`);
   }
   return out;

@@ -35,6 +35,13 @@ export const workspaces = pgTable('workspaces', {
   name: text('name').notNull(),
   /** Country assumed for phone numbers written without a country code (imports). */
   defaultCountry: text('default_country').notNull().default('US'),
+  // ---- campaigns (issue 17) ----
+  /** IANA time zone of recipients whose own cannot be told (send windows). */
+  timeZone: text('time_zone').notNull().default('UTC'),
+  /** Opt-out keywords besides STOP and UNSUBSCRIBE, upper-cased. */
+  optOutKeywords: text('opt_out_keywords').array().notNull().default(sql`'{}'::text[]`),
+  /** Sent after an opt-out when the 24-hour window allows; empty sends nothing. */
+  optOutConfirmation: text('opt_out_confirmation').notNull().default('You will no longer receive campaign messages from us. Reply START to subscribe again.'),
   createdAt: createdAt(),
 });
 
@@ -113,6 +120,8 @@ export const contacts = pgTable(
     metaSourceId: text('meta_source_id'),
     metaSourceType: text('meta_source_type'),
     metaCtwaClid: text('meta_ctwa_clid'),
+    /** Campaigns (issue 17): opted out of campaigns since this time (null: not opted out). */
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
@@ -216,13 +225,27 @@ export const campaigns = pgTable(
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     type: text('type', { enum: ['oneTime', 'recurring'] }).notNull(),
-    status: text('status', { enum: ['draft', 'active', 'paused', 'inProgress', 'completed'] }).notNull().default('draft'),
+    status: text('status', { enum: ['draft', 'scheduled', 'active', 'paused', 'inProgress', 'completed'] }).notNull().default('draft'),
     resumeAt: timestamp('resume_at', { withTimezone: true, precision: 3 }),
     rfInstance: jsonb('rf_instance').notNull(),
     memberId: uuid('member_id').notNull(),
+    // ---- issue 17 ----
+    /** A scheduled one-time campaign starts then (the scheduler claims it once). */
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3 }),
+    deployedAt: timestamp('deployed_at', { withTimezone: true, precision: 3 }),
+    /** The canvas as deployed: the runner follows it, edits of the draft cannot change a running campaign. */
+    deployedRf: jsonb('deployed_rf'),
+    /** sha256 of the recurring trigger key (the key is shown once). */
+    triggerKeyHash: text('trigger_key_hash'),
+    triggerKeyHint: text('trigger_key_hint'),
     createdAt: createdAt(),
   },
-  (t) => [index('campaigns_workspace_idx').on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index('campaigns_workspace_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('campaigns_trigger_key_uq').on(t.triggerKeyHash),
+    index('campaigns_due_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
+    index('campaigns_resume_idx').on(t.resumeAt).where(sql`${t.status} = 'paused'`),
+  ],
 );
 
 /**
@@ -235,7 +258,9 @@ export const campaignRuns = pgTable(
     id: id(),
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
     campaignId: uuid('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['running', 'completed', 'cancelled'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'paused', 'completed', 'cancelled'] }).notNull().default('running'),
+    /** Issue 17: the recipients snapshot of a one-time run is still being written. */
+    snapshotDone: boolean('snapshot_done').notNull().default(true),
     /** Recipients snapshotted at deploy (one for a recurring campaign's record). */
     recipientCount: integer('recipient_count').notNull().default(0),
     createdAt: createdAt(),
@@ -262,10 +287,16 @@ export const campaignRecipients = pgTable(
     nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    // ---- issue 17 ----
+    campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
+    /** Pair-rate (131056) retries of the current step so far. */
+    attempts: integer('attempts').notNull().default(0),
   },
   (t) => [
     uniqueIndex('campaign_recipients_run_contact_uq').on(t.workspaceId, t.runId, t.contactId),
     index('campaign_recipients_run_status_idx').on(t.workspaceId, t.runId, t.status),
+    // The runner's claim: due recipients of any run, oldest due first (pending, waiting, and stale sending).
+    index('campaign_recipients_due_idx').on(t.nextAt).where(sql`${t.status} in ('pending', 'waiting', 'sending')`),
   ],
 );
 
@@ -290,9 +321,17 @@ export const campaignLogs = pgTable(
     waMessageId: text('wa_message_id'),
     reason: text('reason'),
     createdAt: createdAt(),
+    // ---- issue 17 ----
+    contactId: uuid('contact_id'),
+    /** pending, sent, delivered, read, failed, unknown, optedOut: only ever moves forward (see campaigns/status.ts). */
+    deliveryState: text('delivery_state', { enum: ['pending', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut'] }).notNull().default('sent'),
+    errorCode: integer('error_code'),
+    repliedAt: timestamp('replied_at', { withTimezone: true, precision: 3 }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     index('campaign_logs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt),
+    index('campaign_logs_contact_idx').on(t.workspaceId, t.contactId, t.createdAt),
     uniqueIndex('campaign_logs_recipient_step_uq').on(t.workspaceId, t.recipientId, t.stepId),
     index('campaign_logs_wamid_idx').on(t.workspaceId, t.waMessageId),
   ],

@@ -8,7 +8,7 @@ import type {
   Bot,
   BotRfInstance,
   Campaign,
-  CampaignRfInstance,
+  CampaignDraftRfInstance,
   Contact,
   ImportHistory,
   Invitee,
@@ -69,12 +69,15 @@ export const toCampaign = (r: typeof t.campaigns.$inferSelect): Campaign => ({
   id: r.id,
   name: r.name,
   resumeAt: isoOrNull(r.resumeAt),
-  rfInstance: r.rfInstance as CampaignRfInstance,
+  rfInstance: r.rfInstance as CampaignDraftRfInstance,
   status: r.status,
   createdAt: iso(r.createdAt),
   memberId: r.memberId,
   workspaceId: r.workspaceId,
   type: r.type,
+  scheduledAt: isoOrNull(r.scheduledAt),
+  deployedAt: isoOrNull(r.deployedAt),
+  triggerKeyHint: r.triggerKeyHint,
 });
 
 export const toAttribute = (r: typeof t.attributes.$inferSelect): Attribute => ({
@@ -103,6 +106,7 @@ export const toContact = (r: typeof t.contacts.$inferSelect): Contact => ({
   meta_source_id: r.metaSourceId,
   meta_source_type: r.metaSourceType,
   meta_ctwa_clid: r.metaCtwaClid,
+  optedOut: r.optedOutAt !== null,
 });
 
 export const toSegment = (r: typeof t.segments.$inferSelect): Segment => ({

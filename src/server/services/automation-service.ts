@@ -1,5 +1,5 @@
 /** Bots and campaigns: their records and canvases (the engines that run them come later). */
-import type { Bot, BotRfInstance, Campaign, CampaignRfInstance } from '../../shared';
+import type { Bot, BotRfInstance, Campaign, CampaignDraftRfInstance } from '../../shared';
 import type { z } from 'zod';
 import type { CampaignListEntry } from '../../shared/schemas/entities';
 import type { CreateBotBody, CreateCampaignBody, PatchBotBody, PatchCampaignBody } from '../../shared/schemas/requests';
@@ -7,6 +7,7 @@ import { limits } from '../../shared/limits';
 import { notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as logs from '../repositories/campaign-logs';
+import { countsOf, emptyCounts } from '../repositories/campaign-results';
 import { accountIdByIdOrWaba } from '../repositories/whatsapp-accounts';
 import type { Page, PageRequest } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
@@ -19,7 +20,7 @@ export const newBotCanvas = (): BotRfInstance => ({
   edges: [],
   viewport,
 });
-export const newCampaignCanvas = (): CampaignRfInstance => ({ nodes: [], edges: [], viewport });
+export const newCampaignCanvas = (): CampaignDraftRfInstance => ({ nodes: [], edges: [], viewport });
 
 export function automationService(d: ServiceDeps) {
   const ex = () => d.db.db;
@@ -83,9 +84,10 @@ export function automationService(d: ServiceDeps) {
     async listCampaigns(ctx: WorkspaceContext, query: PageRequest): Promise<Page<z.output<typeof CampaignListEntry>>> {
       const page = await r.campaigns.page(ex(), ctx.workspaceId, query);
       const ids = page.items.map((c) => c.id);
-      const [latest, counts] = await Promise.all([
+      const [latest, counts, results] = await Promise.all([
         logs.latestLogsOf(ex(), ctx.workspaceId, ids, limits.campaignListLogs),
         logs.logCountsOf(ex(), ctx.workspaceId, ids),
+        countsOf(ex(), ctx.workspaceId, ids),
       ]);
       return {
         nextCursor: page.nextCursor,
@@ -93,6 +95,7 @@ export function automationService(d: ServiceDeps) {
           ...r.toCampaign(c),
           CampaignLogs: latest.get(c.id) ?? [],
           logCounts: counts.get(c.id) ?? { success: 0, failed: 0 },
+          counts: results.get(c.id) ?? emptyCounts(),
         })),
       };
     },

@@ -7,7 +7,7 @@
  */
 import * as z from '../zod';
 import { Id, Timestamp } from './common';
-import { Contact, Conversation, ConversationListEntry, ImportHistory, Message, WhatsappTemplate } from './entities';
+import { CampaignCounts, CampaignListEntry, Contact, Conversation, ConversationListEntry, ImportHistory, Message, WhatsappTemplate } from './entities';
 
 export const eventPayloads = {
   /** A message was stored: inbound from the customer, or sent by an agent, a bot or a campaign. */
@@ -26,6 +26,10 @@ export const eventPayloads = {
   'import.finished': z.object({ importHistory: ImportHistory, processed: z.number().int().min(0), total: z.number().int().min(0) }),
   /** WhatsApp reviewed a template (approved, rejected, paused ...). */
   'template.status': z.object({ template: WhatsappTemplate }),
+  /** Addition (issue 17): a campaign changed (deployed, scheduled, paused, resumed, completed, renamed). */
+  'campaign.updated': z.object({ campaign: CampaignListEntry }),
+  /** Addition (issue 17): a running campaign's counts, at most one a second per campaign. */
+  'campaign.progress': z.object({ campaignId: Id, counts: CampaignCounts }),
 } as const;
 
 export type WorkspaceEventType = keyof typeof eventPayloads;
@@ -53,6 +57,8 @@ export const WorkspaceEvent = z.discriminatedUnion('type', [
   eventOf('import.progress'),
   eventOf('import.finished'),
   eventOf('template.status'),
+  eventOf('campaign.updated'),
+  eventOf('campaign.progress'),
 ]);
 export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;
 
