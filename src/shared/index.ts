@@ -13,3 +13,4 @@ export * from './api/routes';
 export * from './template-variables';
 export * from './customer-window';
 export * from './campaign-validation';
+export * from './bot-validation';

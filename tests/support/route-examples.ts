@@ -19,6 +19,14 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   createCampaign: (s) => ({ workspaceId: s.workspaceId, type: 'recurring' }),
   deployCampaign: () => ({}),
   patchCampaign: () => ({ name: 'Renamed campaign' }),
+  // bots (issue 18)
+  restoreBotVersion: () => ({}),
+  discardBotChanges: () => ({}),
+  startBotPreview: () => ({}),
+  answerBotPreview: () => ({
+    session: { currentNodeId: null, step: 0, waitingFor: null, invalidAnswers: 0, variables: {}, ended: true },
+    answer: { type: 'text', text: 'hi' },
+  }),
   triggerOutbound: () => [{ phone: '+14155550199', name: 'Lin' }],
   // campaigns (issue 17)
   pauseCampaign: () => ({}),
@@ -74,6 +82,7 @@ export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> 
   for (const key of Object.keys(def.params?.shape ?? {})) {
     if (key === 'workspaceId') out[key] = s.workspaceId;
     else if (key === 'inviteToken') out[key] = s.inviteToken;
+    else if (key === 'versionId') out[key] = '00000000-0000-4000-8000-000000000000'; // no version seeded: the walk sees 404 after the access check
     else if ((def.access.kind === 'resource' || def.access.kind === 'campaignKey') && def.access.field === key) out[key] = s.ids[def.access.resource];
     else throw new Error(`No example for path parameter ${key} of ${def.path}`);
   }

@@ -214,8 +214,48 @@ export const bots = pgTable(
     whatsappAccountId: uuid('whatsapp_account_id'),
     memberId: uuid('member_id').notNull(),
     createdAt: createdAt(),
+    // ---- issue 18 (bots): draft and published ----
+    /** The version new sessions start on (null until the first deploy). */
+    publishedVersionId: uuid('published_version_id'),
+    /** Bumped on every change of the draft canvas; a version records the revision it was published from. */
+    draftRevision: integer('draft_revision').notNull().default(0),
+    publishedRevision: integer('published_revision'),
   },
-  (t) => [index('bots_workspace_idx').on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index('bots_workspace_idx').on(t.workspaceId, t.createdAt),
+    // One active bot per WhatsApp number, held by the database.
+    uniqueIndex('bots_active_account_uq').on(t.whatsappAccountId).where(sql`${t.isActive} AND ${t.whatsappAccountId} IS NOT NULL`),
+  ],
+);
+
+/** Issue 18: a published, immutable version of a bot's canvas; sessions run on the version they started on. */
+export const botVersions = pgTable(
+  'bot_versions',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    botId: uuid('bot_id').notNull().references(() => bots.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    rfInstance: jsonb('rf_instance').notNull(),
+    /** The draft revision it was published from. */
+    draftRevision: integer('draft_revision').notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('bot_versions_bot_version_uq').on(t.botId, t.version), index('bot_versions_workspace_idx').on(t.workspaceId, t.botId)],
+);
+
+/** Issue 18: values of conversation-type attributes (contact-type ones live on the contact). */
+export const conversationAttributes = pgTable(
+  'conversation_attributes',
+  {
+    conversationId: uuid('conversation_id').primaryKey().references(() => conversations.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Values by attribute name, as contacts keep theirs. */
+    values: jsonb('values').$type<Record<string, string>>().notNull().default({}),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('conversation_attributes_workspace_idx').on(t.workspaceId)],
 );
 
 export const campaigns = pgTable(
@@ -492,8 +532,18 @@ export const botSessions = pgTable(
     endReason: text('end_reason', { enum: ['completed', 'expired', 'handoff', 'member', 'bot_stopped', 'failed'] }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    // ---- issue 18 (bots): the runtime ----
+    /** The published version the session runs on to its end. */
+    botVersionId: uuid('bot_version_id').references(() => botVersions.id, { onDelete: 'cascade' }),
+    /** Nodes run so far: part of every send's idempotency key (`bot:<sessionId>:<step>:<block>`). */
+    step: integer('step').notNull().default(0),
+    /** Invalid answers to the current waiting node. */
+    invalidAnswers: integer('invalid_answers').notNull().default(0),
+    /** When the current waiting node's no-answer edge is due (null when there is none). */
+    noAnswerAt: timestamp('no_answer_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
+    index('bot_sessions_no_answer_idx').on(t.noAnswerAt).where(sql`${t.status} = 'active' AND ${t.noAnswerAt} IS NOT NULL`),
     uniqueIndex('bot_sessions_live_conversation_uq').on(t.workspaceId, t.conversationId).where(sql`${t.status} = 'active'`),
     index('bot_sessions_bot_idx').on(t.workspaceId, t.botId, t.createdAt),
     // The expiry sweep looks across workspaces for live sessions past their time.
@@ -570,6 +620,8 @@ export const tenantTables = [
   'campaign_runs',
   'campaign_recipients',
   'bot_sessions',
+  'bot_versions',
+  'conversation_attributes',
   'conversations',
   'conversation_events',
   'messages',

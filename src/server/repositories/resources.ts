@@ -6,7 +6,7 @@ import type { ResourceKind } from '../../shared/api/routes';
 import type {
   Attribute,
   Bot,
-  BotRfInstance,
+  BotDraftRfInstance,
   Campaign,
   CampaignDraftRfInstance,
   Contact,
@@ -59,10 +59,12 @@ export const toBot = (r: typeof t.bots.$inferSelect): Bot => ({
   lastDeployedAt: isoOrNull(r.lastDeployedAt),
   isActive: r.isActive,
   channel: 'WhatsApp',
-  rfInstance: r.rfInstance as BotRfInstance,
+  rfInstance: r.rfInstance as BotDraftRfInstance,
   memberId: r.memberId,
   workspaceId: r.workspaceId,
   whatsappAccountId: r.whatsappAccountId,
+  publishedVersionId: r.publishedVersionId,
+  hasUnpublishedChanges: r.publishedRevision !== r.draftRevision,
 });
 
 export const toCampaign = (r: typeof t.campaigns.$inferSelect): Campaign => ({

@@ -49,7 +49,7 @@ export function automationService(d: ServiceDeps) {
     async patchBot(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchBotBody>): Promise<Bot> {
       // A media node's link is signed when the bot sends it: it must be a file of this workspace or external.
       for (const node of body.rfInstance?.nodes ?? []) {
-        if (node.type !== 'MediaNode') continue;
+        if (node.type !== 'MediaNode' || !node.data.mediaLink) continue;
         await d.files.resolveReference(node.data.mediaLink, { workspaceId: ctx.workspaceId, field: `mediaLink of node ${node.id}`, allowExternal: true });
       }
       const row = await r.bots.update(ex(), ctx.workspaceId, id, {

@@ -157,6 +157,8 @@ const p = {
 };
 
 const MB = 1024 * 1024;
+/** Bot routes of issue 18 answer 501 with this until the engine behind each has landed. */
+const pendingBotEngine = 'Bot versions and preview are not available on this server yet';
 /** Campaign routes answer 501 with this until the engine behind each has landed (issue 17). */
 const pendingCampaignEngine = 'Campaign sending is not available on this server yet';
 
@@ -284,26 +286,32 @@ export const routes = {
   listBotVersions: route({
     method: 'GET', path: '/bot/:botId/versions', tag: 'bot', summary: 'Published versions of a bot, newest first (time and author)',
     params: p.bot, status: 200, response: z.array(BotVersion), access: agentIn('bot', 'botId'), addition: true,
+    pending: pendingBotEngine,
   }),
   getBotVersion: route({
     method: 'GET', path: '/bot/:botId/versions/:versionId', tag: 'bot', summary: 'One published version with its canvas',
     params: p.botVersion, status: 200, response: BotVersionDetail, access: agentIn('bot', 'botId'), addition: true,
+    pending: pendingBotEngine,
   }),
   restoreBotVersion: route({
     method: 'POST', path: '/bot/:botId/versions/:versionId/restore', tag: 'bot', summary: 'Make a published version the draft (not published until deployed)',
     params: p.botVersion, body: z.strictObject({}).optional(), status: 200, response: Bot, access: adminIn('bot', 'botId'), addition: true,
+    pending: pendingBotEngine,
   }),
   discardBotChanges: route({
     method: 'POST', path: '/bot/:botId/discardChanges', tag: 'bot', summary: 'Replace the draft by the published version',
     params: p.bot, body: z.strictObject({}).optional(), status: 200, response: Bot, access: adminIn('bot', 'botId'), addition: true,
+    pending: pendingBotEngine,
   }),
   startBotPreview: route({
     method: 'POST', path: '/bot/:botId/preview', tag: 'bot', summary: 'Run the draft against a simulated customer: the first turn (writes nothing)',
     params: p.bot, body: z.strictObject({}).optional(), status: 200, response: BotPreviewTurn, access: adminIn('bot', 'botId'), addition: true,
+    pending: pendingBotEngine,
   }),
   answerBotPreview: route({
     method: 'POST', path: '/bot/:botId/preview/answer', tag: 'bot', summary: "The simulated customer's answer and the bot's next turn (writes nothing)",
     params: p.bot, body: BotPreviewAnswerBody, status: 200, response: BotPreviewTurn, access: adminIn('bot', 'botId'), addition: true,
+    pending: pendingBotEngine,
   }),
 
   // ---- campaign ----

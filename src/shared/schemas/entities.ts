@@ -3,7 +3,7 @@ import { limits } from '../limits';
 import { messages, productMessages } from '../messages';
 import { Channel, Id, Json, Role, Timestamp } from './common';
 import { Email, Member, MemberProfile } from './auth';
-import { BotRfInstance } from './bot-canvas';
+import { BotDraftRfInstance } from './bot-canvas';
 import { CampaignDraftRfInstance } from './campaign-canvas';
 
 // ---------- Workspace ----------
@@ -51,10 +51,15 @@ export const Bot = z.object({
   lastDeployedAt: Timestamp.nullable(),
   isActive: z.boolean(),
   channel: Channel,
-  rfInstance: BotRfInstance,
+  /** The draft canvas (unfinished nodes allowed); sessions run on the published version. */
+  rfInstance: BotDraftRfInstance,
   memberId: Id,
   workspaceId: Id,
   whatsappAccountId: Id.nullable(),
+  /** Addition: the version new sessions start on (null until the first deploy). */
+  publishedVersionId: Id.nullable(),
+  /** Addition: the draft differs from the published version (or nothing is published yet). */
+  hasUnpublishedChanges: z.boolean(),
 });
 export type Bot = z.infer<typeof Bot>;
 

@@ -16,7 +16,7 @@ import {
   TemplateName,
   WorkspaceName,
 } from './entities';
-import { BotRfInstance } from './bot-canvas';
+import { BotDraftRfInstance } from './bot-canvas';
 import { CampaignDraftRfInstance, CampaignOutcome } from './campaign-canvas';
 
 const WorkspaceRef = { workspaceId: Id };
@@ -31,8 +31,10 @@ export const CreateBotBody = z.strictObject({
 export const PatchBotBody = z.strictObject({
   title: z.string().trim().min(1).max(limits.text.title).optional(),
   isActive: z.boolean().optional(),
+  /** Ignored: the server sets it when the bot is deployed (isActive true). */
   lastDeployedAt: Timestamp.nullable().optional(),
-  rfInstance: BotRfInstance.optional(),
+  /** The draft canvas; unfinished nodes are allowed, the strict checks run when the bot is deployed. */
+  rfInstance: BotDraftRfInstance.optional(),
 });
 export const ConnectWabaBody = z.strictObject({
   /** The WhatsApp account (its id in this workspace, or its WABA id) the bot answers on; null disconnects. */
