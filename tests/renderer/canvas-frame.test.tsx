@@ -19,7 +19,7 @@ import {
 } from '../../src/renderer/src/components/canvas';
 import { polyfillDom } from './support/app';
 
-type StartNode = Node<{ label: string }, 'Start'>;
+type StartNode = Node<{ label: string; text?: string }, 'Start'>;
 type TextNode = Node<{ label: string; text?: string }, 'Text'>;
 type TestNode = StartNode | TextNode;
 
@@ -58,7 +58,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function setup(save = vi.fn(async (_g: CanvasGraph<TestNode>) => undefined), readOnly = false) {
+function setup(save: (g: CanvasGraph<TestNode>) => Promise<unknown> = vi.fn(async (_g: CanvasGraph<TestNode>) => undefined), readOnly = false) {
   const store = createCanvasStore<TestNode>({
     nodes: [
       { id: 'start', type: 'Start', position: { x: 0, y: 0 }, data: { label: 'Start' }, deletable: false },
@@ -82,7 +82,7 @@ function setup(save = vi.fn(async (_g: CanvasGraph<TestNode>) => undefined), rea
       />
     </div>,
   );
-  return { store, save };
+  return { store, save: save as ReturnType<typeof vi.fn> };
 }
 
 const nodeNames = (store: ReturnType<typeof setup>['store']) => store.getState().nodes.map((n) => n.data.label);

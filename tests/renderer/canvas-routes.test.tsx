@@ -45,11 +45,15 @@ describe('canvas routes, loaded lazily', () => {
         rfInstance: canvas,
         memberId: 'm1',
         workspaceId: workspace.id,
+        scheduledAt: null,
+        deployedAt: null,
+        triggerKeyHint: null,
       },
     };
     await renderApp(`/campaigns/${campaignId}`, { answers });
     expect(await screen.findByText('Black Friday')).toBeInTheDocument();
-    expect(screen.getByText('Type').nextElementSibling).toHaveTextContent('One-time');
+    expect(screen.getByText('One-time campaign')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Add a step' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('link', { name: 'Back to campaigns' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import type { Node } from '@xyflow/react';
-import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
 import { type CanvasGraph, type CanvasStore, graphOf } from './store';
 
@@ -66,7 +66,7 @@ export function useAutosave<N extends Node>(
 
   const state = useSyncExternalStore(s.subscribe, s.get, s.get);
   const retry = useCallback(() => void s.flush(), [s]);
-  return { state, retry, flush: () => s.flush() };
+  return useMemo(() => ({ state, retry, flush: () => s.flush(), current: s.get }), [state, retry, s]);
 }
 
 function createSaver<N extends Node>(store: CanvasStore<N>, initialSave: (graph: CanvasGraph<N>) => Promise<unknown>) {

@@ -10,7 +10,7 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import { Maximize, Redo2, Undo2 } from 'lucide-react';
-import { type DragEvent, type KeyboardEvent, type ReactNode, useCallback, useMemo, useRef } from 'react';
+import { type DragEvent, type KeyboardEvent, type ReactNode, type RefObject, useCallback, useImperativeHandle, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { Button } from '../ui/button';
 import { useAutosave } from './autosave';
@@ -37,6 +37,14 @@ export interface CanvasFrameProps<N extends Node> {
   linear?: boolean;
   /** Accessible name of the canvas ("Campaign steps"). */
   label: string;
+  /** Filled with the frame's controls, for the feature's own buttons (deploy saves first, then deploys). */
+  controllerRef?: RefObject<CanvasController | null>;
+}
+
+export interface CanvasController {
+  /** Saves any unsaved change now; rejects when the save fails. */
+  flush: () => Promise<void>;
+  focusNode: (id: string) => void;
 }
 
 /** The editor around a React Flow canvas; see index.ts for how a feature plugs in. */
@@ -64,6 +72,7 @@ function FrameInner<N extends Node>({
   readOnlyReason,
   linear = false,
   label,
+  controllerRef,
 }: CanvasFrameProps<N>) {
   const nodes = useStore(store, (s) => s.nodes);
   const edges = useStore(store, (s) => s.edges);
@@ -93,6 +102,19 @@ function FrameInner<N extends Node>({
       }
     },
     [rf, store],
+  );
+
+  useImperativeHandle(
+    controllerRef,
+    () => ({
+      flush: async () => {
+        await autosave.flush();
+        const state = autosave.current();
+        if (state.status === 'error') throw new Error(state.message);
+      },
+      focusNode: (id: string) => focusNode(id),
+    }),
+    [autosave, focusNode],
   );
 
   const addFromPalette = useCallback(

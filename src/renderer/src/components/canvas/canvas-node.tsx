@@ -2,7 +2,7 @@ import { Handle, Position } from '@xyflow/react';
 import { AlertCircle, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
-import { useNodeProblems } from './context';
+import { type CanvasProblem, useNodeProblems } from './context';
 
 const tones = {
   green: 'bg-accent-soft text-accent-text',
@@ -26,6 +26,7 @@ export function CanvasNode({
   target = true,
   source = true,
   width = 'w-72',
+  formShows,
   children,
 }: {
   id: string;
@@ -40,9 +41,12 @@ export function CanvasNode({
   target?: boolean;
   source?: boolean;
   width?: string;
+  /** Problems the form already shows beside its field (not repeated in the card's footer). */
+  formShows?: (problem: CanvasProblem) => boolean;
   children?: ReactNode;
 }) {
   const problems = useNodeProblems(id);
+  const footer = formShows ? problems.filter((p) => !formShows(p)) : problems;
   return (
     <div
       className={cn(
@@ -70,6 +74,13 @@ export function CanvasNode({
         )}
       </div>
       {children && <div className="nodrag nowheel flex cursor-default flex-col gap-2.5 px-3 py-3" data-node-form={id}>{children}</div>}
+      {footer.length > 0 && (
+        <ul className="flex flex-col gap-0.5 border-t border-border px-3 py-2 text-[11px] text-danger">
+          {footer.map((p, i) => (
+            <li key={i}>{p.message}</li>
+          ))}
+        </ul>
+      )}
       {source && <Handle type="source" position={Position.Bottom} className="!h-2.5 !w-2.5 !border-2 !border-surface !bg-accent" />}
     </div>
   );

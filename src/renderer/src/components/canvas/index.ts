@@ -36,7 +36,7 @@
  * Inside the frame, `useCanvas(selector)` reads the store, `useNodeData(id)` edits one node, and
  * `useNodeProblems(id)` gives the node's own problems. `graphOf(state)` is what is saved.
  */
-export { CanvasFrame, type CanvasFrameProps } from './canvas-frame';
+export { CanvasFrame, type CanvasController, type CanvasFrameProps } from './canvas-frame';
 export { CanvasNode } from './canvas-node';
 export { type CanvasProblem, useCanvas, useCanvasContext, useNodeData, useNodeProblems } from './context';
 export { type PaletteEntry } from './palette';
