@@ -541,6 +541,8 @@ export const botSessions = pgTable(
     invalidAnswers: integer('invalid_answers').notNull().default(0),
     /** When the current waiting node's no-answer edge is due (null when there is none). */
     noAnswerAt: timestamp('no_answer_at', { withTimezone: true, precision: 3 }),
+    /** The time of the last inbound message applied: messages are applied in order, each once. */
+    handledUntil: timestamp('handled_until', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     index('bot_sessions_no_answer_idx').on(t.noAnswerAt).where(sql`${t.status} = 'active' AND ${t.noAnswerAt} IS NOT NULL`),

@@ -64,6 +64,11 @@ export function buildHandlers(s: Services): Handlers {
     patchBot: ({ ctx, params, body }) => s.automation.patchBot(ctx, params.botId, body),
     connectWaba: ({ ctx, params, body }) => s.automation.connectWaba(ctx, params.botId, body.wabaAccountId),
     deleteBot: ({ ctx, params }) => s.automation.deleteBot(ctx, params.botId),
+    // bot additions (issue 18)
+    listBotVersions: ({ ctx, params }) => s.automation.listBotVersions(ctx, params.botId),
+    getBotVersion: ({ ctx, params }) => s.automation.getBotVersion(ctx, params.botId, params.versionId),
+    restoreBotVersion: ({ ctx, params }) => s.automation.restoreBotVersion(ctx, params.botId, params.versionId),
+    discardBotChanges: ({ ctx, params }) => s.automation.discardBotChanges(ctx, params.botId),
 
     // campaign
     getCampaign: ({ ctx, params }) => s.automation.getCampaign(ctx, params.campaignId),

@@ -12,6 +12,7 @@ import { accountIdByIdOrWaba } from '../repositories/whatsapp-accounts';
 import type { Page, PageRequest } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
+import { botAdmin } from '../bots/bot-admin';
 
 const viewport = { x: 0, y: 0, zoom: 1 };
 /** A new bot starts with its start node, which cannot be deleted. */
@@ -24,6 +25,7 @@ export const newCampaignCanvas = (): CampaignDraftRfInstance => ({ nodes: [], ed
 
 export function automationService(d: ServiceDeps) {
   const ex = () => d.db.db;
+  const bots = botAdmin(d);
   async function bot(ctx: WorkspaceContext, id: string) {
     const row = await r.bots.get(ex(), ctx.workspaceId, id);
     if (!row) throw notFound('Bot not found');
@@ -46,21 +48,8 @@ export function automationService(d: ServiceDeps) {
       });
       return r.toBot(row);
     },
-    async patchBot(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchBotBody>): Promise<Bot> {
-      // A media node's link is signed when the bot sends it: it must be a file of this workspace or external.
-      for (const node of body.rfInstance?.nodes ?? []) {
-        if (node.type !== 'MediaNode' || !node.data.mediaLink) continue;
-        await d.files.resolveReference(node.data.mediaLink, { workspaceId: ctx.workspaceId, field: `mediaLink of node ${node.id}`, allowExternal: true });
-      }
-      const row = await r.bots.update(ex(), ctx.workspaceId, id, {
-        ...(body.title !== undefined && { title: body.title }),
-        ...(body.isActive !== undefined && { isActive: body.isActive }),
-        ...(body.lastDeployedAt !== undefined && { lastDeployedAt: body.lastDeployedAt ? new Date(body.lastDeployedAt) : null }),
-        ...(body.rfInstance !== undefined && { rfInstance: body.rfInstance }),
-      });
-      if (!row) throw notFound('Bot not found');
-      return r.toBot(row);
-    },
+    /** Draft, title and deploy (issue 18: src/server/bots/bot-admin.ts). */
+    patchBot: (ctx: WorkspaceContext, id: string, body: z.output<typeof PatchBotBody>): Promise<Bot> => bots.patchBot(ctx, id, body),
     /** `wabaAccountId` names a WhatsApp account of the bot's workspace by its id or its WABA id. */
     async connectWaba(ctx: WorkspaceContext, id: string, wabaAccountId: string | null): Promise<Bot> {
       await bot(ctx, id);
@@ -69,9 +58,12 @@ export function automationService(d: ServiceDeps) {
         accountId = await accountIdByIdOrWaba(ex(), ctx.workspaceId, wabaAccountId);
         if (!accountId) throw notFound('WhatsApp account not found');
       }
-      const row = await r.bots.update(ex(), ctx.workspaceId, id, { whatsappAccountId: accountId });
-      return r.toBot(row!);
+      return bots.connectWaba(ctx, id, accountId);
     },
+    listBotVersions: bots.versions,
+    getBotVersion: bots.version,
+    restoreBotVersion: bots.restoreVersion,
+    discardBotChanges: bots.discardChanges,
     async deleteBot(ctx: WorkspaceContext, id: string) {
       if (!(await r.bots.remove(ex(), ctx.workspaceId, id))) throw notFound('Bot not found');
       return { success: true as const };

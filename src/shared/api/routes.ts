@@ -286,22 +286,18 @@ export const routes = {
   listBotVersions: route({
     method: 'GET', path: '/bot/:botId/versions', tag: 'bot', summary: 'Published versions of a bot, newest first (time and author)',
     params: p.bot, status: 200, response: z.array(BotVersion), access: agentIn('bot', 'botId'), addition: true,
-    pending: pendingBotEngine,
   }),
   getBotVersion: route({
     method: 'GET', path: '/bot/:botId/versions/:versionId', tag: 'bot', summary: 'One published version with its canvas',
     params: p.botVersion, status: 200, response: BotVersionDetail, access: agentIn('bot', 'botId'), addition: true,
-    pending: pendingBotEngine,
   }),
   restoreBotVersion: route({
     method: 'POST', path: '/bot/:botId/versions/:versionId/restore', tag: 'bot', summary: 'Make a published version the draft (not published until deployed)',
     params: p.botVersion, body: z.strictObject({}).optional(), status: 200, response: Bot, access: adminIn('bot', 'botId'), addition: true,
-    pending: pendingBotEngine,
   }),
   discardBotChanges: route({
     method: 'POST', path: '/bot/:botId/discardChanges', tag: 'bot', summary: 'Replace the draft by the published version',
     params: p.bot, body: z.strictObject({}).optional(), status: 200, response: Bot, access: adminIn('bot', 'botId'), addition: true,
-    pending: pendingBotEngine,
   }),
   startBotPreview: route({
     method: 'POST', path: '/bot/:botId/preview', tag: 'bot', summary: 'Run the draft against a simulated customer: the first turn (writes nothing)',

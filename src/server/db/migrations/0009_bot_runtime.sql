@@ -20,6 +20,7 @@ ALTER TABLE "bot_sessions" ADD COLUMN "bot_version_id" uuid;--> statement-breakp
 ALTER TABLE "bot_sessions" ADD COLUMN "step" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "bot_sessions" ADD COLUMN "invalid_answers" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "bot_sessions" ADD COLUMN "no_answer_at" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "bot_sessions" ADD COLUMN "handled_until" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "bots" ADD COLUMN "published_version_id" uuid;--> statement-breakpoint
 ALTER TABLE "bots" ADD COLUMN "draft_revision" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "bots" ADD COLUMN "published_revision" integer;--> statement-breakpoint
