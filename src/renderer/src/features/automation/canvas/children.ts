@@ -2,7 +2,7 @@
  * Parents and their children, as shared/bot-validation.ts and the runtime read them: a Condition's branches, a
  * List's items and a Reply's buttons are nodes of their own, each joined to its parent by an edge from the
  * parent, and each with its own outgoing edge to the step it leads to. A Normal branch node has the id of its
- * entry in the Condition's `branches`. New children are placed in a column to the right of their parent.
+ * entry in the Condition's `branches`. New children are placed in a row under their parent.
  */
 import type { BotNodeType } from '@shared/schemas/bot-canvas';
 import type { Edge } from '@xyflow/react';
@@ -10,9 +10,10 @@ import { botNodeKinds } from './node-kinds';
 import type { BotCanvasNode } from './types';
 
 export const NODE_WIDTH = 264;
+export const CHILD_WIDTH = 200;
 export const CHILD_HEIGHT = 44;
-const CHILD_OFFSET_X = NODE_WIDTH + 72;
-const CHILD_STEP_Y = CHILD_HEIGHT + 16;
+const CHILD_GAP_X = 24;
+const CHILD_OFFSET_Y = 70;
 
 export function childKindOf(type: BotNodeType) {
   return botNodeKinds[type].child;
@@ -42,9 +43,10 @@ export function newChild(
   if (!kind) throw new Error(`${parent.type} has no children`);
   const siblings = childrenOf(nodes, edges, parent.id);
   const last = siblings.at(-1);
+  // Children sit in a row under their parent, each leading downwards to its own next step.
   const position = last
-    ? { x: last.position.x, y: last.position.y + (last.measured?.height ?? CHILD_HEIGHT) + 16 }
-    : { x: parent.position.x + CHILD_OFFSET_X, y: parent.position.y + siblings.length * CHILD_STEP_Y };
+    ? { x: last.position.x + CHILD_WIDTH + CHILD_GAP_X, y: last.position.y }
+    : { x: parent.position.x - CHILD_WIDTH / 2 + NODE_WIDTH / 2, y: parent.position.y + (parent.measured?.height ?? 110) + CHILD_OFFSET_Y };
   const node: BotCanvasNode = {
     id,
     type: kind.type,

@@ -32,7 +32,13 @@ export function BotEditor({ bot }: { bot: Bot }) {
   );
   useEffect(() => seedNewParents(store), [store]);
   // Selecting a step (on the canvas, in the step list, from a problem) shows its form.
-  useEffect(() => store.subscribe((s, prev) => s.selectedId && s.selectedId !== prev.selectedId && setTab('step')), [store]);
+  useEffect(
+    () =>
+      store.subscribe((s, prev) => {
+        if (s.selectedId && s.selectedId !== prev.selectedId) setTab('step');
+      }),
+    [store],
+  );
   useEffect(() => () => usePreviewCursor.getState().setNodeId(null), []);
 
   const attributes = workspace.data?.Attribute;
@@ -78,7 +84,7 @@ export function BotEditor({ bot }: { bot: Bot }) {
             readOnlyReason="Only workspace admins can change bots"
             label="Bot steps"
           />
-          <aside className="flex w-[340px] shrink-0 flex-col overflow-hidden rounded-xl border border-border bg-surface 2xl:w-[380px]" aria-label="Step and preview">
+          <aside className="flex w-[300px] shrink-0 flex-col overflow-hidden rounded-xl border border-border bg-surface xl:w-[340px] 2xl:w-[380px]" aria-label="Step and preview">
             <Tabs value={tab} onValueChange={(v) => setTab(v as 'step' | 'preview')} className="flex min-h-0 flex-1 flex-col">
               <div className="border-b border-border px-3 py-2">
                 <TabsList>

@@ -12,6 +12,7 @@ import { type BotStore, childOpsOf } from '../canvas/bot-store';
 import { childrenOf } from '../canvas/children';
 import { botNodeKinds } from '../canvas/node-kinds';
 import { nodeForms } from './forms/node-form';
+import { NextSteps } from './next-steps';
 import type { NodeFormProps } from './forms/types';
 
 export function StepInspector({ store, readOnly }: { store: BotStore; readOnly: boolean }) {
@@ -57,6 +58,7 @@ export function StepInspector({ store, readOnly }: { store: BotStore; readOnly: 
       <fieldset disabled={readOnly} className="flex min-w-0 flex-col gap-3">
         <Form key={node.id} nodeId={node.id} data={node.data as never} onPatch={onPatch as never} childOps={children} />
       </fieldset>
+      <NextSteps store={store} nodeId={node.id} type={node.type} readOnly={readOnly} />
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { Handle, type NodeProps, Position, useNodeConnections, useNodesData } fr
 import { AlertTriangle } from 'lucide-react';
 import { type ReactNode, memo, useMemo } from 'react';
 import { cn } from '../../../../lib/cn';
-import { CHILD_HEIGHT, NODE_WIDTH } from '../../canvas/children';
+import { CHILD_HEIGHT, CHILD_WIDTH, NODE_WIDTH } from '../../canvas/children';
 import { memberName, useBotEditor, usePreviewCursor } from '../../canvas/editor-context';
 import { botNodeKinds } from '../../canvas/node-kinds';
 import type { BotCanvasNode } from '../../canvas/types';
@@ -83,11 +83,12 @@ function Summary({ type, data }: { type: BotNodeType; data: Data }): ReactNode {
   }
 }
 
+/** The normal exit is at the bottom (steps flow downwards, as the frame places them); extra exits on the right. */
 function OutHandle({ id, label, index, toChildren }: { id?: string; label?: string; index?: number; toChildren?: boolean }) {
   return (
     <Handle
       type="source"
-      position={Position.Right}
+      position={index === undefined ? Position.Bottom : Position.Right}
       id={id}
       // A parent's edges go to its own children only; they are made from its form, never by dragging.
       isConnectableStart={!toChildren}
@@ -117,7 +118,7 @@ export const BotNodeCard = memo(function BotNodeCard({ id, type, data, selected 
       )}
       style={{ width: NODE_WIDTH, minHeight: 72 }}
     >
-      {type !== 'StartNode' && <Handle type="target" position={Position.Left} aria-label="Entry" className="!size-3 !border-2 !border-surface !bg-fg-subtle" />}
+      {type !== 'StartNode' &&  <Handle type="target" position={Position.Top} aria-label="Entry" className="!size-3 !border-2 !border-surface !bg-fg-subtle" />}
       <div className="flex items-center gap-2 border-b border-border px-3 py-2">
         <span className={cn('flex size-6 shrink-0 items-center justify-center rounded-md', kind.tone)}>
           <Icon className="size-3.5" aria-hidden />
@@ -164,9 +165,9 @@ export const BotChildRow = memo(function BotChildRow({ id, type, data, selected 
         selected ? 'border-accent ring-2 ring-accent/40' : 'border-border',
         previewed && 'ring-4 ring-sky-400/70',
       )}
-      style={{ width: NODE_WIDTH, height: CHILD_HEIGHT }}
+      style={{ width: CHILD_WIDTH, height: CHILD_HEIGHT }}
     >
-      <Handle type="target" position={Position.Left} isConnectable={false} aria-label="From its parent" className="!size-2.5 !border-2 !border-surface !bg-fg-subtle" />
+      <Handle type="target" position={Position.Top} isConnectable={false} aria-label="From its parent" className="!size-2.5 !border-2 !border-surface !bg-fg-subtle" />
       <Icon className="size-3.5 shrink-0 text-fg-subtle" aria-hidden />
       <span className="min-w-0 flex-1 truncate">
         {type === 'ConditionBranchNode' ? <BranchText id={id} data={data} /> : str(data.label) || <em className="text-fg-subtle">No label yet</em>}

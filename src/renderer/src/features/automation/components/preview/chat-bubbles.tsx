@@ -2,7 +2,9 @@
 import { FileText, List as ListIcon, Play, SquareArrowOutUpRight } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { cn } from '../../../../lib/cn';
-import type { PreviewChoice, PreviewMessage } from './types';
+import type { PreviewMessage } from './types';
+
+type PreviewChoice = PreviewMessage['buttons'][number];
 
 export type ChatLine = { from: 'bot'; message: PreviewMessage; active: boolean } | { from: 'customer'; text: string };
 
@@ -46,19 +48,20 @@ function ChoiceButton({ children, onClick, disabled, icon }: { children: ReactNo
   );
 }
 
-function ListMessage({ message, active, onChoose }: { message: Extract<PreviewMessage, { kind: 'list' }>; active: boolean; onChoose: (c: PreviewChoice) => void }) {
+function ListMessage({ message, active, onChoose }: { message: PreviewMessage; active: boolean; onChoose: (c: PreviewChoice) => void }) {
   const [open, setOpen] = useState(false);
+  const name = message.actionLabel ?? 'Choose';
   return (
     <div className="flex max-w-[85%] flex-col gap-1">
       <Bubble from="bot" className="max-w-full">
-        <Framed {...message} />
+        <Framed header={message.header} body={message.text ?? ''} footer={message.footer} />
       </Bubble>
       <ChoiceButton disabled={!active} onClick={() => setOpen((o) => !o)} icon={<ListIcon className="size-3.5" aria-hidden />}>
-        {message.buttonName}
+        {name}
       </ChoiceButton>
       {open && active && (
-        <ul role="listbox" aria-label={message.buttonName} className="rounded-lg bg-chat-bubble p-1 shadow-md">
-          {message.rows.map((row) => (
+        <ul role="listbox" aria-label={name} className="rounded-lg bg-chat-bubble p-1 shadow-md">
+          {message.buttons.map((row) => (
             <li key={row.id}>
               <button
                 type="button"
@@ -71,7 +74,6 @@ function ListMessage({ message, active, onChoose }: { message: Extract<PreviewMe
                 }}
               >
                 <span>{row.title}</span>
-                {row.description && <span className="text-[11px] text-fg-subtle">{row.description}</span>}
               </button>
             </li>
           ))}
@@ -82,42 +84,45 @@ function ListMessage({ message, active, onChoose }: { message: Extract<PreviewMe
 }
 
 /** One line of the preview chat; `onChoose` answers a list or buttons (only the message being waited on). */
-export function ChatLineView({ line, onChoose }: { line: ChatLine; onChoose: (c: PreviewChoice) => void }) {
+export function ChatLineView({ line, onChoose }: { line: ChatLine; onChoose: (c: PreviewChoice, kind: 'button' | 'listRow') => void }) {
   if (line.from === 'customer') return <Bubble from="customer">{line.text}</Bubble>;
-  const { message, active } = line;
-  switch (message.kind) {
+  const { message: m, active } = line;
+  const text = m.text ?? '';
+  switch (m.type) {
     case 'text':
-      return <Bubble from="bot">{message.text}</Bubble>;
-    case 'event':
+      return <Bubble from="bot">{text}</Bubble>;
+    case 'note':
       return (
-        <p className="mx-auto rounded-md bg-info-soft px-2 py-1 text-center text-[11px] text-info-text" role="note">
-          {message.text}
+        <p className="mx-auto max-w-[90%] rounded-md bg-info-soft px-2 py-1 text-center text-[11px] text-info-text" role="note">
+          {text}
         </p>
       );
-    case 'media':
+    case 'image':
+    case 'video':
+    case 'document':
       return (
         <Bubble from="bot">
-          {message.mediaType === 'image' ? (
-            <img src={message.link} alt={message.caption ?? 'Image'} className="mb-1 max-h-48 rounded-md object-cover" />
+          {m.type === 'image' && m.mediaUrl ? (
+            <img src={m.mediaUrl} alt={text || 'Image'} className="mb-1 max-h-48 rounded-md object-cover" />
           ) : (
             <span className="mb-1 flex items-center gap-2 rounded-md bg-subtle px-2 py-2 text-xs">
-              {message.mediaType === 'video' ? <Play className="size-4" aria-hidden /> : <FileText className="size-4" aria-hidden />}
-              {message.filename || (message.mediaType === 'video' ? 'Video' : 'Document')}
+              {m.type === 'video' ? <Play className="size-4" aria-hidden /> : <FileText className="size-4" aria-hidden />}
+              {m.filename || (m.type === 'video' ? 'Video' : m.type === 'image' ? 'Image' : 'Document')}
             </span>
           )}
-          {message.caption && <p>{message.caption}</p>}
+          {text && <p>{text}</p>}
         </Bubble>
       );
     case 'list':
-      return <ListMessage message={message} active={active} onChoose={onChoose} />;
-    case 'buttons':
+      return <ListMessage message={m} active={active} onChoose={(c) => onChoose(c, 'listRow')} />;
+    case 'reply':
       return (
         <div className="flex max-w-[85%] flex-col gap-1">
           <Bubble from="bot" className="max-w-full">
-            <Framed {...message} />
+            <Framed header={m.header} body={text} footer={m.footer} />
           </Bubble>
-          {message.buttons.map((b) => (
-            <ChoiceButton key={b.id} disabled={!active} onClick={() => onChoose(b)}>
+          {m.buttons.map((b) => (
+            <ChoiceButton key={b.id} disabled={!active} onClick={() => onChoose(b, 'button')}>
               {b.title}
             </ChoiceButton>
           ))}
@@ -127,10 +132,10 @@ export function ChatLineView({ line, onChoose }: { line: ChatLine; onChoose: (c:
       return (
         <div className="flex max-w-[85%] flex-col gap-1">
           <Bubble from="bot" className="max-w-full">
-            <Framed {...message} />
+            <Framed header={m.header} body={text} footer={m.footer} />
           </Bubble>
           <ChoiceButton disabled icon={<SquareArrowOutUpRight className="size-3.5" aria-hidden />}>
-            {message.cta}
+            {m.actionLabel ?? 'Open'}
           </ChoiceButton>
           <p className="text-[11px] text-fg-subtle">WhatsApp Flows open on the customer's phone; the preview cannot fill them.</p>
         </div>

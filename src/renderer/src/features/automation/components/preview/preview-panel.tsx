@@ -6,7 +6,7 @@
  */
 import type { Bot } from '@shared/schemas/entities';
 import { Play, RotateCcw, Send } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '../../../../components/ui/button';
 import { Input } from '../../../../components/ui/input';
 import { errorText } from '../../../../lib/api-client';
@@ -17,8 +17,16 @@ import { usePreviewCursor } from '../../canvas/editor-context';
 import { type ChatLine, ChatLineView } from './chat-bubbles';
 import type { PreviewAnswer, PreviewTransport, PreviewTurn } from './types';
 
+const endReasons: Record<string, string> = {
+  completed: 'the bot has nothing more to say',
+  handoff: 'handed over to a member',
+  failed: 'the bot stopped (see the last note)',
+  noAnswer: 'the customer did not answer',
+};
+
 export function PreviewPanel({ bot, store }: { bot: Bot; store: BotStore }) {
-  const transport = usePreviewTransport(bot.id, () => graphOf(store.getState()));
+  const graph = useCallback(() => graphOf(store.getState()), [store]);
+  const transport = usePreviewTransport(bot.id, graph);
   return <PreviewChat transport={transport} />;
 }
 
@@ -32,7 +40,9 @@ export function PreviewChat({ transport }: { transport: PreviewTransport }) {
   const setCursor = usePreviewCursor((s) => s.setNodeId);
   const bottom = useRef<HTMLDivElement>(null);
 
-  useEffect(() => bottom.current?.scrollIntoView?.({ block: 'end' }), [lines]);
+  useEffect(() => {
+    bottom.current?.scrollIntoView?.({ block: 'end' });
+  }, [lines]);
 
   const apply = (next: PreviewTurn, said?: string) => {
     setTurn(next);
@@ -65,7 +75,7 @@ export function PreviewChat({ transport }: { transport: PreviewTransport }) {
   };
   const answer = (a: PreviewAnswer, said: string) => {
     if (!turn || turn.ended) return;
-    void run(() => transport.answer(turn.sessionId, a), said);
+    void run(() => transport.answer(turn, a), said);
   };
   const attributes = Object.entries(turn?.attributes ?? {});
 
@@ -73,7 +83,7 @@ export function PreviewChat({ transport }: { transport: PreviewTransport }) {
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex items-center gap-2 border-b border-border px-3 py-2">
         <p className="min-w-0 flex-1 truncate text-xs text-fg-muted" aria-live="polite">
-          {!turn ? 'Try the bot as a customer would. Nothing is sent or saved.' : turn.ended ? `Ended: ${turn.endReason ?? 'the conversation is over'}` : 'Waiting for the customer'}
+          {!turn ? 'Try the bot as a customer would. Nothing is sent or saved.' : turn.ended ? `Ended: ${endReasons[turn.endReason ?? ''] ?? turn.endReason ?? 'the conversation is over'}` : 'Waiting for the customer'}
         </p>
         <Button size="sm" variant={turn ? 'secondary' : 'primary'} onClick={start} loading={pending && !turn}>
           {turn ? <RotateCcw /> : <Play />} {turn ? 'Restart' : 'Start preview'}
@@ -82,7 +92,7 @@ export function PreviewChat({ transport }: { transport: PreviewTransport }) {
       <div className="min-h-0 flex-1 overflow-y-auto bg-chat-bg px-3 py-3" role="log" aria-label="Preview conversation">
         <div className="flex flex-col gap-1.5">
           {lines.map((line, i) => (
-            <ChatLineView key={i} line={line} onChoose={(c) => answer({ choice: c }, c.title)} />
+            <ChatLineView key={i} line={line} onChoose={(c, type) => answer({ type, id: c.id }, c.title)} />
           ))}
           {error && (
             <p role="alert" className="rounded-md bg-danger-soft px-2 py-1 text-xs text-danger">
@@ -99,7 +109,7 @@ export function PreviewChat({ transport }: { transport: PreviewTransport }) {
           const said = text.trim();
           if (!said) return;
           setText('');
-          answer({ text: said }, said);
+          answer({ type: 'text', text: said }, said);
         }}
       >
         <Input
