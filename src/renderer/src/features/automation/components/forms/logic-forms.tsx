@@ -140,7 +140,7 @@ export function HTTPRequestForm({ data, onPatch }: NodeFormProps<'HTTPRequestNod
         title="Headers"
         action={
           <Button type="button" size="sm" variant="secondary" disabled={headers.fields.length >= limits.request.listItems} onClick={() => headers.append({ key: '', value: '' })}>
-            <Plus /> Add
+            <Plus /> Add header
           </Button>
         }
       >
@@ -175,7 +175,7 @@ export function HTTPRequestForm({ data, onPatch }: NodeFormProps<'HTTPRequestNod
         title="Save parts of the answer"
         action={
           <Button type="button" size="sm" variant="secondary" onClick={() => mappings.append({ id: newKey(), path: '$.', attributeId: '' })}>
-            <Plus /> Add
+            <Plus /> Add mapping
           </Button>
         }
       >

@@ -141,7 +141,7 @@ export function WhatsappFlowForm({ data, onPatch }: NodeFormProps<'WhatsappFlowN
         title="Answers to attributes"
         action={
           <Button type="button" size="sm" variant="secondary" onClick={() => mapping.append({ id: newKey(), objectKey: '', attributeId: '' })}>
-            <Plus /> Add
+            <Plus /> Add mapping
           </Button>
         }
       >
