@@ -13,6 +13,7 @@ import type { Page, PageRequest } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
 import { botAdmin } from '../bots/bot-admin';
+import { botPreview } from '../bots/preview';
 
 const viewport = { x: 0, y: 0, zoom: 1 };
 /** A new bot starts with its start node, which cannot be deleted. */
@@ -64,6 +65,8 @@ export function automationService(d: ServiceDeps) {
     getBotVersion: bots.version,
     restoreBotVersion: bots.restoreVersion,
     discardBotChanges: bots.discardChanges,
+    /** The editor's preview (src/server/bots/preview.ts): writes nothing. */
+    previewBot: botPreview(d),
     async deleteBot(ctx: WorkspaceContext, id: string) {
       if (!(await r.bots.remove(ex(), ctx.workspaceId, id))) throw notFound('Bot not found');
       return { success: true as const };

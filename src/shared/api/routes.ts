@@ -157,10 +157,6 @@ const p = {
 };
 
 const MB = 1024 * 1024;
-/** Bot routes of issue 18 answer 501 with this until the engine behind each has landed. */
-const pendingBotEngine = 'Bot versions and preview are not available on this server yet';
-/** Campaign routes answer 501 with this until the engine behind each has landed (issue 17). */
-const pendingCampaignEngine = 'Campaign sending is not available on this server yet';
 
 const agentIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'agent' });
 const adminIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'admin' });
@@ -302,12 +298,10 @@ export const routes = {
   startBotPreview: route({
     method: 'POST', path: '/bot/:botId/preview', tag: 'bot', summary: 'Run the draft against a simulated customer: the first turn (writes nothing)',
     params: p.bot, body: z.strictObject({}).optional(), status: 200, response: BotPreviewTurn, access: adminIn('bot', 'botId'), addition: true,
-    pending: pendingBotEngine,
   }),
   answerBotPreview: route({
     method: 'POST', path: '/bot/:botId/preview/answer', tag: 'bot', summary: "The simulated customer's answer and the bot's next turn (writes nothing)",
     params: p.bot, body: BotPreviewAnswerBody, status: 200, response: BotPreviewTurn, access: adminIn('bot', 'botId'), addition: true,
-    pending: pendingBotEngine,
   }),
 
   // ---- campaign ----
@@ -323,7 +317,6 @@ export const routes = {
     method: 'POST', path: '/campaign/:campaignId/deploy', tag: 'campaign',
     summary: 'Start sending a campaign (400 lists every problem of its canvas); addition: startAt schedules a one-time campaign',
     params: p.campaign, body: DeployCampaignBody.optional(), status: 200, response: DeployCampaignResult, access: adminIn('campaign', 'campaignId'),
-    pending: pendingCampaignEngine,
   }),
   patchCampaign: route({
     method: 'PATCH', path: '/campaign/:campaignId', tag: 'campaign', summary: 'Update name or canvas',
@@ -338,62 +331,51 @@ export const routes = {
     summary: "Trigger a recurring campaign for a list of records (an admin's token or the campaign's trigger key; per-record results are an addition)",
     params: p.campaign, body: OutboundBody, status: 200, response: OutboundResult,
     access: { kind: 'campaignKey', resource: 'campaign', in: 'params', field: 'campaignId', role: 'admin' },
-    pending: pendingCampaignEngine,
   }),
   // ---- campaign additions (issue 17) ----
   pauseCampaign: route({
     method: 'POST', path: '/campaign/:campaignId/pause', tag: 'campaign', summary: 'Pause a running campaign (resumeAt resumes it then)',
     params: p.campaign, body: PauseCampaignBody.optional(), status: 200, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   resumeCampaign: route({
     method: 'POST', path: '/campaign/:campaignId/resume', tag: 'campaign', summary: 'Resume a paused campaign',
     params: p.campaign, body: z.strictObject({}).optional(), status: 200, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   cancelCampaignSchedule: route({
     method: 'POST', path: '/campaign/:campaignId/cancel-schedule', tag: 'campaign', summary: 'Cancel the scheduled start of a campaign (back to draft)',
     params: p.campaign, body: z.strictObject({}).optional(), status: 200, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   getCampaignResults: route({
     method: 'GET', path: '/campaign/:campaignId/results', tag: 'campaign', summary: 'Counts of a campaign and its sends over time',
     params: p.campaign, status: 200, response: CampaignResults, access: agentIn('campaign', 'campaignId'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   listCampaignLogs: route({
     method: 'GET', path: '/campaign/:campaignId/logs', tag: 'campaign', summary: 'Log lines of a campaign, newest first, filtered by outcome',
     params: p.campaign, query: CampaignLogsQuery, status: 200, response: pageOf(CampaignLogEntry), access: agentIn('campaign', 'campaignId'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   exportCampaignLogs: route({
     method: 'GET', path: '/campaign/:campaignId/logs.csv', tag: 'campaign',
     summary: 'The log lines of a campaign as CSV (text/csv, streamed; token also as ?token=)',
     params: p.campaign, query: CampaignLogsExportQuery, status: 200, response: z.string(), access: agentIn('campaign', 'campaignId'), addition: true,
     stream: true,
-    pending: pendingCampaignEngine,
   }),
   rotateCampaignTriggerKey: route({
     method: 'POST', path: '/campaign/:campaignId/trigger-key', tag: 'campaign',
     summary: 'Create or replace the trigger key of a recurring campaign (shown once; the old key stops working)',
     params: p.campaign, body: z.strictObject({}).optional(), status: 201, response: CampaignTriggerKey, access: adminIn('campaign', 'campaignId'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   retargetCampaign: route({
     method: 'POST', path: '/campaign/:campaignId/retarget', tag: 'campaign',
     summary: 'A new one-time draft campaign for exactly the recipients of this one with an outcome',
     params: p.campaign, body: RetargetCampaignBody, status: 201, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   getCampaignSettings: route({
     method: 'GET', path: '/workspace/:workspaceId/campaign-settings', tag: 'campaign', summary: 'Opt-out keywords and time zone of a workspace',
     params: p.workspace, status: 200, response: CampaignSettings, access: wsParams('agent'), addition: true,
-    pending: pendingCampaignEngine,
   }),
   patchCampaignSettings: route({
     method: 'PATCH', path: '/workspace/:workspaceId/campaign-settings', tag: 'campaign', summary: 'Change the opt-out keywords and time zone of a workspace',
     params: p.workspace, body: CampaignSettingsBody, status: 200, response: CampaignSettings, access: wsParams('admin'), addition: true,
-    pending: pendingCampaignEngine,
   }),
 
   // ---- attribute ----
