@@ -191,7 +191,7 @@ function FrameInner<N extends Node>({
             onFocusNode={focusNode}
             onDeleted={() => rootRef.current?.focus()}
           />
-          <ProblemList problems={problems} onFocusNode={focusNode} />
+          <ProblemList problems={problems} onFocusNode={focusNode} readyText={readOnly ? 'No problems' : 'Ready to deploy'} />
         </aside>
         <div className="relative flex min-w-0 flex-1 flex-col">
           <div className="flex items-center gap-1 border-b border-border px-3 py-1.5">
@@ -225,7 +225,7 @@ function FrameInner<N extends Node>({
               colorMode="system"
             >
               <Background gap={20} size={1} />
-              <Controls showInteractive={false} />
+              <Controls showInteractive={false} showFitView={false} />
               <MiniMap pannable zoomable ariaLabel="Canvas overview" className="!hidden md:!block" />
             </ReactFlow>
           </div>

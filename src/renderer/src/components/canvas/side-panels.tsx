@@ -106,7 +106,7 @@ export function NodeList<N extends Node>({
 }
 
 /** The validation summary: every problem, each a button that selects its node and opens its form. */
-export function ProblemList({ problems, onFocusNode }: { problems: CanvasProblem[]; onFocusNode: (id: string) => void }) {
+export function ProblemList({ problems, onFocusNode, readyText }: { problems: CanvasProblem[]; onFocusNode: (id: string) => void; readyText: string }) {
   return (
     <section aria-labelledby="canvas-problems" className="p-3">
       <h2 id="canvas-problems" className="mb-2 text-[11px] font-semibold uppercase tracking-wide text-fg-subtle">
@@ -114,7 +114,7 @@ export function ProblemList({ problems, onFocusNode }: { problems: CanvasProblem
       </h2>
       {problems.length === 0 ? (
         <p className="flex items-center gap-1.5 text-xs text-accent-text">
-          <CheckCircle2 className="h-3.5 w-3.5" aria-hidden /> Ready to deploy
+          <CheckCircle2 className="h-3.5 w-3.5" aria-hidden /> {readyText}
         </p>
       ) : (
         <ul className="flex flex-col gap-1" aria-label="Problems">

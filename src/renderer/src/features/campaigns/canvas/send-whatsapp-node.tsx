@@ -62,7 +62,7 @@ export const SendWhatsappNode = memo(function SendWhatsappNode({ id, selected }:
       kind="Send WhatsApp"
       label={data?.label}
       tone="blue"
-      width="w-80"
+      width="w-96"
       formShows={(p) => p.message.endsWith(messages.fieldEmpty) || p.message.startsWith('Map ')}
     >
       <NodeField label="WhatsApp number" error={!data?.whatsappAccountId ? messages.fieldEmpty : null}>

@@ -65,7 +65,7 @@ export function VariableMappingRows({
             <div className="flex gap-1.5">
               <NativeSelect
                 aria-label={`Source of ${name}`}
-                className="h-7 w-28 shrink-0 text-xs"
+                className="h-7 w-36 shrink-0 text-xs"
                 value={m.source}
                 onChange={(e) => set(s, { source: e.target.value as TemplateVariableMapping['source'], value: '' })}
               >

@@ -47,6 +47,13 @@ function CampaignEditor({ campaign }: { campaign: Campaign }) {
   useCampaignLive(campaign.workspaceId, campaign.id);
   const deployed = campaign.status !== 'draft' && campaign.status !== 'scheduled';
   const [tab, setTab] = useState(deployed ? 'results' : 'steps');
+  // Just deployed: a one-time campaign opens on its results; a recurring one stays on its steps, where the
+  // trigger key is shown once.
+  const [wasDeployed, setWasDeployed] = useState(deployed);
+  if (deployed !== wasDeployed) {
+    setWasDeployed(deployed);
+    if (deployed && campaign.type === 'oneTime') setTab('results');
+  }
 
   const canvas = <CampaignCanvas campaign={campaign} store={store} controllerRef={controllerRef} />;
   return (
