@@ -61,7 +61,7 @@ describe('bot editor', () => {
     const { calls } = await renderApp(`/automation/${botId}`, { answers: answers() });
     expect(await screen.findByRole('heading', { level: 1, name: /Front desk/ })).toBeInTheDocument();
     expect(within(steps()).getByRole('button', { name: 'Delete Start' })).toBeDisabled();
-    await userEvent.click(within(steps()).getByRole('button', { name: 'Start', exact: true }));
+    await userEvent.click(within(steps()).getByRole('button', { name: 'Start' }));
     expect(within(side()).queryByRole('button', { name: 'Delete Start' })).not.toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Reply buttons' }));
