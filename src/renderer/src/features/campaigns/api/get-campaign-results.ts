@@ -9,6 +9,9 @@ export const campaignResultsQueryOptions = (campaignId: string) =>
     queryFn: ({ signal }) => api('getCampaignResults', { params: { campaignId }, signal }),
   });
 
-export function useCampaignResults(campaignId: string, enabled = true) {
-  return useQuery({ ...campaignResultsQueryOptions(campaignId), enabled });
+/** While a campaign runs its counts are also re-read now and then, in case an event was missed. */
+export const RESULTS_POLL_MS = 5000;
+
+export function useCampaignResults(campaignId: string, running: boolean) {
+  return useQuery({ ...campaignResultsQueryOptions(campaignId), refetchInterval: running ? RESULTS_POLL_MS : false });
 }

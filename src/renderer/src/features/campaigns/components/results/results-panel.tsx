@@ -1,6 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { Crosshair } from 'lucide-react';
-import { Suspense, lazy, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { CampaignOutcome } from '@shared/schemas/campaign-canvas';
 import type { Campaign, CampaignCounts } from '@shared/schemas/entities';
@@ -15,12 +16,27 @@ import { CampaignLogsTable } from './logs-table';
 import { countTiles } from './outcomes';
 import { RetargetDialog } from './retarget-dialog';
 
+/** New counts (an event or a poll) mean changed log lines: the loaded log pages are read again. */
+function useLogsFollowCounts(campaignId: string, counts: CampaignCounts | undefined) {
+  const qc = useQueryClient();
+  const key = counts ? JSON.stringify(counts) : '';
+  const last = useRef(key);
+  useEffect(() => {
+    if (!key || key === last.current) return;
+    const first = !last.current;
+    last.current = key;
+    if (!first) void qc.invalidateQueries({ queryKey: ['campaign', campaignId, 'logs'] });
+  }, [key, campaignId, qc]);
+}
+
 const ResultsChart = lazy(() => import('./results-chart'));
 const number = new Intl.NumberFormat();
 
 /** A campaign's results: its counts (each filters the logs and can be retargeted), the chart and the logs. */
 export function CampaignResultsPanel({ campaign }: { campaign: Campaign }) {
-  const results = useCampaignResults(campaign.id);
+  const running = campaign.status === 'inProgress' || campaign.status === 'active';
+  const results = useCampaignResults(campaign.id, running);
+  useLogsFollowCounts(campaign.id, results.data?.counts);
   const [status, setStatus] = useState<CampaignOutcome | undefined>(undefined);
   const [retarget, setRetarget] = useState<CampaignOutcome | null>(null);
   const isAdmin = useIsAdmin();
