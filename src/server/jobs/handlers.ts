@@ -19,6 +19,7 @@ export function registerJobHandlers(jobs: JobQueue, services: Services, retentio
     'events.prune': () => retention.prune(),
     'contacts.import': (data, job) => services.imports.runJob(data, job),
     'messages.send': (data) => services.outbound.runJob(data),
+    'campaigns.due': () => services.campaigns.runDue(),
   };
   for (const name of Object.keys(batchHandlers) as BatchJobName[]) jobs.registerBatch(name, batchHandlers[name]);
   for (const name of Object.keys(handlers) as Exclude<JobName, BatchJobName>[]) {

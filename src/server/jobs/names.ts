@@ -68,6 +68,11 @@ export const jobDefinitions = {
    * system; idempotent by its key: a retry never sends twice.
    */
   'messages.send': job(OutboundSendJob, { retryLimit: 5, retryDelaySeconds: 2, retryBackoff: true, concurrency: 8 }),
+  /**
+   * Campaigns (issue 17): starts scheduled campaigns and resumes paused ones whose time has come. Queued for each
+   * such time (startAfter); each run claims every due campaign once across processes (src/server/campaigns).
+   */
+  'campaigns.due': job(z.object({}), { retryLimit: 5, retryDelaySeconds: 2 }),
 } satisfies JobMap;
 
 export type ProductJobs = typeof jobDefinitions;

@@ -13,13 +13,20 @@ import { templateService } from './template-service';
 import { flowService } from './flow-service';
 import { importService } from '../imports/import-service';
 import { createOutbound } from '../messaging/outbound';
+import { createCampaignRunner } from '../campaigns/runner';
+import { createProgress } from '../campaigns/events';
+import { campaignService } from '../campaigns/campaign-service';
+import { campaignDataService } from '../campaigns/campaign-data-service';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
   const graph = createGraphClient({ baseUrl: deps.config.graphApiUrl, log: deps.log });
   const channel = createChannel(deps, graph);
   // Every message Parley sends goes through this one path (src/server/messaging/outbound.ts).
-  const outbound = createOutbound(deps, channel, graph);
+  // Campaigns (issue 17): a send claimed longer than the lease without an outcome counts as unknown.
+  const leaseMs = (deps.config.campaigns?.leaseSeconds ?? 300) * 1000;
+  const outbound = createOutbound(deps, channel, graph, { inFlightMs: leaseMs });
+  const campaignRunner = createCampaignRunner(deps, outbound, createProgress(deps), { leaseMs });
   return {
     channel,
     outbound,
@@ -35,6 +42,9 @@ export function buildServices(deps: ServiceDeps) {
     imports: importService(deps),
     team: teamService(deps),
     conversations: conversationService(deps),
+    campaignRunner,
+    campaigns: campaignService(deps, campaignRunner),
+    campaignData: campaignDataService(deps, campaignRunner),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
