@@ -326,3 +326,64 @@ async function templateId(ws: Workspace): Promise<string> {
   const page = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${ws.admin.workspaceId}/whatsapp-templates?limit=200`);
   return page.items.find((t) => t.name === ws.templateName)!.id;
 }
+
+/**
+ * The README's pictures of the campaign canvas and the results page, at 1440 and 1024 px, into
+ * docs/screenshots (campaign-canvas*.png, campaign-results*.png). Taken on request only:
+ * `PARLEY_CAMPAIGN_SCREENSHOTS=1 npx playwright test -c tests/e2e/playwright.config.ts campaigns.spec.ts -g screenshots`.
+ */
+test('screenshots of the campaign canvas and results', async ({ page }) => {
+  test.skip(process.env.PARLEY_CAMPAIGN_SCREENSHOTS !== '1', 'pictures for the README, taken on request');
+  const ws = await seed(['Grace Hopper', 'Alan Turing', 'Katherine Johnson']);
+  const w = ws.admin.workspaceId;
+  const segments = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${w}/segments?limit=200`);
+  const segmentId = segments.items.find((s) => s.name === ws.segmentName)!.id;
+  const whatsappTemplateId = await templateId(ws);
+  const canvas = (label: string) => ({
+    nodes: [
+      { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 40, y: 0 }, data: { label: 'Audience', segmentId } },
+      {
+        id: 'send1', type: 'SendWhatsappNode', position: { x: 0, y: 190 },
+        data: { label: 'Winter sale', whatsappAccountId: ws.accountId, whatsappTemplateId, variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'field', value: 'name', fallback: 'there' }] },
+      },
+      { id: 'delay', type: 'DelayNode', position: { x: 460, y: 190 }, data: { label: 'Wait', waitFor: 2, waitForUnit: 'days' } },
+      { id: 'send2', type: 'SendWhatsappNode', position: { x: 460, y: 400 }, data: { label, whatsappAccountId: ws.accountId, whatsappTemplateId: '', variables: [] } },
+    ],
+    edges: [
+      { id: 'e1', source: 'trigger', target: 'send1' },
+      { id: 'e2', source: 'send1', target: 'delay' },
+      { id: 'e3', source: 'delay', target: 'send2' },
+    ],
+  });
+  const draft = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Winter sale' });
+  await ws.call('PATCH', `/campaign/${draft.id}`, { rfInstance: canvas('Reminder') });
+  const sent = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Black Friday' });
+  const done = canvas('Reminder');
+  done.nodes = done.nodes.slice(0, 2);
+  done.edges = done.edges.slice(0, 1);
+  await ws.call('PATCH', `/campaign/${sent.id}`, { rfInstance: done });
+  await ws.call('POST', `/campaign/${sent.id}/deploy`, {});
+  await expect.poll(async () => (await templatesSentTo(ws.waIds)).length, { timeout: 45_000 }).toBe(ws.waIds.length);
+
+  await signInUi(page, ws.admin, `/campaigns/${draft.id}`);
+  for (const width of [1440, 1024]) {
+    const suffix = width === 1440 ? '' : '-1024';
+    await page.setViewportSize({ width, height: 860 });
+    await page.goto(`/campaigns/${draft.id}`);
+    await expect(page.getByRole('region', { name: /Steps \(4\)/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Fit view' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /saved|changes/ })).toHaveText('All changes saved', { timeout: 10_000 });
+    await page.screenshot({ path: `docs/screenshots/campaign-canvas${suffix}.png` });
+    await page.setViewportSize({ width, height: 1180 });
+    await page.goto(`/campaigns/${sent.id}`);
+    await expect(page.getByTestId('count-sent')).toHaveText(String(ws.waIds.length), { timeout: 30_000 });
+    await expect(page.getByRole('table', { name: 'Campaign logs' })).toBeVisible();
+    await expect(page.getByTestId('results-chart').locator('.recharts-surface').last()).toBeVisible({ timeout: 30_000 });
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: `docs/screenshots/campaign-results${suffix}.png` });
+    await page.setViewportSize({ width, height: 860 });
+    await page.goto('/campaigns');
+    await expect(page.getByRole('table', { name: 'Campaigns' })).toBeVisible();
+    await page.screenshot({ path: `docs/screenshots/campaigns-list${suffix}.png` });
+  }
+});

@@ -233,7 +233,7 @@ function FrameInner<N extends Node>({
             >
               <Background gap={20} size={1} />
               <Controls showInteractive={false} showFitView={false} />
-              <MiniMap pannable zoomable ariaLabel="Canvas overview" className="!hidden md:!block" />
+              <MiniMap pannable zoomable ariaLabel="Canvas overview" style={{ width: 150, height: 100 }} className="!hidden xl:!block" />
             </ReactFlow>
           </div>
         </div>

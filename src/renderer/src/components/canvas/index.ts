@@ -41,4 +41,4 @@ export { CanvasNode } from './canvas-node';
 export { type CanvasProblem, useCanvas, useCanvasContext, useNodeData, useNodeProblems } from './context';
 export { type PaletteEntry } from './palette';
 export { type SaveState, AUTOSAVE_DELAY_MS, useAutosave } from './autosave';
-export { type CanvasGraph, type CanvasState, type CanvasStore, createCanvasStore, graphOf, redo, undo } from './store';
+export { type CanvasGraph, type CanvasState, type CanvasStore, type CanvasStoreOptions, createCanvasStore, graphOf, redo, undo } from './store';

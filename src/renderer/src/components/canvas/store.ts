@@ -62,6 +62,11 @@ export type CanvasStore<N extends Node = Node> = StoreApi<CanvasState<N>> & {
   }>;
 };
 
+export interface CanvasStoreOptions<N extends Node> {
+  /** Ids of the nodes deleted along with node `id` (e.g. a parent's own child nodes); none by default. */
+  dependentsOf?: (id: string, nodes: N[], edges: Edge[]) => string[];
+}
+
 const newId = () => globalThis.crypto.randomUUID();
 const PASTE_OFFSET = 40;
 /** Typing in one field within this time is one undo step, not one per key. */
@@ -80,7 +85,7 @@ function isPresentation(change: NodeChange | EdgeChange) {
  * One editor's canvas state: the graph (nodes, edges, viewport), its selection, and undo/redo (zundo) over the
  * graph only. Created once per open editor (see `useCanvasStoreOf` in index.ts for the hook).
  */
-export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>): CanvasStore<N> {
+export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>, options: CanvasStoreOptions<N> = {}): CanvasStore<N> {
   let lastEdit = { key: '', at: 0 };
   const store = createStore<CanvasState<N>>()(
     temporal(
@@ -158,7 +163,10 @@ export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>): Canvas
             set(changed({ edges }));
           },
           deleteNodes: (ids) => {
-            const gone = new Set(get().nodes.filter((n) => ids.includes(n.id) && n.deletable !== false).map((n) => n.id));
+            const { nodes: all, edges: links } = get();
+            // Nodes that only exist for a deleted node (a feature's children) go with it.
+            const withDependents = [...ids, ...ids.flatMap((id) => options.dependentsOf?.(id, all, links) ?? [])];
+            const gone = new Set(all.filter((n) => withDependents.includes(n.id) && n.deletable !== false).map((n) => n.id));
             if (!gone.size) return;
             set(
               changed({

@@ -84,7 +84,7 @@ export function CampaignsPage() {
                     {c.label}
                   </TH>
                 ))}
-                <TH>Created</TH>
+                <TH className="hidden xl:table-cell">Created</TH>
                 {isAdmin && <TH actions />}
               </tr>
             </THead>
@@ -124,7 +124,7 @@ export function CampaignsPage() {
                         {count.format(c.counts[col.key])}
                       </TD>
                     ))}
-                    <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
+                    <TD className="hidden whitespace-nowrap text-fg-muted xl:table-cell">{formatDate(c.createdAt)}</TD>
                     {isAdmin && (
                       <TD actions>
                         <ConfirmDialog
