@@ -82,6 +82,11 @@ describe('bot editor', () => {
       },
       { timeout: 5000 },
     );
+
+    // Deleting the reply deletes its buttons with it (no orphaned children).
+    await userEvent.click(within(steps()).getByRole('button', { name: 'Edit Reply buttons' }));
+    await userEvent.click(within(side()).getByRole('button', { name: 'Delete Reply buttons' }));
+    expect(within(steps()).getByRole('heading')).toHaveTextContent('Steps (3)');
   });
 
   it('lists every problem of a refused deploy and goes to the step of one', async () => {

@@ -13,6 +13,7 @@ import { useIsAdmin, useWorkspace } from '../../../lib/queries/session';
 import { botQueryOptions } from '../api/get-bot';
 import { patchBot } from '../api/patch-bot';
 import { type BotStore, botPalette, describeBotNode, seedNewParents } from '../canvas/bot-store';
+import { childrenOf } from '../canvas/children';
 import { BotEditorContextValue, makeBotEditorContext, usePreviewCursor } from '../canvas/editor-context';
 import type { BotCanvasNode } from '../canvas/types';
 import { botNodeTypes } from './nodes/bot-node';
@@ -20,13 +21,25 @@ import { PublishBar } from './publish-bar';
 import { PreviewPanel } from './preview/preview-panel';
 import { StepInspector } from './step-inspector';
 
+function sameContent(a: CanvasGraph<BotCanvasNode>, b: CanvasGraph<BotCanvasNode>) {
+  return (
+    a.edges === b.edges &&
+    a.nodes.length === b.nodes.length &&
+    a.nodes.every((n, i) => n.id === b.nodes[i].id && n.type === b.nodes[i].type && n.data === b.nodes[i].data)
+  );
+}
+
 export function BotEditor({ bot }: { bot: Bot }) {
   const isAdmin = useIsAdmin();
   const workspace = useWorkspace();
   const qc = useQueryClient();
   const [tab, setTab] = useState<'step' | 'preview'>('step');
   const store = useMemo(
-    () => createCanvasStore<BotCanvasNode>(bot.rfInstance as unknown as CanvasGraph<BotCanvasNode>) as BotStore,
+    () =>
+      createCanvasStore<BotCanvasNode>(bot.rfInstance as unknown as CanvasGraph<BotCanvasNode>, {
+        // A List's items, a Reply's buttons and a Condition's branches are deleted with it.
+        dependentsOf: (id, nodes, edges) => childrenOf(nodes, edges, id).map((n) => n.id),
+      }) as BotStore,
     // One store per open bot: later answers of the same bot (autosave) must not reset the canvas.
     [bot.id],
   );
@@ -47,11 +60,17 @@ export function BotEditor({ bot }: { bot: Bot }) {
     () => makeBotEditorContext(bot.id, bot.whatsappAccountId, attributes ?? [], members ?? []),
     [bot.id, bot.whatsappAccountId, attributes, members],
   );
-  const validate = useCallback(
-    (g: CanvasGraph<BotCanvasNode>) =>
-      validateBotCanvas(g as never, { attributes: attributes ?? undefined, memberIds: members?.map((m) => m.id) }),
-    [attributes, members],
-  );
+  // React Flow hands over a new nodes array for every measurement and drag frame; the problems only change
+  // with the nodes' data and the edges, so the last answer is kept until one of those changes.
+  const validate = useMemo(() => {
+    let last: { graph: CanvasGraph<BotCanvasNode>; problems: ReturnType<typeof validateBotCanvas> } | null = null;
+    return (g: CanvasGraph<BotCanvasNode>) => {
+      if (last && sameContent(last.graph, g)) return last.problems;
+      const problems = validateBotCanvas(g as never, { attributes: attributes ?? undefined, memberIds: members?.map((m) => m.id) });
+      last = { graph: g, problems };
+      return problems;
+    };
+  }, [attributes, members]);
   const save = useCallback(
     async (g: CanvasGraph<BotCanvasNode>) => {
       const saved = await patchBot(bot.id, { rfInstance: g as never });
