@@ -13,6 +13,7 @@ import { templateService } from './template-service';
 import { flowService } from './flow-service';
 import { importService } from '../imports/import-service';
 import { createOutbound } from '../messaging/outbound';
+import { botSessionRuntime } from '../bots/session-runtime';
 import { createCampaignRunner } from '../campaigns/runner';
 import { createProgress } from '../campaigns/events';
 import { campaignService } from '../campaigns/campaign-service';
@@ -43,6 +44,8 @@ export function buildServices(deps: ServiceDeps) {
     team: teamService(deps),
     conversations: conversationService(deps),
     campaignRunner,
+    // Issue 18: live bot sessions (src/server/bots/session-runtime.ts).
+    bots: botSessionRuntime(deps, outbound),
     campaigns: campaignService(deps, campaignRunner),
     campaignData: campaignDataService(deps, campaignRunner),
   };
