@@ -114,7 +114,7 @@ export function PreviewChat({ transport }: { transport: PreviewTransport }) {
       >
         <Input
           aria-label="Message as the customer"
-          placeholder={turn && !turn.ended ? 'Type a message' : 'Start the preview first'}
+          placeholder={!turn ? 'Start the preview first' : turn.ended ? 'The preview has ended' : 'Type a message'}
           value={text}
           disabled={!turn || turn.ended || pending}
           onChange={(e) => setText(e.target.value)}
