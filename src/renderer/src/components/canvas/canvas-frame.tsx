@@ -228,7 +228,7 @@ function FrameInner<N extends Node>({
               deleteKeyCode={null}
               minZoom={0.2}
               maxZoom={1.75}
-              proOptions={{ hideAttribution: true }}
+              attributionPosition="top-right"
               colorMode="system"
             >
               <Background gap={20} size={1} />
