@@ -18,14 +18,14 @@ describe('canvas routes, loaded lazily', () => {
     const answers = defaultAnswers();
     answers[`GET /bot/${botId}`] = {
       status: 200,
-      body: { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null },
+      body: { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null, publishedVersionId: null, hasUnpublishedChanges: true },
     };
     await renderApp(`/automation/${botId}`, { answers });
     expect(await screen.findByText('Returns desk')).toBeInTheDocument();
     expect(screen.getByText('Active')).toBeInTheDocument();
-    // Its facts, each under its label.
-    expect(screen.getByText('Steps').nextElementSibling).toHaveTextContent('0');
-    expect(screen.getByText('Channel').nextElementSibling).toHaveTextContent('WhatsApp');
+    // Its canvas editor (an empty canvas here) with the deploy controls.
+    expect(screen.getByRole('heading', { name: 'Steps (0)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Publish' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('link', { name: 'Back to automation' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Automation' })).toBeInTheDocument();
