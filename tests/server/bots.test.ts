@@ -8,12 +8,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { guardedFetch } from '../../src/server/bots/http-node';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
 
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 let ta: TestApp;
 let admin: Session;
 let number: SandboxAccount;
@@ -282,7 +283,7 @@ describe('a customer walks the bot', () => {
     const fresh = newCustomer();
     await say(fresh, 'hi');
     expect(textOf(sentTo(fresh)[0])).toContain('A new greeting');
-  });
+  }, 120_000);
 });
 
 describe('start conditions', () => {
@@ -363,6 +364,7 @@ describe('SendEmail node', () => {
     const smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
+      disableReverseLookup: true,
       onData(stream, session, cb) {
         let data = '';
         stream.on('data', (c) => (data += c));
@@ -391,8 +393,9 @@ describe('SendEmail node', () => {
       await mailApp.call('PATCH', `/bot/${bot}/connectWaba`, { token: a.token, body: { wabaAccountId: acc } });
       expect((await mailApp.call('PATCH', `/bot/${bot}`, { token: a.token, body: { isActive: true } })).statusCode).toBe(200);
       await mailApp.sandbox.customers.say(newCustomer(), 'hi', { phoneNumberId: n.phoneNumberId });
-      await mailApp.app.parley.jobs.drain();
-      for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      // The e-mail job runs after the turn commits: wait for the mail itself.
+      await mailApp.app.parley.jobs.drain().catch(() => undefined);
+      for (let i = 0; i < 300 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(received).toHaveLength(1);
       expect(received[0].to.sort()).toEqual(['cc@bakery.test', 'hidden@bakery.test', 'ops@bakery.test']);
       expect(received[0].data).toContain('Subject: New lead');
@@ -402,7 +405,7 @@ describe('SendEmail node', () => {
       await mailApp.close();
       smtp.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('preview', () => {
