@@ -11,7 +11,7 @@ beforeAll(polyfillDom);
 const botId = '99999999-9999-4999-8999-999999999999';
 const campaignId = '88888888-8888-4888-8888-888888888888';
 const canvas = { nodes: [], edges: [], viewport: { x: 0, y: 0, zoom: 1 } };
-const bot = { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null };
+const bot = { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null, publishedVersionId: null, hasUnpublishedChanges: true };
 const campaign = { id: campaignId, name: 'Black Friday', createdAt: now, type: 'oneTime', status: 'draft', resumeAt: null, rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, CampaignLogs: [], logCounts: { success: 0, failed: 0 } };
 
 const log = (n: number, messageStatus: 'success' | 'failed') => ({
