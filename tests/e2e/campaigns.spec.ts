@@ -366,12 +366,12 @@ test('screenshots of the campaign canvas and results', async ({ page }) => {
   await ws.call('POST', `/campaign/${sent.id}/deploy`, {});
   await expect.poll(async () => (await templatesSentTo(ws.waIds)).length, { timeout: 45_000 }).toBe(ws.waIds.length);
 
-  await signInUi(page, ws.admin, `/campaigns/${draft.id}`);
+  await signInUi(page, ws.admin, "/campaigns");
   for (const width of [1440, 1024]) {
     const suffix = width === 1440 ? '' : '-1024';
     await page.setViewportSize({ width, height: 860 });
     await page.goto(`/campaigns/${draft.id}`);
-    await expect(page.getByRole('region', { name: /Steps \(4\)/ })).toBeVisible();
+    await expect(page.getByRole('region', { name: /Steps \(4\)/ })).toBeVisible({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Fit view' }).click();
     await expect(page.getByRole('status').filter({ hasText: /saved|changes/ })).toHaveText('All changes saved', { timeout: 10_000 });
     await page.screenshot({ path: `docs/screenshots/campaign-canvas${suffix}.png` });
