@@ -30,7 +30,6 @@ const stepsOf = (rf: CampaignDraftRfInstance) =>
   });
 
 export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
-  const ex = () => d.db.db;
 
   async function locked(tx: Executor, ctx: { workspaceId: string }, id: string) {
     const row = await runs.lockCampaign(tx, ctx.workspaceId, id);
