@@ -37,7 +37,7 @@ const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
   throw new Error('timed out');
 };
 
-/** A server process on the shared database, with a short lease so a crash is recovered in seconds. */
+/** A server process on the shared database, with a short lease (20 s; longer than a claimed batch takes here) so a crash is recovered quickly. */
 async function startServer(): Promise<ChildProcess> {
   const port = 43000 + Math.floor(Math.random() * 2000);
   const env: NodeJS.ProcessEnv = {
@@ -52,7 +52,7 @@ async function startServer(): Promise<ChildProcess> {
     SECRETS_KEY: testSecretsKey,
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
     FIREBASE_PROJECT_ID: 'demo-parley',
-    CAMPAIGN_LEASE_SECONDS: '3',
+    CAMPAIGN_LEASE_SECONDS: '20',
   };
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/index.ts'], { cwd: root, env, stdio: 'ignore' });
   children.push(child);
