@@ -22,7 +22,7 @@ let cityAttributeId: string;
 /** The first one-time campaign: 30 recipients, one send each. */
 let sentCampaignId: string;
 
-const until = async (what: () => Promise<boolean> | boolean, ms = 20_000) => {
+const until = async (what: () => Promise<boolean> | boolean, ms = 90_000) => {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await what()) return;
@@ -188,7 +188,7 @@ describe('a one-time campaign', () => {
     const entry = list.json().items.find((c: { id: string }) => c.id === id);
     expect(entry.counts).toMatchObject({ recipients: 30, read: 30 });
     expect(entry.status).toBe('completed');
-  }, 60_000);
+  }, 180_000);
 
   it('locks the steps once deployed (409 naming the reason) but lets the name change', async () => {
     const id = await newCampaign('oneTime', oneTimeCanvas([{ type: 'send', templateId }]));
@@ -201,7 +201,7 @@ describe('a one-time campaign', () => {
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().name).toBe('Spring, renamed');
     await until(async () => (await campaignRow(id)).status === 'completed');
-  }, 30_000);
+  }, 180_000);
 
   it('waits at a delay (a due time in the database) and can be paused and resumed', async () => {
     const id = await newCampaign('oneTime', oneTimeCanvas([{ type: 'send', templateId }, { type: 'delay', hours: 1 }, { type: 'send', templateId: followUpId }]));
@@ -223,7 +223,7 @@ describe('a one-time campaign', () => {
     expect(resumed.json().status).toBe('inProgress');
     await until(async () => (await campaignRow(id)).status === 'completed');
     expect((await logsOf(id)).filter((l) => l.stepId === 'step2' && l.templateName === 'spring_reminder')).toHaveLength(30);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("Meta's refusals", () => {
@@ -237,7 +237,7 @@ describe("Meta's refusals", () => {
     ta.sandbox.injectFailure({ code: 131056, count: 1 });
     ta.sandbox.injectFailure({ code: 131026, count: 1 });
     await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} });
-    await until(async () => (await campaignRow(id)).status === 'completed', 30_000);
+    await until(async () => (await campaignRow(id)).status === 'completed');
     const logs = await logsOf(id);
     expect(logs).toHaveLength(2);
     const failed = logs.filter((l) => l.messageStatus === 'failed');
@@ -245,7 +245,7 @@ describe("Meta's refusals", () => {
     expect(failed[0].errorCode).toBe(131026);
     expect(failed[0].reason).toMatch(/not be on WhatsApp|could not be delivered/);
     expect(logs.filter((l) => l.messageStatus === 'success')).toHaveLength(1);
-  }, 40_000);
+  }, 180_000);
 });
 
 describe('opt-out', () => {
@@ -271,7 +271,7 @@ describe('opt-out', () => {
     const back = await ta.call('PATCH', `/contact/${contact.id}`, { token: admin.token, body: { optedOut: false } });
     expect(back.statusCode).toBe(200);
     expect(back.json().optedOut).toBe(false);
-  }, 30_000);
+  }, 180_000);
 });
 
 describe('a recurring campaign', () => {
@@ -305,7 +305,7 @@ describe('a recurring campaign', () => {
     expect(rotated.statusCode).toBe(201);
     const old = await ta.call('POST', `/outbound/${id}`, { headers: { 'x-parley-key': key }, body: [{ phone: '+16505550198' }] });
     expect(old.statusCode).toBe(401);
-  }, 30_000);
+  }, 180_000);
 });
 
 describe('logs', () => {
