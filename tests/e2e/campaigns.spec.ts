@@ -5,6 +5,7 @@
  * next campaign.
  */
 import { execFileSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { adminApi, connectNumber, createAdmin, expect, sandbox, signInUi, stack, test } from './support/fixtures';
 
@@ -321,6 +322,80 @@ test('a customer who sends STOP is skipped by the next campaign', async ({ page 
   await page.goto('/audience');
   await page.getByRole('button', { name: 'Opt Hedy Lamarr back in to campaigns' }).click();
   await expect(table.getByText('Hedy Lamarr').locator('xpath=ancestor::tr')).toContainText('Subscribed');
+});
+
+/** Serious or critical axe findings (WCAG 2.1 A/AA and best practice), one line each. */
+async function axeFindings(page: Page, label: string): Promise<string[]> {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label}: [${v.impact}] ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}`).join('\n')}`)
+    .map((line) => {
+      console.log(line);
+      return line;
+    });
+}
+
+test('the canvas and the results page have no serious accessibility violation, light and dark', async ({ browser }) => {
+  // Eight pages audited in two themes: minutes on a loaded 2-core machine.
+  test.setTimeout(480_000);
+  const ws = await seed(['Grace Hopper']);
+  const w = ws.admin.workspaceId;
+  const segments = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${w}/segments?limit=200`);
+  const segmentId = segments.items.find((s) => s.name === ws.segmentName)!.id;
+  const c = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Audit' });
+  await ws.call('PATCH', `/campaign/${c.id}`, {
+    rfInstance: {
+      nodes: [
+        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
+        {
+          id: 'send', type: 'SendWhatsappNode', position: { x: 0, y: 200 },
+          data: { label: 'Send', whatsappAccountId: ws.accountId, whatsappTemplateId: await templateId(ws), variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }] },
+        },
+        { id: 'delay', type: 'DelayNode', position: { x: 0, y: 600 }, data: { label: 'Wait', waitFor: null, waitForUnit: 'hours' } },
+      ],
+      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
+    },
+  });
+  const done = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Audit sent' });
+  await ws.call('PATCH', `/campaign/${done.id}`, {
+    rfInstance: {
+      nodes: [
+        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
+        {
+          id: 'send', type: 'SendWhatsappNode', position: { x: 0, y: 200 },
+          data: { label: 'Send', whatsappAccountId: ws.accountId, whatsappTemplateId: await templateId(ws), variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }] },
+        },
+      ],
+      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
+    },
+  });
+  await ws.call('POST', `/campaign/${done.id}/deploy`, {});
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, colorScheme, baseURL: stack.webUrl });
+    const page = await context.newPage();
+    try {
+      await signInUi(page, ws.admin, '/campaigns');
+      found.push(...(await axeFindings(page, `campaigns ${colorScheme}`)));
+      await page.goto(`/campaigns/${c.id}`);
+      await expect(page.getByRole('region', { name: /Steps \(3\)/ })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText('1 contact in this segment now')).toBeVisible({ timeout: 30_000 });
+      found.push(...(await axeFindings(page, `canvas ${colorScheme}`)));
+      await page.getByRole('button', { name: 'Deploy' }).click();
+      await page.getByRole('dialog', { name: /^Deploy/ }).getByRole('button', { name: 'Deploy now' }).click();
+      await expect(page.getByRole('dialog', { name: /^Deploy/ }).getByRole('alert')).toBeVisible({ timeout: 30_000 });
+      found.push(...(await axeFindings(page, `deploy problems ${colorScheme}`)));
+      await page.goto(`/campaigns/${done.id}`);
+      await expect(page.getByRole('table', { name: 'Campaign logs' })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByTestId('results-chart').locator('.recharts-surface').last()).toBeVisible({ timeout: 30_000 });
+      found.push(...(await axeFindings(page, `results ${colorScheme}`)));
+    } finally {
+      await context.close();
+    }
+  }
+  expect(found, found.join('\n')).toEqual([]);
 });
 
 async function templateId(ws: Workspace): Promise<string> {

@@ -10,6 +10,8 @@ export function useDeployCampaign(campaignId: string, workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ApiBody<'deployCampaign'>) => api('deployCampaign', { params: { campaignId }, body: body ?? {} }),
+    // The deploy dialog lists a refusal's problems itself.
+    meta: { toast: false },
     onSettled: () =>
       Promise.all([
         qc.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) }),

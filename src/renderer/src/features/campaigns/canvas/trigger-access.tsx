@@ -3,7 +3,6 @@ import { toast } from 'sonner';
 import { buildPath, routes } from '@shared/api/routes';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { toastError } from '../../../lib/api-client';
 import { apiBaseUrl } from '../../../lib/config';
 import { useIsAdmin } from '../../../lib/queries/session';
 import { useRotateTriggerKey } from '../api/rotate-trigger-key';
@@ -85,13 +84,7 @@ export function TriggerAccess({ objectKeys }: { objectKeys: string[] }) {
             description="A new key is created and shown once; the current key stops working at once."
             confirmLabel="Rotate key"
             onConfirm={() =>
-              rotate.mutateAsync().then(
-                (r) => setFreshTriggerKey(r.triggerKey),
-                (err: unknown) => {
-                  toastError(err);
-                  throw err;
-                },
-              )
+              rotate.mutateAsync().then((r) => setFreshTriggerKey(r.triggerKey))
             }
             trigger={
               <Button variant="secondary" size="sm" className="mt-1.5">

@@ -2,7 +2,6 @@ import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
-import { toastError } from '../../../lib/api-client';
 import { useRenameCampaign } from '../api/patch-campaign';
 
 /** The campaign's name, renamed in place (Enter or leaving the field saves, Escape cancels); any status. */
@@ -25,7 +24,7 @@ export function CampaignName({ campaignId, workspaceId, name, canEdit }: { campa
     const next = draft.trim();
     setDraft(null);
     if (!next || next === name) return;
-    rename.mutate(next, { onError: toastError });
+    rename.mutate(next);
   };
   return (
     <Input

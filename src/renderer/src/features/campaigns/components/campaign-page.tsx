@@ -9,7 +9,6 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { toastError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useIsAdmin } from '../../../lib/queries/session';
 import { useCancelCampaignSchedule } from '../api/cancel-campaign-schedule';
@@ -127,7 +126,7 @@ function CampaignActions({
           variant="secondary"
           loading={cancel.isPending}
           onClick={() =>
-            cancel.mutate(campaign.id, { onSuccess: () => toast.success('The scheduled start is canceled: the campaign is a draft again'), onError: toastError })
+            cancel.mutate(campaign.id, { onSuccess: () => toast.success('The scheduled start is canceled: the campaign is a draft again') })
           }
         >
           <CalendarX /> Cancel schedule
@@ -139,7 +138,7 @@ function CampaignActions({
         </Button>
       )}
       {campaign.status === 'paused' && (
-        <Button loading={resume.isPending} onClick={() => resume.mutate(undefined, { onSuccess: () => toast.success(`${campaign.name} resumed`), onError: toastError })}>
+        <Button loading={resume.isPending} onClick={() => resume.mutate(undefined, { onSuccess: () => toast.success(`${campaign.name} resumed`) })}>
           <Play /> Resume
         </Button>
       )}

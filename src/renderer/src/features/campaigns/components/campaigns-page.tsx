@@ -17,7 +17,6 @@ import { SelectField } from '../../../components/ui/select-field';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
 import { toast } from 'sonner';
 import { cn } from '../../../lib/cn';
-import { toastError } from '../../../lib/api-client';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useCancelCampaignSchedule } from '../api/cancel-campaign-schedule';
@@ -110,7 +109,7 @@ export function CampaignsPage() {
                               className="text-[11px]"
                               aria-label={`Cancel the schedule of ${c.name}`}
                               onClick={() =>
-                                cancelSchedule.mutate(c.id, { onSuccess: () => toast.success(`${c.name} is a draft again`), onError: toastError })
+                                cancelSchedule.mutate(c.id, { onSuccess: () => toast.success(`${c.name} is a draft again`) })
                               }
                             >
                               Cancel

@@ -3,7 +3,6 @@ import { toast } from 'sonner';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
-import { toastError } from '../../../lib/api-client';
 import { usePauseCampaign } from '../api/pause-campaign';
 
 /** Pause until resumed, or until a time (the campaign's resumeAt). */
@@ -21,7 +20,6 @@ export function PauseDialog({ campaignId, workspaceId, name, onClose }: { campai
         toast.success(`${name} is paused`);
         onClose();
       },
-      onError: toastError,
     });
   };
   return (

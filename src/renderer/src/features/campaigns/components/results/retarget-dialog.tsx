@@ -4,7 +4,6 @@ import type { Campaign } from '@shared/schemas/entities';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
 import { Button } from '../../../../components/ui/button';
 import { Input, NativeSelect } from '../../../../components/ui/input';
-import { toastError } from '../../../../lib/api-client';
 import { useRetargetCampaign } from '../../api/retarget-campaign';
 import { outcomeFilters, outcomeLabel } from './outcomes';
 
@@ -31,7 +30,7 @@ export function RetargetDialog({
     const code = errorCode.trim() ? Number(errorCode) : undefined;
     retarget.mutate(
       { outcome, errorCode: outcome === 'failed' && Number.isInteger(code) ? code : undefined, name: name.trim() || undefined },
-      { onSuccess: onCreated, onError: toastError },
+      { onSuccess: onCreated },
     );
   };
   return (
