@@ -122,6 +122,10 @@ async function pacedRun(url: string, database: Database, tier: number, n: number
     const rate = (sent.length - 1) / span;
     const [th] = rowsOf<{ n: number }>(await database.db.execute(sql`select coalesce(sum(throttled), 0)::int as n from outbound_sends where workspace_id = ${s.ctx.workspaceId}`));
     const dup = s.sandbox.deliveries(s.phoneNumberId).duplicates;
+    const reasons = rowsOf<{ reason: string; n: number }>(
+      await database.db.execute(sql`select coalesce(reason, delivery_state) as reason, count(*)::int as n from campaign_logs where workspace_id = ${s.ctx.workspaceId} group by 1 order by 2 desc limit 3`),
+    );
+    log(`log lines by reason: ${reasons.map((r) => `${r.reason}: ${r.n}`).join('; ')}`);
     log(`tier ${tier}: ${sent.length}/${n} sent at ${round(rate)} msg/s (${round((100 * rate) / tier)}% of the tier), 130429 ${th.n}, duplicates ${dup}, deploy to completed ${round(total, 1)} s`);
     return { rate, share: rate / tier, throttledShare: th.n / n, duplicates: dup, missing: n - sent.length };
   } finally {

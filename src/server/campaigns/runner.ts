@@ -2,8 +2,8 @@
  * The campaign runner: every server process runs `loops` claim loops. Each claims a batch of due recipients
  * (FOR UPDATE SKIP LOCKED, with a lease), runs each one's step (a send through the outbound path with the key
  * `campaign:<recipientId>:<stepId>`, or a delay, which is a due time), then writes the recipients' moves and
- * the log lines set-based, completes finished runs and campaigns, and reports progress. Between batches a loop
- * also continues unfinished snapshots, a chunk per transaction, so sending starts with the first recipients.
+ * the log lines set-based, completes finished runs and campaigns, and reports progress. A loop of its own writes
+ * unfinished snapshots, a chunk per transaction, so sending starts with the first recipients.
  *
  * Outcomes of a send: sent -> next step; 131056 (pair rate) -> the same step again after 6, 24, 96 s, then
  * failed; Meta's final refusals (131026, 131049 ...) -> failed with Meta's reason; an unknown outcome -> logged
@@ -53,7 +53,8 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
   const now = opts.now ?? (() => new Date());
   const db = () => d.db.db;
   let stopped = true;
-  let wakeUp: (() => void) | null = null;
+  /** The idle loops' early wake-ups. */
+  const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
   const canvases = new Map<string, { deployedAt: number; canvas: DeployedCanvas }>();
 
@@ -208,23 +209,24 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
     });
   }
 
-  async function loop(index: number): Promise<void> {
+  /** A claim loop, or (`snapshots`) the loop that writes snapshots while the claim loops already send. */
+  async function loop(snapshots: boolean): Promise<void> {
     while (!stopped) {
       let busy = false;
       try {
-        // The first loop also writes snapshots, so a big deploy sends while its audience is still being written.
-        if (index === 0) busy = await snapshotStep();
-        busy = (await tick()) > 0 || busy;
+        busy = snapshots ? await snapshotStep() : (await tick()) > 0;
       } catch (err) {
         d.log.error({ err }, 'campaign runner batch failed; its recipients are claimed again when their lease ends');
       }
       if (!busy && !stopped) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, idleMs);
-          wakeUp = () => {
+          const wake = () => {
             clearTimeout(timer);
+            wakers.delete(wake);
             resolve();
           };
+          const timer = setTimeout(wake, idleMs);
+          wakers.add(wake);
         });
       }
     }
@@ -235,16 +237,17 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
     snapshotStep,
     /** Something became due (a deploy, a trigger call, a resume): idle loops look now. */
     wake(): void {
-      wakeUp?.();
+      for (const wake of [...wakers]) wake();
     },
     start(): void {
       if (!stopped) return;
       stopped = false;
-      for (let i = 0; i < (opts.loops ?? 2); i++) loops.push(loop(i));
+      loops.push(loop(true));
+      for (let i = 0; i < (opts.loops ?? 2); i++) loops.push(loop(false));
     },
     async stop(): Promise<void> {
       stopped = true;
-      wakeUp?.();
+      for (const wake of [...wakers]) wake();
       await Promise.all(loops.splice(0));
       progress.stop();
     },
