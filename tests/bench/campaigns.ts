@@ -216,7 +216,7 @@ export const benchmark: Benchmark = {
         const firstSends: number[] = [];
         const t0 = performance.now();
         for (let c = 0; c < CALLS; c++) {
-          const records = Array.from({ length: RECORDS }, (_, i) => ({ phone: `+1205${String(c * RECORDS + i).padStart(7, '0')}` }));
+          const records = Array.from({ length: RECORDS }, (_, i) => ({ phone: `+1650${2_000_000 + c * RECORDS + i}` }));
           const before = rec.sandbox.sent.length;
           const c0 = performance.now();
           const res = await rec.app.inject({ method: 'POST', url: `/outbound/${id}`, headers: { 'x-parley-key': triggerKey! }, payload: records });
