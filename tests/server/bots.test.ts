@@ -98,15 +98,17 @@ async function newBot(rfInstance: unknown, opts: { account?: string; deploy?: bo
 }
 const deactivate = (id: string) => ta.call('PATCH', `/bot/${id}`, { token: admin.token, body: { isActive: false } });
 
+/** Jobs of a turn run in a few ms alone; on a loaded shared machine they can take seconds. */
+const drain = () => ta.app.parley.jobs.drain({ timeoutMs: 60_000 });
 let seq = 0;
 const newCustomer = () => `1650777${String(1000 + seq++).padStart(4, '0')}`;
 async function say(waId: string, text: string, n = number) {
   await ta.sandbox.customers.say(waId, text, { phoneNumberId: n.phoneNumberId });
-  await ta.app.parley.jobs.drain();
+  await drain();
 }
 async function tap(waId: string, msg: { type: 'list_reply' | 'button_reply'; id: string }, n = number) {
   await ta.sandbox.customers.send(waId, msg, { phoneNumberId: n.phoneNumberId });
-  await ta.app.parley.jobs.drain();
+  await drain();
 }
 const sentTo = (waId: string) => ta.sandbox.sent.filter((m) => m.waId === waId);
 const textOf = (m: { body: Record<string, unknown> }) => JSON.stringify(m.body);
@@ -254,7 +256,7 @@ describe('a customer walks the bot', () => {
       ta.sandbox.customers.send(waId, { type: 'list_reply', id: 'sales' }, { phoneNumberId: number.phoneNumberId }),
       ta.sandbox.customers.say(waId, 'racer@bakery.test', { phoneNumberId: number.phoneNumberId }),
     ]);
-    await ta.app.parley.jobs.drain();
+    await drain();
     const c = await conversationOf(waId);
     expect(c.contact.attributes).toMatchObject({ choice: 'Sales', email: 'racer@bakery.test' });
     expect(c.sessions[0].endReason).toBe('handoff');
