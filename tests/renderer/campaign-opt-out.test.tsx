@@ -8,7 +8,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ContactsTable } from '../../src/renderer/src/features/audience/components/contacts-table';
 import { ContactSidebar } from '../../src/renderer/src/features/live-chat/components/contact-sidebar';
 import { contact, ids } from './live-chat/fixtures';
-import { type FakeServer, fakeServer, renderWithQuery, withLayout } from './live-chat/harness';
+import { type FakeServer, type Handler, fakeServer, renderWithQuery, withLayout } from './live-chat/harness';
+
+type Req = Parameters<Handler>[0];
 
 let server: FakeServer;
 let restoreLayout: () => void;
@@ -29,12 +31,12 @@ afterEach(() => {
 
 describe('opt-out in the audience and live chat', () => {
   it('the contacts table shows who opted out, filters by it, and opts a contact back in', async () => {
-    server.on('GET', /\/workspace\/[^/]+\/contacts$/, (req) => {
+    server.on('GET', /\/workspace\/[^/]+\/contacts$/, (req: Req) => {
       const f = req.query.get('optedOut');
       const items = [grace, alan].filter((c) => f === null || String(c.optedOut) === f);
       return { body: { items, nextCursor: null } };
     });
-    server.on('PATCH', /\/contact\/c111/, (req) => ({ body: { ...grace, ...(req.body as object) } }));
+    server.on('PATCH', /\/contact\/c111/, (req: Req) => ({ body: { ...grace, ...(req.body as object) } }));
     const { rerender } = renderWithQuery(
       <ContactsTable workspaceId={ids.workspace} search="" segmentId={null} attributes={[]} onEdit={() => {}} />,
     );
@@ -54,7 +56,7 @@ describe('opt-out in the audience and live chat', () => {
 
   it('the contact sidebar says the contact opted out and lets an agent reverse it', async () => {
     let current = grace;
-    server.on('PATCH', /\/contact\//, (req) => {
+    server.on('PATCH', /\/contact\//, (req: Req) => {
       current = { ...current, ...(req.body as object) };
       return { body: current };
     });

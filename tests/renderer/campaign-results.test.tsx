@@ -16,7 +16,7 @@ const page = <T,>(items: T[], nextCursor: string | null = null) => ({ status: 20
 function counts(over: Record<string, number> = {}) {
   return { recipients: 0, pending: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, unknown: 0, optedOut: 0, ...over };
 }
-function campaign(over: Record<string, unknown> = {}) {
+function campaign(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: campaignId, name: 'Black Friday', createdAt: now, type: 'oneTime', status: 'inProgress', resumeAt: null,
     rfInstance: { nodes: [], edges: [] }, memberId: 'm1', workspaceId: workspace.id, scheduledAt: null, deployedAt: now, triggerKeyHint: null,
