@@ -18,6 +18,9 @@ const usage = `Parley WhatsApp sandbox
   npm run sandbox -- flow <waId> '{"field":"value"}'           a customer completes the last flow sent to them
   npm run sandbox -- approve|reject|pause <templateName>      change a template's review status (sends its webhook)
   npm run sandbox -- fail <code> [--async] [--count 1]         the next sends fail with that Graph error code
+  npm run sandbox -- tier <perSecond>                          the number's throughput tier from now on (--phone-number-id)
+  npm run sandbox -- refuse <code> <share>                     refuse a share (0 to 1) of the next sends with that code
+  npm run sandbox -- deliveries                                messages per recipient and duplicates
   npm run sandbox -- advance <hours>                           move the sandbox clock (24-hour windows, media URLs)
   npm run sandbox -- status                                    account, recent messages, templates, webhooks
 
@@ -149,6 +152,26 @@ async function main(argv: string[]): Promise<void> {
       if (!Number.isInteger(code)) throw new Error('usage: npm run sandbox -- fail <code> [--async] [--count n]');
       await control(base, 'POST', '/_sandbox/failures', { code, mode: values.async ? 'async' : 'sync', count: Number(values.count ?? 1) });
       return void console.log(`the next ${values.count ?? 1} ${values.async ? 'accepted messages get a failed webhook' : 'send requests fail'} with code ${code}`);
+    }
+    // Issue 17: throughput tier, refused share, delivery counts (campaign tests and benchmarks).
+    case 'tier': {
+      const perSecond = Number(rest[0]);
+      if (!(perSecond > 0)) throw new Error('usage: npm run sandbox -- tier <perSecond> [--phone-number-id ID]');
+      const id = values['phone-number-id'] ?? sandboxAccount.phoneNumberId;
+      await control(base, 'POST', `/_sandbox/accounts/${encodeURIComponent(id)}/throughput`, { perSecond });
+      return void console.log(`number ${id} now sends at most ${perSecond} messages per second`);
+    }
+    case 'refuse': {
+      const code = Number(rest[0]);
+      const share = Number(rest[1]);
+      if (!Number.isInteger(code) || !(share >= 0 && share <= 1)) throw new Error('usage: npm run sandbox -- refuse <code> <share 0..1>');
+      await control(base, 'POST', '/_sandbox/refusals', { code, share });
+      return void console.log(share > 0 ? `${share * 100}% of the next sends are refused with code ${code}` : 'no more refusals');
+    }
+    case 'deliveries': {
+      const q = values['phone-number-id'] ? `?phoneNumberId=${encodeURIComponent(values['phone-number-id'])}` : '';
+      const d = (await control(base, 'GET', `/_sandbox/deliveries${q}`)) as { messages: number; recipients: number; duplicates: number };
+      return void console.log(`${d.messages} messages to ${d.recipients} recipients, ${d.duplicates} duplicates`);
     }
     case 'advance': {
       const hours = Number(rest[0]);

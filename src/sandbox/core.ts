@@ -16,7 +16,7 @@ import { TemplateRegistry } from './templates';
 
 export type { CustomerMessage, CustomerSendOptions } from './customers';
 export type { UploadSession } from './media';
-export type { InjectedFailure } from './messaging';
+export type { DeliveryCounts, InjectedFailure, RefusedShare } from './messaging';
 export type { ReceivedMessage, ReviewOutcome, SandboxFlow, SandboxMedia, SandboxOptions, SandboxTemplate, SentMessage, TemplateStatus } from './state';
 
 export class SandboxCore {

@@ -9,6 +9,8 @@ import {
   type CustomerMessage,
   type CustomerSendOptions,
   type InjectedFailure,
+  type RefusedShare,
+  type DeliveryCounts,
   type ReceivedMessage,
   SandboxCore,
   type SandboxFlow,
@@ -27,6 +29,8 @@ export type {
   CustomerMessage,
   CustomerSendOptions,
   InjectedFailure,
+  RefusedShare,
+  DeliveryCounts,
   ReceivedMessage,
   SandboxFlow,
   SandboxMedia,
@@ -84,6 +88,12 @@ export interface Sandbox {
   addToken(token: string): void;
   expireToken(token: string): void;
   injectFailure(failure: InjectedFailure): void;
+  /** Issue 17: a number's throughput tier (messages per second) from now on. */
+  setThroughput(phoneNumberId: string, perSecond: number): void;
+  /** Issue 17: refuses a share (0..1) of the following sends with a Graph error code; share 0 stops. */
+  refuseShare(refusal: RefusedShare): void;
+  /** Issue 17: messages per recipient and duplicates (the same message twice to one customer). */
+  deliveries(phoneNumberId?: string): DeliveryCounts;
   interruptNextUpload(bytes: number): void;
   /** Moves the sandbox clock (24-hour windows, media URL expiry) forward. */
   advanceTime(ms: number): void;
@@ -142,6 +152,9 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> 
     addToken: (token) => core.state.addToken(token),
     expireToken: (token) => core.state.expireToken(token),
     injectFailure: (f) => core.messaging.injectFailure(f),
+    setThroughput: (id, perSecond) => core.messaging.setThroughput(id, perSecond),
+    refuseShare: (r) => core.messaging.refuseShare(r),
+    deliveries: (id) => core.messaging.deliveries(id),
     interruptNextUpload: (bytes) => core.media.interruptNextUpload(bytes),
     advanceTime: (ms) => core.state.advanceTime(ms),
     async setTemplateStatus(nameOrId, status, reason) {

@@ -32,8 +32,30 @@ export function webhookMetadata(account: SandboxAccount) {
   return { messaging_product: 'whatsapp', metadata: { display_phone_number: digits(account.phoneNumber), phone_number_id: account.phoneNumberId } };
 }
 
+/** A share (0..1) of sends refused with `code` (issue 17: benchmarks and tests of Meta's refusals). */
+export interface RefusedShare {
+  code: number;
+  share: number;
+  details?: string;
+}
+
+/** What customers received: messages per recipient, and repeats of the same message (duplicates). */
+export interface DeliveryCounts {
+  messages: number;
+  recipients: number;
+  /** Messages beyond the first of the same content to the same customer from the same number. */
+  duplicates: number;
+  perRecipient: Record<string, number>;
+}
+
+/** What makes two sends "the same message": the template (name and parameters) or the text. */
+const contentKey = (m: SentMessage) => JSON.stringify((m.body as Obj).template ?? (m.body as Obj).text ?? m.body);
+
 export class Messaging {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** Throughput tier per phone number id, set at run time (else the sandbox's throughputPerSecond). */
+  private readonly tiers = new Map<string, number>();
+  private refused: (RefusedShare & { seen: number }) | null = null;
   private readonly syncFailures: InjectedFailure[] = [];
   private readonly asyncFailures: InjectedFailure[] = [];
 
@@ -41,6 +63,44 @@ export class Messaging {
     private readonly state: SandboxState,
     private readonly templates: TemplateRegistry,
   ) {}
+
+  setThroughput(phoneNumberId: string, perSecond: number): void {
+    this.tiers.set(phoneNumberId, perSecond);
+    this.buckets.delete(`tp:${phoneNumberId}`);
+  }
+
+  throughputOf(phoneNumberId: string): number {
+    return this.tiers.get(phoneNumberId) ?? this.state.opts.throughputPerSecond ?? 80;
+  }
+
+  /** Refuses `share` of the following sends (spread evenly) with `code`; share 0 stops. */
+  refuseShare(r: RefusedShare): void {
+    this.refused = r.share > 0 ? { ...r, seen: 0 } : null;
+  }
+
+  deliveries(phoneNumberId?: string): DeliveryCounts {
+    const perRecipient: Record<string, number> = {};
+    const seen = new Set<string>();
+    let duplicates = 0;
+    let messages = 0;
+    for (const m of this.state.sent) {
+      if (phoneNumberId && m.phoneNumberId !== phoneNumberId) continue;
+      messages++;
+      perRecipient[m.waId] = (perRecipient[m.waId] ?? 0) + 1;
+      const key = `${m.phoneNumberId}|${m.waId}|${contentKey(m)}`;
+      if (seen.has(key)) duplicates++;
+      seen.add(key);
+    }
+    return { messages, recipients: Object.keys(perRecipient).length, duplicates, perRecipient };
+  }
+
+  /** Whether this send is one of the refused share. */
+  private refusedNow(): RefusedShare | null {
+    const r = this.refused;
+    if (!r) return null;
+    r.seen++;
+    return Math.floor(r.seen * r.share) > Math.floor((r.seen - 1) * r.share) ? r : null;
+  }
 
   injectFailure(f: InjectedFailure): void {
     const list = (f.mode ?? 'sync') === 'sync' ? this.syncFailures : this.asyncFailures;
@@ -84,12 +144,14 @@ export class Messaging {
     const template = p.template ? this.templates.checkTemplate(account, p) : undefined;
     if (p.flow) this.checkFlow(account, p.flow);
 
-    const rate = this.state.opts.throughputPerSecond ?? 80;
+    const rate = this.throughputOf(account.phoneNumberId);
     if (!this.take(`tp:${account.phoneNumberId}`, rate, rate)) {
       throw new SandboxGraphError(130429, 'Message failed to send because there were too many messages sent from this phone number in a short period of time', {
         subcode: 2494055,
       });
     }
+    const refusal = this.refusedNow();
+    if (refusal) throw new SandboxGraphError(refusal.code, refusal.details ?? 'Refused share (sandbox)');
     const pair = this.state.opts.pairRateLimit;
     if (pair && !this.take(`pair:${account.phoneNumberId}:${p.waId}`, pair.burst, pair.perSecond)) {
       throw new SandboxGraphError(131056, 'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time');

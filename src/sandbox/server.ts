@@ -300,6 +300,28 @@ function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => 
     return { queued: true };
   });
 
+  // Issue 17: a number's throughput tier at run time, a refused share of sends, deliveries per recipient.
+  app.post('/_sandbox/accounts/:phoneNumberId/throughput', async (req, reply) => {
+    const { phoneNumberId } = req.params as { phoneNumberId: string };
+    const perSecond = isObj(req.body) ? Number(req.body.perSecond) : NaN;
+    if (!Number.isFinite(perSecond) || perSecond <= 0) return reply.code(400).send({ error: 'body must be { perSecond }' });
+    core.messaging.setThroughput(phoneNumberId, perSecond);
+    return { phoneNumberId, perSecond };
+  });
+  app.post('/_sandbox/refusals', async (req, reply) => {
+    const b = isObj(req.body) ? req.body : {};
+    const share = Number(b.share);
+    if (typeof b.code !== 'number' || !Number.isFinite(share) || share < 0 || share > 1) {
+      return reply.code(400).send({ error: 'body must be { code, share (0 to 1), details? }' });
+    }
+    core.messaging.refuseShare({ code: b.code, share, details: typeof b.details === 'string' ? b.details : undefined });
+    return { code: b.code, share };
+  });
+  app.get('/_sandbox/deliveries', async (req) => {
+    const q = req.query as { phoneNumberId?: string };
+    return core.messaging.deliveries(q.phoneNumberId);
+  });
+
   app.post('/_sandbox/time', async (req, reply) => {
     const ms = isObj(req.body) ? Number(req.body.advanceMs) : NaN;
     if (!Number.isFinite(ms) || ms < 0) return reply.code(400).send({ error: 'body must be { advanceMs }' });

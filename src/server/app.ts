@@ -168,6 +168,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
   const retention = createEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });
   registerJobHandlers(jobs, services, retention);
+  // Campaigns (issue 17): each process runs the claim loops; they stop before the jobs and the database.
+  app.addHook('preClose', async () => services.campaignRunner.stop());
   app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
@@ -221,6 +223,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', async () => {
     await jobs.start();
     void retention.schedule();
+    services.campaignRunner.start();
   });
   return app;
 }

@@ -12,3 +12,5 @@ export * from './schemas/events';
 export * from './api/routes';
 export * from './template-variables';
 export * from './customer-window';
+export * from './campaign-validation';
+export * from './bot-validation';

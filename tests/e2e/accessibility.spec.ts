@@ -202,7 +202,8 @@ const appScreens: Step[] = [
     name: 'campaign',
     go: async (page, s) => {
       await page.goto(`/campaigns/${s.campaignId}`);
-      await expect(page.getByText('The canvas editor arrives in a later release')).toBeVisible();
+      // Issue 17: the campaign canvas editor.
+      await expect(page.getByRole('region', { name: 'Add a step' })).toBeVisible();
     },
   },
   {

@@ -18,14 +18,14 @@ describe('canvas routes, loaded lazily', () => {
     const answers = defaultAnswers();
     answers[`GET /bot/${botId}`] = {
       status: 200,
-      body: { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null },
+      body: { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null, publishedVersionId: null, hasUnpublishedChanges: true },
     };
     await renderApp(`/automation/${botId}`, { answers });
     expect(await screen.findByText('Returns desk')).toBeInTheDocument();
     expect(screen.getByText('Active')).toBeInTheDocument();
-    // Its facts, each under its label.
-    expect(screen.getByText('Steps').nextElementSibling).toHaveTextContent('0');
-    expect(screen.getByText('Channel').nextElementSibling).toHaveTextContent('WhatsApp');
+    // Its canvas editor (an empty canvas here) with the deploy controls.
+    expect(screen.getByRole('heading', { name: 'Steps (0)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Publish' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('link', { name: 'Back to automation' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Automation' })).toBeInTheDocument();
@@ -45,11 +45,15 @@ describe('canvas routes, loaded lazily', () => {
         rfInstance: canvas,
         memberId: 'm1',
         workspaceId: workspace.id,
+        scheduledAt: null,
+        deployedAt: null,
+        triggerKeyHint: null,
       },
     };
     await renderApp(`/campaigns/${campaignId}`, { answers });
     expect(await screen.findByText('Black Friday')).toBeInTheDocument();
-    expect(screen.getByText('Type').nextElementSibling).toHaveTextContent('One-time');
+    expect(screen.getByText('One-time campaign')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Add a step' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('link', { name: 'Back to campaigns' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeInTheDocument();

@@ -11,8 +11,11 @@ beforeAll(polyfillDom);
 const botId = '99999999-9999-4999-8999-999999999999';
 const campaignId = '88888888-8888-4888-8888-888888888888';
 const canvas = { nodes: [], edges: [], viewport: { x: 0, y: 0, zoom: 1 } };
-const bot = { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null };
-const campaign = { id: campaignId, name: 'Black Friday', createdAt: now, type: 'oneTime', status: 'draft', resumeAt: null, rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, CampaignLogs: [], logCounts: { success: 0, failed: 0 } };
+const bot = { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null, publishedVersionId: null, hasUnpublishedChanges: true };
+const campaign = { id: campaignId, name: 'Black Friday', createdAt: now, type: 'oneTime', status: 'draft', resumeAt: null, rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, CampaignLogs: [], logCounts: { success: 0, failed: 0 },
+  // Issue 17 additions.
+  scheduledAt: null, deployedAt: null, triggerKeyHint: null,
+  counts: { recipients: 0, pending: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, unknown: 0, optedOut: 0 } };
 
 const log = (n: number, messageStatus: 'success' | 'failed') => ({
   id: `7777777${n}-7777-4777-8777-777777777777`,
@@ -81,18 +84,29 @@ describe('campaigns', () => {
     expect(calls.find((c) => c.method === 'POST' && c.path === '/campaign')?.body).toEqual({ workspaceId: workspace.id, name: 'Restock alert', type: 'recurring' });
   });
 
-  it('lists campaigns with their sent and failed counts (of every log, not only the embedded ones), and a delete button for admins', async () => {
+  it('lists campaigns with their counts (of every log, not only the embedded ones), and a delete button for admins', async () => {
     const answers = defaultAnswers();
     answers['GET /workspace/w1/campaigns'] = {
       status: 200,
-      // The list embeds the newest logs only; logCounts counts them all.
-      body: { items: [{ ...campaign, CampaignLogs: [log(1, 'success'), log(2, 'failed'), log(3, 'success')], logCounts: { success: 1250, failed: 37 } }], nextCursor: null },
+      // The list embeds the newest logs only; counts (issue 17) count them all.
+      body: {
+        items: [
+          {
+            ...campaign,
+            CampaignLogs: [log(1, 'success'), log(2, 'failed'), log(3, 'success')],
+            logCounts: { success: 1250, failed: 37 },
+            counts: { ...campaign.counts, recipients: 1287, sent: 1250, failed: 37 },
+          },
+        ],
+        nextCursor: null,
+      },
     };
     await renderApp('/campaigns', { answers });
     const table = await screen.findByRole('table', { name: 'Campaigns' });
     const row = within(table).getByRole('link', { name: 'Black Friday' }).closest('tr') as HTMLElement;
     expect(within(row).getByText('One-time')).toBeInTheDocument();
-    expect(within(row).getByText('1250')).toBeInTheDocument();
+    expect(within(row).getByText('1,287')).toBeInTheDocument();
+    expect(within(row).getByText('1,250')).toBeInTheDocument();
     expect(within(row).getByText('37')).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'Delete Black Friday' })).toBeInTheDocument();
   });

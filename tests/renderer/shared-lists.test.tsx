@@ -66,6 +66,8 @@ function bot(over: Partial<Bot>): Bot {
     memberId: ids.member,
     workspaceId: ids.workspace,
     whatsappAccountId: null,
+    publishedVersionId: null,
+    hasUnpublishedChanges: true,
     ...over,
   };
 }

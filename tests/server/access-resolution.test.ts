@@ -160,7 +160,7 @@ describe('resolveAccess', () => {
     expect(await resolveAccess(wsParams('agent'), req('agent', { params: { workspaceId: ws.a } }), deps())).toMatchObject({ workspaceId: ws.a, role: 'agent' });
     expect(await resolveAccess(wsBody('admin'), req('admin', { body: { workspaceId: ws.a } }), deps())).toMatchObject({ workspaceId: ws.a, role: 'admin' });
     const ctx = await resolveAccess(wsParams('agent'), req('admin', { params: { workspaceId: ws.a } }), deps());
-    expect('workspaceId' in ctx && ctx.caller.member.id).toBe(m.adminA);
+    expect('workspaceId' in ctx && ctx.caller?.member.id).toBe(m.adminA);
   });
 
   it('refuses an agent an admin call with 403 "Only workspace admins can do this"', async () => {

@@ -8,10 +8,8 @@ import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { seedWorkspace, type Seeded } from '../support/fixtures';
 import { exampleBody, exampleUrl } from '../support/route-examples';
 
-const expectedPending = [
-  'deployCampaign',
-  'triggerOutbound',
-].sort();
+// Campaign deploy and the recurring trigger landed with issue 17: no call is pending now.
+const expectedPending: string[] = [];
 
 let ta: TestApp;
 let admin: Session;
@@ -30,7 +28,7 @@ describe('calls not available yet', () => {
     expect(routeNames.filter((n) => (routes[n] as RouteDef).pending).sort()).toEqual(expectedPending);
   });
 
-  it.each(expectedPending)('%s answers 501 with a message saying what is missing', async (name) => {
+  it.skipIf(expectedPending.length === 0).each(expectedPending)('%s answers 501 with a message saying what is missing', async (name) => {
     const def = routes[name as keyof typeof routes] as RouteDef;
     const res = await ta.call(def.method, exampleUrl(def, s), { token: admin.token, body: exampleBody(name as never, s) });
     expect(res.statusCode).toBe(501);

@@ -19,7 +19,22 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   createCampaign: (s) => ({ workspaceId: s.workspaceId, type: 'recurring' }),
   deployCampaign: () => ({}),
   patchCampaign: () => ({ name: 'Renamed campaign' }),
+  // bots (issue 18)
+  restoreBotVersion: () => ({}),
+  discardBotChanges: () => ({}),
+  startBotPreview: () => ({}),
+  answerBotPreview: () => ({
+    session: { currentNodeId: null, step: 0, waitingFor: null, invalidAnswers: 0, variables: {}, ended: true },
+    answer: { type: 'text', text: 'hi' },
+  }),
   triggerOutbound: () => [{ phone: '+14155550199', name: 'Lin' }],
+  // campaigns (issue 17)
+  pauseCampaign: () => ({}),
+  resumeCampaign: () => ({}),
+  cancelCampaignSchedule: () => ({}),
+  rotateCampaignTriggerKey: () => ({}),
+  retargetCampaign: () => ({ outcome: 'failed' }),
+  patchCampaignSettings: () => ({ optOutKeywords: ['ARRET'] }),
   createAttribute: (s) => ({ name: `attr_${Date.now()}`, format: 'number', workspaceId: s.workspaceId }),
   patchAttribute: () => ({ description: 'changed' }),
   patchContact: () => ({ name: 'Changed Name' }),
@@ -75,7 +90,8 @@ export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> 
   for (const key of Object.keys(def.params?.shape ?? {})) {
     if (key === 'workspaceId') out[key] = s.workspaceId;
     else if (key === 'inviteToken') out[key] = s.inviteToken;
-    else if (def.access.kind === 'resource' && def.access.field === key) out[key] = s.ids[def.access.resource];
+    else if (key === 'versionId') out[key] = '00000000-0000-4000-8000-000000000000'; // no version seeded: the walk sees 404 after the access check
+    else if ((def.access.kind === 'resource' || def.access.kind === 'campaignKey') && def.access.field === key) out[key] = s.ids[def.access.resource];
     else throw new Error(`No example for path parameter ${key} of ${def.path}`);
   }
   return out;

@@ -14,7 +14,9 @@ import { workspaceOfResource } from '../repositories/resources';
 import { isUuid } from '../repositories/pagination';
 import type { IdentityProvider } from './identity';
 import { reportAccessLost, type StreamSubject } from '../realtime/access-lost';
-import type { Caller, WorkspaceContext } from '../http/types';
+import type { CampaignKeyContext, Caller, WorkspaceContext } from '../http/types';
+import { campaignByKeyHash } from '../repositories/campaign-runs';
+import { hashTriggerKey, triggerKeyOf } from '../campaigns/trigger-keys';
 
 export const resourceLabels: Record<ResourceKind, string> = {
   bot: 'Bot',
@@ -78,7 +80,7 @@ export async function authenticate(request: FastifyRequest, deps: AccessDeps, op
   return { ...verified, member };
 }
 
-export type AccessResult = { caller: null } | { caller: Caller } | WorkspaceContext;
+export type AccessResult = { caller: null } | { caller: Caller } | WorkspaceContext | CampaignKeyContext;
 
 export async function resolveAccess(
   access: Access,
@@ -87,6 +89,15 @@ export async function resolveAccess(
   opts: AccessOptions = {},
 ): Promise<AccessResult> {
   if (access.kind === 'public') return { caller: null };
+  // Issue 17: a campaign's trigger key (another system calling), else a member as for a resource route.
+  if (access.kind === 'campaignKey') {
+    const key = triggerKeyOf(request);
+    if (!key) return resolveAccess({ ...access, kind: 'resource' }, request, deps, opts);
+    const id = (request.params as Record<string, unknown> | undefined)?.[access.field];
+    const campaign = await campaignByKeyHash(deps.db.db, hashTriggerKey(key));
+    if (!campaign || campaign.id !== id) throw new HttpError(401, 'Invalid trigger key for this campaign');
+    return { caller: null, workspaceId: campaign.workspaceId, role: 'admin', triggerKeyHash: campaign.triggerKeyHash };
+  }
   const caller = await authenticate(request, deps, opts);
   if (access.kind === 'signedIn') return { caller };
 

@@ -35,6 +35,13 @@ export const workspaces = pgTable('workspaces', {
   name: text('name').notNull(),
   /** Country assumed for phone numbers written without a country code (imports). */
   defaultCountry: text('default_country').notNull().default('US'),
+  // ---- campaigns (issue 17) ----
+  /** IANA time zone of recipients whose own cannot be told (send windows). */
+  timeZone: text('time_zone').notNull().default('UTC'),
+  /** Opt-out keywords besides STOP and UNSUBSCRIBE, upper-cased. */
+  optOutKeywords: text('opt_out_keywords').array().notNull().default(sql`'{}'::text[]`),
+  /** Sent after an opt-out when the 24-hour window allows; empty sends nothing. */
+  optOutConfirmation: text('opt_out_confirmation').notNull().default('You will no longer receive campaign messages from us. Reply START to subscribe again.'),
   createdAt: createdAt(),
 });
 
@@ -119,6 +126,8 @@ export const contacts = pgTable(
     metaSourceId: text('meta_source_id'),
     metaSourceType: text('meta_source_type'),
     metaCtwaClid: text('meta_ctwa_clid'),
+    /** Campaigns (issue 17): opted out of campaigns since this time (null: not opted out). */
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
@@ -216,8 +225,48 @@ export const bots = pgTable(
     whatsappAccountId: uuid('whatsapp_account_id'),
     memberId: uuid('member_id').notNull(),
     createdAt: createdAt(),
+    // ---- issue 18 (bots): draft and published ----
+    /** The version new sessions start on (null until the first deploy). */
+    publishedVersionId: uuid('published_version_id'),
+    /** Bumped on every change of the draft canvas; a version records the revision it was published from. */
+    draftRevision: integer('draft_revision').notNull().default(0),
+    publishedRevision: integer('published_revision'),
   },
-  (t) => [index('bots_workspace_idx').on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index('bots_workspace_idx').on(t.workspaceId, t.createdAt),
+    // One active bot per WhatsApp number, held by the database.
+    uniqueIndex('bots_active_account_uq').on(t.whatsappAccountId).where(sql`${t.isActive} AND ${t.whatsappAccountId} IS NOT NULL`),
+  ],
+);
+
+/** Issue 18: a published, immutable version of a bot's canvas; sessions run on the version they started on. */
+export const botVersions = pgTable(
+  'bot_versions',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    botId: uuid('bot_id').notNull().references(() => bots.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    rfInstance: jsonb('rf_instance').notNull(),
+    /** The draft revision it was published from. */
+    draftRevision: integer('draft_revision').notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('bot_versions_bot_version_uq').on(t.botId, t.version), index('bot_versions_workspace_idx').on(t.workspaceId, t.botId)],
+);
+
+/** Issue 18: values of conversation-type attributes (contact-type ones live on the contact). */
+export const conversationAttributes = pgTable(
+  'conversation_attributes',
+  {
+    conversationId: uuid('conversation_id').primaryKey().references(() => conversations.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Values by attribute name, as contacts keep theirs. */
+    values: jsonb('values').$type<Record<string, string>>().notNull().default({}),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('conversation_attributes_workspace_idx').on(t.workspaceId)],
 );
 
 export const campaigns = pgTable(
@@ -227,13 +276,27 @@ export const campaigns = pgTable(
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     type: text('type', { enum: ['oneTime', 'recurring'] }).notNull(),
-    status: text('status', { enum: ['draft', 'active', 'paused', 'inProgress', 'completed'] }).notNull().default('draft'),
+    status: text('status', { enum: ['draft', 'scheduled', 'active', 'paused', 'inProgress', 'completed'] }).notNull().default('draft'),
     resumeAt: timestamp('resume_at', { withTimezone: true, precision: 3 }),
     rfInstance: jsonb('rf_instance').notNull(),
     memberId: uuid('member_id').notNull(),
+    // ---- issue 17 ----
+    /** A scheduled one-time campaign starts then (the scheduler claims it once). */
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3 }),
+    deployedAt: timestamp('deployed_at', { withTimezone: true, precision: 3 }),
+    /** The canvas as deployed: the runner follows it, edits of the draft cannot change a running campaign. */
+    deployedRf: jsonb('deployed_rf'),
+    /** sha256 of the recurring trigger key (the key is shown once). */
+    triggerKeyHash: text('trigger_key_hash'),
+    triggerKeyHint: text('trigger_key_hint'),
     createdAt: createdAt(),
   },
-  (t) => [index('campaigns_workspace_idx').on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index('campaigns_workspace_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('campaigns_trigger_key_uq').on(t.triggerKeyHash),
+    index('campaigns_due_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
+    index('campaigns_resume_idx').on(t.resumeAt).where(sql`${t.status} = 'paused'`),
+  ],
 );
 
 /**
@@ -246,7 +309,9 @@ export const campaignRuns = pgTable(
     id: id(),
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
     campaignId: uuid('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['running', 'completed', 'cancelled'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'paused', 'completed', 'cancelled'] }).notNull().default('running'),
+    /** Issue 17: the recipients snapshot of a one-time run is still being written. */
+    snapshotDone: boolean('snapshot_done').notNull().default(true),
     /** Recipients snapshotted at deploy (one for a recurring campaign's record). */
     recipientCount: integer('recipient_count').notNull().default(0),
     createdAt: createdAt(),
@@ -273,10 +338,16 @@ export const campaignRecipients = pgTable(
     nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    // ---- issue 17 ----
+    campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
+    /** Pair-rate (131056) retries of the current step so far. */
+    attempts: integer('attempts').notNull().default(0),
   },
   (t) => [
     uniqueIndex('campaign_recipients_run_contact_uq').on(t.workspaceId, t.runId, t.contactId),
     index('campaign_recipients_run_status_idx').on(t.workspaceId, t.runId, t.status),
+    // The runner's claim: due recipients of any run, oldest due first (pending, waiting, and stale sending).
+    index('campaign_recipients_due_idx').on(t.nextAt).where(sql`${t.status} in ('pending', 'waiting', 'sending')`),
   ],
 );
 
@@ -301,9 +372,17 @@ export const campaignLogs = pgTable(
     waMessageId: text('wa_message_id'),
     reason: text('reason'),
     createdAt: createdAt(),
+    // ---- issue 17 ----
+    contactId: uuid('contact_id'),
+    /** pending, sent, delivered, read, failed, unknown, optedOut: only ever moves forward (see campaigns/status.ts). */
+    deliveryState: text('delivery_state', { enum: ['pending', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut'] }).notNull().default('sent'),
+    errorCode: integer('error_code'),
+    repliedAt: timestamp('replied_at', { withTimezone: true, precision: 3 }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     index('campaign_logs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt),
+    index('campaign_logs_contact_idx').on(t.workspaceId, t.contactId, t.createdAt),
     uniqueIndex('campaign_logs_recipient_step_uq').on(t.workspaceId, t.recipientId, t.stepId),
     index('campaign_logs_wamid_idx').on(t.workspaceId, t.waMessageId),
   ],
@@ -468,8 +547,20 @@ export const botSessions = pgTable(
     endReason: text('end_reason', { enum: ['completed', 'expired', 'handoff', 'member', 'bot_stopped', 'failed'] }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    // ---- issue 18 (bots): the runtime ----
+    /** The published version the session runs on to its end. */
+    botVersionId: uuid('bot_version_id').references(() => botVersions.id, { onDelete: 'cascade' }),
+    /** Nodes run so far: part of every send's idempotency key (`bot:<sessionId>:<step>:<block>`). */
+    step: integer('step').notNull().default(0),
+    /** Invalid answers to the current waiting node. */
+    invalidAnswers: integer('invalid_answers').notNull().default(0),
+    /** When the current waiting node's no-answer edge is due (null when there is none). */
+    noAnswerAt: timestamp('no_answer_at', { withTimezone: true, precision: 3 }),
+    /** The time of the last inbound message applied: messages are applied in order, each once. */
+    handledUntil: timestamp('handled_until', { withTimezone: true, precision: 3 }),
   },
   (t) => [
+    index('bot_sessions_no_answer_idx').on(t.noAnswerAt).where(sql`${t.status} = 'active' AND ${t.noAnswerAt} IS NOT NULL`),
     uniqueIndex('bot_sessions_live_conversation_uq').on(t.workspaceId, t.conversationId).where(sql`${t.status} = 'active'`),
     index('bot_sessions_bot_idx').on(t.workspaceId, t.botId, t.createdAt),
     // The expiry sweep looks across workspaces for live sessions past their time.
@@ -599,6 +690,8 @@ export const tenantTables = [
   'campaign_runs',
   'campaign_recipients',
   'bot_sessions',
+  'bot_versions',
+  'conversation_attributes',
   'conversations',
   'conversation_events',
   'messages',

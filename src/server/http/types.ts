@@ -21,12 +21,25 @@ export interface WorkspaceContext {
   role: Role;
 }
 
+/**
+ * Issue 17: a route that takes a campaign's trigger key (access kind `campaignKey`): called with the key,
+ * `caller` is null and `triggerKeyHash` names the key; called by a member, as WorkspaceContext.
+ */
+export interface CampaignKeyContext {
+  caller: WorkspaceContext['caller'] | null;
+  workspaceId: string;
+  role: Role;
+  triggerKeyHash?: string | null;
+}
+
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type ContextFor<R extends RouteDef> = R['access'] extends { kind: 'public' }
   ? { caller: null }
   : R['access'] extends { kind: 'signedIn' }
     ? { caller: Caller }
-    : WorkspaceContext;
+    : R['access'] extends { kind: 'campaignKey' }
+      ? CampaignKeyContext
+      : WorkspaceContext;
 
 export interface HandlerInput<R extends RouteDef> {
   params: Out<R['params']>;

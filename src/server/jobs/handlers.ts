@@ -19,6 +19,12 @@ export function registerJobHandlers(jobs: JobQueue, services: Services, retentio
     'events.prune': () => retention.prune(),
     'contacts.import': (data, job) => services.imports.runJob(data, job),
     'messages.send': (data) => services.outbound.runJob(data),
+    // bots (issue 18)
+    'bots.turn': (data) => services.bots.onInbound(data),
+    'bots.timeout': (data) => services.bots.onTimeout(data),
+    'bots.deliver': (data) => services.bots.deliver(data),
+    'bots.email': (data) => services.bots.email(data),
+    'campaigns.due': () => services.campaigns.runDue(),
   };
   for (const name of Object.keys(batchHandlers) as BatchJobName[]) jobs.registerBatch(name, batchHandlers[name]);
   for (const name of Object.keys(handlers) as Exclude<JobName, BatchJobName>[]) {

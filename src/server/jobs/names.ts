@@ -68,6 +68,33 @@ export const jobDefinitions = {
    * system; idempotent by its key: a retry never sends twice.
    */
   'messages.send': job(OutboundSendJob, { retryLimit: 5, retryDelaySeconds: 2, retryBackoff: true, concurrency: 8 }),
+  /**
+   * Campaigns (issue 17): starts scheduled campaigns and resumes paused ones whose time has come. Queued for each
+   * such time (startAfter); each run claims every due campaign once across processes (src/server/campaigns).
+   */
+  'campaigns.due': job(z.object({}), { retryLimit: 5, retryDelaySeconds: 2 }),
+  // ---- bots (issue 18: src/server/bots/session-runtime.ts) ----
+  /** A conversation's new inbound messages for its bot session (queued after the inbound batch commits). */
+  'bots.turn': job(z.object({ workspaceId: uuid, conversationId: uuid, from: z.string(), upTo: z.string() }), {
+    retryLimit: 5,
+    retryDelaySeconds: 2,
+    concurrency: 4,
+    runInSenderSeconds: 20,
+  }),
+  /** A session's no-answer timeout or expiry, due at its time; does nothing when the session moved on. */
+  'bots.timeout': job(z.object({ workspaceId: uuid, sessionId: uuid, step: z.number().int(), kind: z.enum(['noAnswer', 'expire']) }), { retryLimit: 5 }),
+  /** The durable path of a bot turn's sends, in order, each keyed (a send done already is not repeated). */
+  'bots.deliver': job(z.object({ workspaceId: uuid, requests: z.array(OutboundSendJob) }), {
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    runInSenderSeconds: 20,
+  }),
+  /** A SendEmail node's e-mail. */
+  'bots.email': job(
+    z.object({ workspaceId: uuid, to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()), subject: z.string(), text: z.string() }),
+    { retryLimit: 3, retryDelaySeconds: 30 },
+  ),
 } satisfies JobMap;
 
 export type ProductJobs = typeof jobDefinitions;

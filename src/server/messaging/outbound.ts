@@ -39,6 +39,9 @@ import { type Pacer, createPacer } from './pacer';
 export const outsideWindowMessage =
   'More than 24 hours have passed since the customer last wrote; send an approved template to reopen the conversation';
 
+/** Meta's pair-rate refusal (too many messages to one customer): retryable for that recipient alone. */
+export const pairRateLimitCode = 131056;
+
 /** Meta may or may not have the message; it is not sent again automatically. */
 export class OutcomeUnknownError extends Error {
   constructor(readonly sendId: string) {
@@ -68,6 +71,8 @@ export interface SentMessage {
   sendId: string;
   /** The key had been sent before: this is that send's message, nothing went out now. */
   replayed: boolean;
+  /** WhatsApp's id of the message (status webhooks name it). */
+  wamid: string | null;
 }
 
 export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphClient, opts: OutboundOptions = {}) {
@@ -221,7 +226,7 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
         case 'sent': {
           const row = known.messageId ? await ch.messageById(tx, ws, known.messageId) : null;
           if (!row) throw new OutcomeUnknownError(known.id);
-          return { replay: { message: toMessage(row), sendId: known.id, replayed: true } satisfies SentMessage };
+          return { replay: { message: toMessage(row), sendId: known.id, replayed: true, wamid: known.waMessageId } satisfies SentMessage };
         }
         case 'failed':
           // The same refusal again, without asking Meta again.
@@ -246,7 +251,9 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
   async function settleFailure(req: Request, sendId: string, err: unknown): Promise<never> {
     const ws = req.workspaceId;
     if (err instanceof GraphApiError && !err.mayHaveArrived) {
-      const status = err.retryable ? 'pending' : 'failed';
+      // 131056 (pair rate): too many messages to this one customer. Not the number's fault (no back-off) and not
+      // final: the key stays sendable, and the caller (a campaign's runner) tries that recipient again later.
+      const status = err.retryable || err.code === pairRateLimitCode ? 'pending' : 'failed';
       await sends.finish(db(), ws, sendId, { status, errorCode: err.code ?? null, failureReason: err.userMessage });
       throw err;
     }
@@ -398,7 +405,7 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
       const first = !announced.has(conversation.id);
       announced.add(conversation.id);
       events.push(...messageEvents({ opened: opened && first, reopened: false }, touched.get(conversation.id) ?? conversation, it.target.contact, message));
-      return { message, sendId: it.sendId, replayed: false };
+      return { message, sendId: it.sendId, replayed: false, wamid: it.wamid };
     });
     await appendEvents(tx, ws, events);
     await sends.finishSent(

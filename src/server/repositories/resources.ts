@@ -6,9 +6,9 @@ import type { ResourceKind } from '../../shared/api/routes';
 import type {
   Attribute,
   Bot,
-  BotRfInstance,
+  BotDraftRfInstance,
   Campaign,
-  CampaignRfInstance,
+  CampaignDraftRfInstance,
   Contact,
   ImportHistory,
   Invitee,
@@ -60,22 +60,27 @@ export const toBot = (r: typeof t.bots.$inferSelect): Bot => ({
   lastDeployedAt: isoOrNull(r.lastDeployedAt),
   isActive: r.isActive,
   channel: 'WhatsApp',
-  rfInstance: r.rfInstance as BotRfInstance,
+  rfInstance: r.rfInstance as BotDraftRfInstance,
   memberId: r.memberId,
   workspaceId: r.workspaceId,
   whatsappAccountId: r.whatsappAccountId,
+  publishedVersionId: r.publishedVersionId,
+  hasUnpublishedChanges: r.publishedRevision !== r.draftRevision,
 });
 
 export const toCampaign = (r: typeof t.campaigns.$inferSelect): Campaign => ({
   id: r.id,
   name: r.name,
   resumeAt: isoOrNull(r.resumeAt),
-  rfInstance: r.rfInstance as CampaignRfInstance,
+  rfInstance: r.rfInstance as CampaignDraftRfInstance,
   status: r.status,
   createdAt: iso(r.createdAt),
   memberId: r.memberId,
   workspaceId: r.workspaceId,
   type: r.type,
+  scheduledAt: isoOrNull(r.scheduledAt),
+  deployedAt: isoOrNull(r.deployedAt),
+  triggerKeyHint: r.triggerKeyHint,
 });
 
 export const toAttribute = (r: typeof t.attributes.$inferSelect): Attribute => ({
@@ -104,6 +109,7 @@ export const toContact = (r: typeof t.contacts.$inferSelect): Contact => ({
   meta_source_id: r.metaSourceId,
   meta_source_type: r.metaSourceType,
   meta_ctwa_clid: r.metaCtwaClid,
+  optedOut: r.optedOutAt !== null,
 });
 
 export const toSegment = (r: typeof t.segments.$inferSelect): Segment => ({

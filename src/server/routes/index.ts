@@ -11,9 +11,12 @@ import * as inv from '../repositories/invitees';
 import { uploadHandlers } from '../storage/uploads';
 import { routes } from '../../shared/api/routes';
 import { bearerToken, streamStillAllowed } from '../auth/access';
+import { HttpError } from '../errors';
+import { createKeyRateLimiter } from '../campaigns/trigger-keys';
 
 export function buildHandlers(s: Services): Handlers {
   const ex = () => s.deps.db.db;
+  const triggerRateLimit = createKeyRateLimiter();
   /** Flags the page's conversations the caller has not read (addition). */
   async function withUnread<E extends { id: string }>(page: { items: E[]; nextCursor: string | null }, ctx: MemberCtx) {
     const ids = await unread.unreadAmong(ex(), ctx.workspaceId, ctx.caller.member.id, page.items.map((c) => c.id));
@@ -64,18 +67,53 @@ export function buildHandlers(s: Services): Handlers {
     patchBot: ({ ctx, params, body }) => s.automation.patchBot(ctx, params.botId, body),
     connectWaba: ({ ctx, params, body }) => s.automation.connectWaba(ctx, params.botId, body.wabaAccountId),
     deleteBot: ({ ctx, params }) => s.automation.deleteBot(ctx, params.botId),
+    // bot additions (issue 18)
+    listBotVersions: ({ ctx, params }) => s.automation.listBotVersions(ctx, params.botId),
+    getBotVersion: ({ ctx, params }) => s.automation.getBotVersion(ctx, params.botId, params.versionId),
+    restoreBotVersion: ({ ctx, params }) => s.automation.restoreBotVersion(ctx, params.botId, params.versionId),
+    discardBotChanges: ({ ctx, params }) => s.automation.discardBotChanges(ctx, params.botId),
+    startBotPreview: ({ ctx, params }) => s.automation.previewBot.start(ctx, params.botId),
+    answerBotPreview: ({ ctx, params, body }) => s.automation.previewBot.answer(ctx, params.botId, body.session, body.answer),
 
     // campaign
     getCampaign: ({ ctx, params }) => s.automation.getCampaign(ctx, params.campaignId),
     createCampaign: ({ ctx, body }) => s.automation.createCampaign(ctx, body),
-    patchCampaign: ({ ctx, params, body }) => s.automation.patchCampaign(ctx, params.campaignId, body),
-    deleteCampaign: ({ ctx, params }) => s.automation.deleteCampaign(ctx, params.campaignId),
+    // campaign engine (issue 17): src/server/campaigns
+    patchCampaign: ({ ctx, params, body }) => s.campaigns.patch(ctx, params.campaignId, body),
+    deleteCampaign: ({ ctx, params }) => s.campaigns.remove(ctx, params.campaignId),
+    deployCampaign: ({ ctx, params, body }) => s.campaigns.deploy(ctx, params.campaignId, body),
+    pauseCampaign: ({ ctx, params, body }) => s.campaigns.pause(ctx, params.campaignId, body),
+    resumeCampaign: ({ ctx, params }) => s.campaigns.resume(ctx, params.campaignId),
+    cancelCampaignSchedule: ({ ctx, params }) => s.campaigns.cancelSchedule(ctx, params.campaignId),
+    rotateCampaignTriggerKey: ({ ctx, params }) => s.campaigns.rotateTriggerKey(ctx, params.campaignId),
+    getCampaignResults: ({ ctx, params }) => s.campaignData.results(ctx, params.campaignId),
+    listCampaignLogs: ({ ctx, params, query }) => s.campaignData.logs(ctx, params.campaignId, query),
+    exportCampaignLogs: ({ ctx, params, query, reply }) => s.campaignData.exportCsv(ctx, params.campaignId, query.status, reply),
+    retargetCampaign: ({ ctx, params, body }) => s.campaignData.retarget(ctx, params.campaignId, body),
+    getCampaignSettings: ({ ctx }) => s.campaignData.settings(ctx),
+    patchCampaignSettings: ({ ctx, body }) => s.campaignData.patchSettings(ctx, body),
+    triggerOutbound: async ({ ctx, params, body, reply }) => {
+      // Calls with a trigger key are rate-limited per key (429 with Retry-After beyond the limit).
+      const wait = ctx.triggerKeyHash ? triggerRateLimit(ctx.triggerKeyHash) : 0;
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        throw new HttpError(429, `Too many calls with this trigger key; try again in ${wait} s`);
+      }
+      return s.campaignData.trigger(ctx, params.campaignId, body);
+    },
 
     // attribute, contact, segment
     createAttribute: ({ ctx, body }) => s.audience.createAttribute(ctx, body),
     patchAttribute: ({ ctx, params, body }) => s.audience.patchAttribute(ctx, params.attributeId, body),
     deleteAttribute: ({ ctx, params }) => s.audience.deleteAttribute(ctx, params.attributeId),
-    patchContact: ({ ctx, params, body }) => s.audience.patchContact(ctx, params.contactId, body),
+    patchContact: async ({ ctx, params, body }) => {
+      const { optedOut, ...rest } = body;
+      const contact = await s.audience.patchContact(ctx, params.contactId, rest);
+      // Issue 17: an agent opts the contact back in to campaigns (or out).
+      if (optedOut === undefined) return contact;
+      await s.campaignData.setOptedOut(ctx, params.contactId, optedOut);
+      return { ...contact, optedOut };
+    },
     listContactConversations: async ({ ctx, params, query }) =>
       withUnread(
         await conv.listConversations(ex(), ctx.workspaceId, { ...query, contactId: params.contactId, memberId: ctx.caller.member.id }),

@@ -19,6 +19,7 @@ import { appendEvent } from '../realtime/event-log';
 
 import { attributeIndex, countSegment, segmentWhere, validateFilters } from '../segments';
 import type { SegmentFilter } from '../../shared/schemas/entities';
+import { withOptOutFilter } from '../repositories/campaign-runs';
 
 /** The contact's own columns a segment filter may name, besides the workspace's attributes. */
 export { contactColumns } from '../segments';
@@ -149,7 +150,9 @@ export function audienceService(d: ServiceDeps) {
         if (!segment) throw notFound('Segment not found');
         segmentFilters = segment.filters as SegmentFilter[];
       }
-      const segmentCond = segmentFilters ? await segmentWhere(ex(), ctx.workspaceId, segmentFilters) : undefined;
+      const inSegment = segmentFilters ? await segmentWhere(ex(), ctx.workspaceId, segmentFilters) : undefined;
+      // Issue 17: the opt-out filter (campaigns) narrows the segment condition.
+      const segmentCond = withOptOutFilter(inSegment, query.optedOut);
       const searchCond = query.search?.trim() ? await contactSearchIn(ex(), ctx.workspaceId, query.search) : undefined;
       return contactsPage(ex(), ctx.workspaceId, query, segmentCond, searchCond);
     },

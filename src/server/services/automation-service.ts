@@ -1,5 +1,5 @@
 /** Bots and campaigns: their records and canvases (the engines that run them come later). */
-import type { Bot, BotRfInstance, Campaign, CampaignRfInstance } from '../../shared';
+import type { Bot, BotRfInstance, Campaign, CampaignDraftRfInstance } from '../../shared';
 import type { z } from 'zod';
 import type { CampaignListEntry } from '../../shared/schemas/entities';
 import type { CreateBotBody, CreateCampaignBody, PatchBotBody, PatchCampaignBody } from '../../shared/schemas/requests';
@@ -7,10 +7,13 @@ import { limits } from '../../shared/limits';
 import { notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as logs from '../repositories/campaign-logs';
+import { countsOf, emptyCounts } from '../repositories/campaign-results';
 import { accountIdByIdOrWaba } from '../repositories/whatsapp-accounts';
 import type { Page, PageRequest } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
+import { botAdmin } from '../bots/bot-admin';
+import { botPreview } from '../bots/preview';
 
 const viewport = { x: 0, y: 0, zoom: 1 };
 /** A new bot starts with its start node, which cannot be deleted. */
@@ -19,10 +22,11 @@ export const newBotCanvas = (): BotRfInstance => ({
   edges: [],
   viewport,
 });
-export const newCampaignCanvas = (): CampaignRfInstance => ({ nodes: [], edges: [], viewport });
+export const newCampaignCanvas = (): CampaignDraftRfInstance => ({ nodes: [], edges: [], viewport });
 
 export function automationService(d: ServiceDeps) {
   const ex = () => d.db.db;
+  const bots = botAdmin(d);
   async function bot(ctx: WorkspaceContext, id: string) {
     const row = await r.bots.get(ex(), ctx.workspaceId, id);
     if (!row) throw notFound('Bot not found');
@@ -45,21 +49,8 @@ export function automationService(d: ServiceDeps) {
       });
       return r.toBot(row);
     },
-    async patchBot(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchBotBody>): Promise<Bot> {
-      // A media node's link is signed when the bot sends it: it must be a file of this workspace or external.
-      for (const node of body.rfInstance?.nodes ?? []) {
-        if (node.type !== 'MediaNode') continue;
-        await d.files.resolveReference(node.data.mediaLink, { workspaceId: ctx.workspaceId, field: `mediaLink of node ${node.id}`, allowExternal: true });
-      }
-      const row = await r.bots.update(ex(), ctx.workspaceId, id, {
-        ...(body.title !== undefined && { title: body.title }),
-        ...(body.isActive !== undefined && { isActive: body.isActive }),
-        ...(body.lastDeployedAt !== undefined && { lastDeployedAt: body.lastDeployedAt ? new Date(body.lastDeployedAt) : null }),
-        ...(body.rfInstance !== undefined && { rfInstance: body.rfInstance }),
-      });
-      if (!row) throw notFound('Bot not found');
-      return r.toBot(row);
-    },
+    /** Draft, title and deploy (issue 18: src/server/bots/bot-admin.ts). */
+    patchBot: (ctx: WorkspaceContext, id: string, body: z.output<typeof PatchBotBody>): Promise<Bot> => bots.patchBot(ctx, id, body),
     /** `wabaAccountId` names a WhatsApp account of the bot's workspace by its id or its WABA id. */
     async connectWaba(ctx: WorkspaceContext, id: string, wabaAccountId: string | null): Promise<Bot> {
       await bot(ctx, id);
@@ -68,9 +59,14 @@ export function automationService(d: ServiceDeps) {
         accountId = await accountIdByIdOrWaba(ex(), ctx.workspaceId, wabaAccountId);
         if (!accountId) throw notFound('WhatsApp account not found');
       }
-      const row = await r.bots.update(ex(), ctx.workspaceId, id, { whatsappAccountId: accountId });
-      return r.toBot(row!);
+      return bots.connectWaba(ctx, id, accountId);
     },
+    listBotVersions: bots.versions,
+    getBotVersion: bots.version,
+    restoreBotVersion: bots.restoreVersion,
+    discardBotChanges: bots.discardChanges,
+    /** The editor's preview (src/server/bots/preview.ts): writes nothing. */
+    previewBot: botPreview(d),
     async deleteBot(ctx: WorkspaceContext, id: string) {
       if (!(await r.bots.remove(ex(), ctx.workspaceId, id))) throw notFound('Bot not found');
       return { success: true as const };
@@ -83,9 +79,10 @@ export function automationService(d: ServiceDeps) {
     async listCampaigns(ctx: WorkspaceContext, query: PageRequest): Promise<Page<z.output<typeof CampaignListEntry>>> {
       const page = await r.campaigns.page(ex(), ctx.workspaceId, query);
       const ids = page.items.map((c) => c.id);
-      const [latest, counts] = await Promise.all([
+      const [latest, counts, results] = await Promise.all([
         logs.latestLogsOf(ex(), ctx.workspaceId, ids, limits.campaignListLogs),
         logs.logCountsOf(ex(), ctx.workspaceId, ids),
+        countsOf(ex(), ctx.workspaceId, ids),
       ]);
       return {
         nextCursor: page.nextCursor,
@@ -93,6 +90,7 @@ export function automationService(d: ServiceDeps) {
           ...r.toCampaign(c),
           CampaignLogs: latest.get(c.id) ?? [],
           logCounts: counts.get(c.id) ?? { success: 0, failed: 0 },
+          counts: results.get(c.id) ?? emptyCounts(),
         })),
       };
     },

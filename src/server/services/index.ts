@@ -19,6 +19,11 @@ import { messageSearchService } from './message-search-service';
 import { presenceService } from './presence-service';
 import { webhookSetupService } from './webhook-setup-service';
 import { routingService } from './routing-service';
+import { botSessionRuntime } from '../bots/session-runtime';
+import { createCampaignRunner } from '../campaigns/runner';
+import { createProgress } from '../campaigns/events';
+import { campaignService } from '../campaigns/campaign-service';
+import { campaignDataService } from '../campaigns/campaign-data-service';
 
 export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
@@ -26,11 +31,14 @@ export function buildServices(deps: ServiceDeps) {
   // Issue 19 part B: committed inbound messages go to auto-assignment (routing, built below).
   const channel = createChannel({ ...deps, afterInbound: (ws, wamids) => routing.afterInbound(ws, wamids) }, graph);
   // Every message Parley sends goes through this one path (src/server/messaging/outbound.ts).
-  const outbound = createOutbound(deps, channel, graph);
+  // Campaigns (issue 17): a send claimed longer than the lease without an outcome counts as unknown.
+  const leaseMs = (deps.config.campaigns?.leaseSeconds ?? 300) * 1000;
+  const outbound = createOutbound(deps, channel, graph, { inFlightMs: leaseMs });
   const conversations = conversationService(deps);
   const routing = routingService(deps, (ws, id, memberId) =>
     conversations.change(ws, { type: 'system' }, id, { assigneeMemberId: memberId, assigneeBotId: null }),
   );
+  const campaignRunner = createCampaignRunner(deps, outbound, createProgress(deps), { leaseMs });
   return {
     channel,
     routing,
@@ -54,6 +62,11 @@ export function buildServices(deps: ServiceDeps) {
     // issue 19 part B
     presence: presenceService(deps, channel),
     webhookSetup: webhookSetupService(deps),
+    campaignRunner,
+    // Issue 18: live bot sessions (src/server/bots/session-runtime.ts).
+    bots: botSessionRuntime(deps, outbound),
+    campaigns: campaignService(deps, campaignRunner),
+    campaignData: campaignDataService(deps, campaignRunner),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

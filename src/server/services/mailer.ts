@@ -3,6 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 
 export interface Mail {
   to: string;
+  /** Addition (bots' SendEmail node): comma-separated copies. */
+  cc?: string;
+  bcc?: string;
   subject: string;
   text: string;
 }

@@ -8,18 +8,17 @@
  * - An agent's reply marks the customer's messages read at WhatsApp (a durable job: whatsapp/channel.ts).
  */
 import type { z } from 'zod';
-import type { Message, TemplateComponent } from '../../shared';
+import type { Message } from '../../shared';
 import type { CreateMessageBody, CreateTemplateMessageBody } from '../../shared/schemas/requests';
-import { fillTemplateVariables, templateVariables } from '../../shared/template-variables';
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from '../http/types';
 import type { Channel } from '../whatsapp/channel';
-import { type TemplateParameter, templateComponents } from '../whatsapp/graph-client';
 import { viaGraph } from '../whatsapp/graph-failure';
 import type { Outbound } from '../messaging/outbound';
+import { prepareTemplateSend } from '../messaging/template-send';
 import type { Actor, OutboundContent } from '../messaging/outbound-request';
 import type { ServiceDeps } from './context';
 // ---- issue 19 part A: media sends and notes ----
@@ -76,7 +75,8 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
     /**
      * Sends an APPROVED template of the conversation's number (allowed outside the window). Body parameters
      * fill `{{n}}` in order; a media header takes `headerMediaLink`, else the template's stored media; a text
-     * header's variable takes `headerText`; URL buttons with a variable take `urlButtons`.
+     * header's variable takes `headerText`; URL buttons with a variable take `urlButtons`. The send itself is
+     * prepared by messaging/template-send.ts, which campaigns and bots use too.
      */
     async sendTemplate(ctx: WorkspaceContext, body: z.output<typeof CreateTemplateMessageBody>): Promise<Message> {
       const { c, account } = await target(ctx, body.conversationId);
@@ -85,65 +85,11 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
       if (tpl.whatsappAccountId !== account.id) throw conflict('This template belongs to another WhatsApp number than the conversation');
       if (tpl.status !== 'APPROVED') throw conflict(`Only approved templates can be sent; this one is ${tpl.status}`);
 
-      const components = tpl.components as TemplateComponent[];
-      const header = components.find((x) => x.type === 'HEADER');
-      const bodyC = components.find((x) => x.type === 'BODY');
-      const footer = components.find((x) => x.type === 'FOOTER');
-      const buttons = components.find((x) => x.type === 'BUTTONS');
-      const names = templateVariables(bodyC?.text);
-      const values = body.parameters.body;
-      if (values.length !== names.length) {
-        throw badRequest(`This template needs ${names.length} body parameter${names.length === 1 ? '' : 's'}, ${values.length} given`);
-      }
-      const named = names.length > 0 && names.some((n) => !/^\d+$/.test(n));
-
-      let headerParam: TemplateParameter | undefined;
-      let headerWire: Record<string, unknown> | null = null;
-      if (header && (header.format === 'IMAGE' || header.format === 'VIDEO' || header.format === 'DOCUMENT')) {
-        const link = body.parameters.headerMediaLink ?? tpl.mediaUrl ?? undefined;
-        if (!link) throw badRequest('This template has a media header: give headerMediaLink');
-        const kind = header.format.toLowerCase() as 'image' | 'video' | 'document';
-        // Only a file of this workspace is signed (an expiring link Meta can fetch); other addresses go as they are.
-        const field = body.parameters.headerMediaLink ? 'headerMediaLink' : 'mediaUrl';
-        const ref = await d.files.resolveReference(link, { workspaceId: ctx.workspaceId, field, allowExternal: true });
-        const publicLink = d.files.publicLink(ref, 24 * 3600);
-        headerParam = { type: kind, [kind]: { link: publicLink } } as TemplateParameter;
-        headerWire = { type: kind, link };
-      } else if (header?.format === 'TEXT') {
-        const variables = templateVariables(header.text);
-        if (variables.length > 0 && !body.parameters.headerText) throw badRequest("This template's header has a variable: give headerText");
-        if (variables.length > 0) headerParam = { type: 'text', text: body.parameters.headerText! };
-        headerWire = { type: 'text', text: fillTemplateVariables(header.text ?? '', body.parameters.headerText ? [body.parameters.headerText] : []) };
-      }
-
-      // URL buttons whose url has a variable take one value each, in button order.
-      const dynamicUrls = (buttons?.buttons ?? [])
-        .map((b, index) => ({ b, index }))
-        .filter(({ b }) => b.type === 'URL' && templateVariables(b.url).length > 0);
-      const urlValues = body.parameters.urlButtons ?? [];
-      if (urlValues.length !== dynamicUrls.length) {
-        throw badRequest(`This template needs ${dynamicUrls.length} URL button value${dynamicUrls.length === 1 ? '' : 's'}, ${urlValues.length} given`);
-      }
-
-      const sendComponents = templateComponents({
-        header: headerParam,
-        body: named ? Object.fromEntries(names.map((n, i) => [n, values[i]])) : values,
-        buttons: dynamicUrls.map(({ index }, i) => ({ index, subType: 'url' as const, parameter: { type: 'text' as const, text: urlValues[i] } })),
-      });
+      const content = await prepareTemplateSend(d.files, ctx.workspaceId, tpl, body.parameters);
       return sendAsMember(
         ctx,
         c.id,
-        {
-          type: 'template',
-          templateId: tpl.id,
-          name: tpl.name,
-          language: tpl.language,
-          components: sendComponents,
-          header: headerWire,
-          text: bodyC ? fillTemplateVariables(bodyC.text, values) : null,
-          footer: footer?.text ?? null,
-          action: buttons ? { buttons: buttons.buttons } : null,
-        },
+        content,
         'send template',
       );
     },

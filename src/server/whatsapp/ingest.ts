@@ -19,6 +19,8 @@ import {
 import type { ChannelDeps } from './channel-deps';
 import { type InboundItem, type MessageContent, storeInboundBatch } from './inbound-batch';
 import { appendEvent } from '../realtime/event-log';
+import { campaignInboundCommitted, campaignStatusApplied } from '../campaigns/inbound-hooks';
+import { botsInboundCommitted } from '../bots/inbound-hook';
 
 export const WEBHOOK_JOB = 'whatsapp.webhook';
 
@@ -155,6 +157,9 @@ export function webhookProcessor(d: ChannelDeps) {
     const ws = account.workspaceId;
     const row = await d.db.transaction(async (tx) => {
       const updated = await ch.applyStatus(tx, ws, s.id, status, status === 'failed' ? failureReasonOf(s.errors) : null);
+      // Campaigns (issue 17): the log line of a campaign's message follows its status, never backwards.
+      const failure = { code: s.errors?.[0]?.code ?? null, reason: status === 'failed' ? failureReasonOf(s.errors) : null };
+      await campaignStatusApplied(tx, ws, s.id, status, failure);
       if (updated) await appendEvent(tx, ws, 'message.status', { message: conv.toMessage(updated) });
       return updated;
     });
@@ -199,17 +204,41 @@ export function webhookProcessor(d: ChannelDeps) {
     return { account, messages, statuses };
   }
 
-  /**
-   * Stores the inbound messages of a batch, one transaction per workspace. If a workspace's batch fails, its
-   * messages are tried one by one, so one bad message fails only its own delivery. Answers the failures by
-   * delivery index.
-   */
   /** Issue 19 part B: the committed messages go to auto-assignment; a failure there never fails the delivery. */
   async function afterInbound(workspaceId: string, stored: Set<string>): Promise<void> {
     if (!d.afterInbound || stored.size === 0) return;
     await d.afterInbound(workspaceId, [...stored]).catch((err: unknown) => d.log.warn({ err, workspaceId }, 'auto-assignment failed'));
   }
 
+  /**
+   * Campaigns' hook after inbound messages committed (issue 17: opt-out, START, replies). Its own call: a
+   * failure is logged and never makes the stored messages count as failed.
+   */
+  async function campaignsAfterInbound(ws: string, items: InboundItem[]): Promise<void> {
+    try {
+      await campaignInboundCommitted(d, ws, items);
+    } catch (err) {
+      d.log.warn({ err, workspaceId: ws }, 'campaign opt-out and reply handling of inbound messages failed');
+    }
+  }
+
+  /**
+   * Bots' hook after inbound messages committed (issue 18: start or continue a bot session). Its own call: a
+   * failure is logged and never makes the stored messages count as failed.
+   */
+  async function botsAfterInbound(ws: string, items: InboundItem[]): Promise<void> {
+    try {
+      await botsInboundCommitted(d, ws, items);
+    } catch (err) {
+      d.log.warn({ err, workspaceId: ws }, 'bot handling of inbound messages failed');
+    }
+  }
+
+  /**
+   * Stores the inbound messages of a batch, one transaction per workspace. If a workspace's batch fails, its
+   * messages are tried one by one, so one bad message fails only its own delivery. Answers the failures by
+   * delivery index.
+   */
   async function storeMessages(pending: { index: number; item: InboundItem }[]): Promise<Map<number, unknown>> {
     const failed = new Map<number, unknown>();
     const byWorkspace = new Map<string, { index: number; item: InboundItem }[]>();
@@ -221,6 +250,8 @@ export function webhookProcessor(d: ChannelDeps) {
     for (const [ws, list] of byWorkspace) {
       try {
         const stored = await d.db.transaction((tx) => storeInboundBatch(tx, ws, list.map((p) => p.item)));
+        await campaignsAfterInbound(ws, list.map((p) => p.item));
+        await botsAfterInbound(ws, list.map((p) => p.item));
         await afterInbound(ws, stored);
       } catch (err) {
         if (list.length === 1) {
@@ -231,6 +262,8 @@ export function webhookProcessor(d: ChannelDeps) {
         for (const p of list) {
           try {
             const stored = await d.db.transaction((tx) => storeInboundBatch(tx, ws, [p.item]));
+            await campaignsAfterInbound(ws, [p.item]);
+            await botsAfterInbound(ws, [p.item]);
             await afterInbound(ws, stored);
           } catch (one) {
             failed.set(p.index, one);

@@ -12,6 +12,12 @@ import {
   Bot,
   Campaign,
   CampaignListEntry,
+  CampaignLogEntry,
+  CampaignResults,
+  CampaignSettings,
+  CampaignTriggerKey,
+  DeployCampaignResult,
+  OutboundResult,
   Contact,
   ConversationDetail,
   ConversationListEntry,
@@ -36,6 +42,12 @@ import {
   CreateAttributeBody,
   CreateBotBody,
   CreateCampaignBody,
+  CampaignLogsExportQuery,
+  CampaignLogsQuery,
+  CampaignSettingsBody,
+  DeployCampaignBody,
+  PauseCampaignBody,
+  RetargetCampaignBody,
   CreateImportBody,
   CreateInviteeBody,
   CreateMessageBody,
@@ -76,6 +88,7 @@ import {
   PatchCannedReplyBody,
 } from '../schemas/agent-tools';
 import { chatMediaMaxBytes, chatMediaMimeTypes } from '../chat-media';
+import { BotPreviewAnswerBody, BotPreviewTurn, BotVersion, BotVersionDetail } from '../schemas/bot-canvas';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -108,7 +121,13 @@ export type Access =
   | { kind: 'signedIn' }
   | { kind: 'workspace'; in: 'params' | 'body'; role: Role }
   | { kind: 'resource'; resource: ResourceKind; in: 'params' | 'body'; field: string; role: Role }
-  | { kind: 'currentWorkspace'; role: Role };
+  | { kind: 'currentWorkspace'; role: Role }
+  /**
+   * Addition (issue 17): a resource route that other systems call. Either the campaign's own trigger key
+   * (`Authorization: Bearer <key>` or `X-Parley-Key: <key>`; not an identity, so the e-mail-verification rule
+   * does not apply; rate-limited per key) or, as `resource`, a member with `role`.
+   */
+  | { kind: 'campaignKey'; resource: 'campaign'; in: 'params'; field: string; role: Role };
 
 export interface MultipartSpec {
   /** Form field holding the file. */
@@ -144,6 +163,7 @@ export interface RouteDef {
 
 const p = {
   bot: z.strictObject({ botId: Id }),
+  botVersion: z.strictObject({ botId: Id, versionId: Id }),
   campaign: z.strictObject({ campaignId: Id }),
   attribute: z.strictObject({ attributeId: Id }),
   contact: z.strictObject({ contactId: Id }),
@@ -158,7 +178,6 @@ const p = {
 };
 
 const MB = 1024 * 1024;
-const pendingEngine = 'Campaign sending is not available on this server yet';
 
 const agentIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'agent' });
 const adminIn = (resource: ResourceKind, field: string): Access => ({ kind: 'resource', resource, in: 'params', field, role: 'admin' });
@@ -280,6 +299,31 @@ export const routes = {
     method: 'DELETE', path: '/bot/:botId', tag: 'bot', summary: 'Delete a bot',
     params: p.bot, status: 200, response: Success, access: adminIn('bot', 'botId'),
   }),
+  // ---- bot additions (issue 18): versions, discarding the draft, preview ----
+  listBotVersions: route({
+    method: 'GET', path: '/bot/:botId/versions', tag: 'bot', summary: 'Published versions of a bot, newest first (time and author)',
+    params: p.bot, status: 200, response: z.array(BotVersion), access: agentIn('bot', 'botId'), addition: true,
+  }),
+  getBotVersion: route({
+    method: 'GET', path: '/bot/:botId/versions/:versionId', tag: 'bot', summary: 'One published version with its canvas',
+    params: p.botVersion, status: 200, response: BotVersionDetail, access: agentIn('bot', 'botId'), addition: true,
+  }),
+  restoreBotVersion: route({
+    method: 'POST', path: '/bot/:botId/versions/:versionId/restore', tag: 'bot', summary: 'Make a published version the draft (not published until deployed)',
+    params: p.botVersion, body: z.strictObject({}).optional(), status: 200, response: Bot, access: adminIn('bot', 'botId'), addition: true,
+  }),
+  discardBotChanges: route({
+    method: 'POST', path: '/bot/:botId/discardChanges', tag: 'bot', summary: 'Replace the draft by the published version',
+    params: p.bot, body: z.strictObject({}).optional(), status: 200, response: Bot, access: adminIn('bot', 'botId'), addition: true,
+  }),
+  startBotPreview: route({
+    method: 'POST', path: '/bot/:botId/preview', tag: 'bot', summary: 'Run the draft against a simulated customer: the first turn (writes nothing)',
+    params: p.bot, body: z.strictObject({}).optional(), status: 200, response: BotPreviewTurn, access: adminIn('bot', 'botId'), addition: true,
+  }),
+  answerBotPreview: route({
+    method: 'POST', path: '/bot/:botId/preview/answer', tag: 'bot', summary: "The simulated customer's answer and the bot's next turn (writes nothing)",
+    params: p.bot, body: BotPreviewAnswerBody, status: 200, response: BotPreviewTurn, access: adminIn('bot', 'botId'), addition: true,
+  }),
 
   // ---- campaign ----
   getCampaign: route({
@@ -291,9 +335,9 @@ export const routes = {
     body: CreateCampaignBody, status: 201, response: Campaign, access: wsBody('admin'),
   }),
   deployCampaign: route({
-    method: 'POST', path: '/campaign/:campaignId/deploy', tag: 'campaign', summary: 'Start sending a campaign',
-    params: p.campaign, body: z.strictObject({}).optional(), status: 200, response: Success, access: adminIn('campaign', 'campaignId'),
-    pending: pendingEngine,
+    method: 'POST', path: '/campaign/:campaignId/deploy', tag: 'campaign',
+    summary: 'Start sending a campaign (400 lists every problem of its canvas); addition: startAt schedules a one-time campaign',
+    params: p.campaign, body: DeployCampaignBody.optional(), status: 200, response: DeployCampaignResult, access: adminIn('campaign', 'campaignId'),
   }),
   patchCampaign: route({
     method: 'PATCH', path: '/campaign/:campaignId', tag: 'campaign', summary: 'Update name or canvas',
@@ -304,9 +348,55 @@ export const routes = {
     params: p.campaign, status: 200, response: Success, access: adminIn('campaign', 'campaignId'),
   }),
   triggerOutbound: route({
-    method: 'POST', path: '/outbound/:campaignId', tag: 'campaign', summary: 'Trigger a recurring campaign for a list of records',
-    params: p.campaign, body: OutboundBody, status: 200, response: Success, access: adminIn('campaign', 'campaignId'),
-    pending: pendingEngine,
+    method: 'POST', path: '/outbound/:campaignId', tag: 'campaign',
+    summary: "Trigger a recurring campaign for a list of records (an admin's token or the campaign's trigger key; per-record results are an addition)",
+    params: p.campaign, body: OutboundBody, status: 200, response: OutboundResult,
+    access: { kind: 'campaignKey', resource: 'campaign', in: 'params', field: 'campaignId', role: 'admin' },
+  }),
+  // ---- campaign additions (issue 17) ----
+  pauseCampaign: route({
+    method: 'POST', path: '/campaign/:campaignId/pause', tag: 'campaign', summary: 'Pause a running campaign (resumeAt resumes it then)',
+    params: p.campaign, body: PauseCampaignBody.optional(), status: 200, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
+  }),
+  resumeCampaign: route({
+    method: 'POST', path: '/campaign/:campaignId/resume', tag: 'campaign', summary: 'Resume a paused campaign',
+    params: p.campaign, body: z.strictObject({}).optional(), status: 200, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
+  }),
+  cancelCampaignSchedule: route({
+    method: 'POST', path: '/campaign/:campaignId/cancel-schedule', tag: 'campaign', summary: 'Cancel the scheduled start of a campaign (back to draft)',
+    params: p.campaign, body: z.strictObject({}).optional(), status: 200, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
+  }),
+  getCampaignResults: route({
+    method: 'GET', path: '/campaign/:campaignId/results', tag: 'campaign', summary: 'Counts of a campaign and its sends over time',
+    params: p.campaign, status: 200, response: CampaignResults, access: agentIn('campaign', 'campaignId'), addition: true,
+  }),
+  listCampaignLogs: route({
+    method: 'GET', path: '/campaign/:campaignId/logs', tag: 'campaign', summary: 'Log lines of a campaign, newest first, filtered by outcome',
+    params: p.campaign, query: CampaignLogsQuery, status: 200, response: pageOf(CampaignLogEntry), access: agentIn('campaign', 'campaignId'), addition: true,
+  }),
+  exportCampaignLogs: route({
+    method: 'GET', path: '/campaign/:campaignId/logs.csv', tag: 'campaign',
+    summary: 'The log lines of a campaign as CSV (text/csv, streamed; token also as ?token=)',
+    params: p.campaign, query: CampaignLogsExportQuery, status: 200, response: z.string(), access: agentIn('campaign', 'campaignId'), addition: true,
+    stream: true,
+  }),
+  rotateCampaignTriggerKey: route({
+    method: 'POST', path: '/campaign/:campaignId/trigger-key', tag: 'campaign',
+    summary: 'Create or replace the trigger key of a recurring campaign (shown once; the old key stops working)',
+    params: p.campaign, body: z.strictObject({}).optional(), status: 201, response: CampaignTriggerKey, access: adminIn('campaign', 'campaignId'), addition: true,
+  }),
+  retargetCampaign: route({
+    method: 'POST', path: '/campaign/:campaignId/retarget', tag: 'campaign',
+    summary: 'A new one-time draft campaign for exactly the recipients of this one with an outcome',
+    params: p.campaign, body: RetargetCampaignBody, status: 201, response: Campaign, access: adminIn('campaign', 'campaignId'), addition: true,
+  }),
+  getCampaignSettings: route({
+    method: 'GET', path: '/workspace/:workspaceId/campaign-settings', tag: 'campaign', summary: 'Opt-out keywords and time zone of a workspace',
+    params: p.workspace, status: 200, response: CampaignSettings, access: wsParams('agent'), addition: true,
+  }),
+  patchCampaignSettings: route({
+    method: 'PATCH', path: '/workspace/:workspaceId/campaign-settings', tag: 'campaign', summary: 'Change the opt-out keywords and time zone of a workspace',
+    params: p.workspace, body: CampaignSettingsBody, status: 200, response: CampaignSettings, access: wsParams('admin'), addition: true,
   }),
 
   // ---- attribute ----

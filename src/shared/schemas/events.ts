@@ -7,7 +7,7 @@
  */
 import * as z from '../zod';
 import { Id, Timestamp } from './common';
-import { Contact, Conversation, ConversationListEntry, ImportHistory, Message, WhatsappTemplate } from './entities';
+import { CampaignCounts, CampaignListEntry, Contact, Conversation, ConversationListEntry, ImportHistory, Message, WhatsappTemplate } from './entities';
 import { Mention } from './agent-tools';
 
 export const eventPayloads = {
@@ -30,6 +30,10 @@ export const eventPayloads = {
   // ---- issue 19 part A (addition) ----
   /** A note mentioned a member (`memberId`): their desktop app notifies, their mentions view counts it unread. */
   'mention.created': z.object({ mention: Mention }),
+  /** Addition (issue 17): a campaign changed (deployed, scheduled, paused, resumed, completed, renamed). */
+  'campaign.updated': z.object({ campaign: CampaignListEntry }),
+  /** Addition (issue 17): a running campaign's counts, at most one a second per campaign. */
+  'campaign.progress': z.object({ campaignId: Id, counts: CampaignCounts }),
 } as const;
 
 export type WorkspaceEventType = keyof typeof eventPayloads;
@@ -58,6 +62,8 @@ export const WorkspaceEvent = z.discriminatedUnion('type', [
   eventOf('import.finished'),
   eventOf('template.status'),
   eventOf('mention.created'),
+  eventOf('campaign.updated'),
+  eventOf('campaign.progress'),
 ]);
 export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;
 

@@ -16,8 +16,8 @@ import {
   TemplateName,
   WorkspaceName,
 } from './entities';
-import { BotRfInstance } from './bot-canvas';
-import { CampaignRfInstance } from './campaign-canvas';
+import { BotDraftRfInstance } from './bot-canvas';
+import { CampaignDraftRfInstance, CampaignOutcome } from './campaign-canvas';
 
 const WorkspaceRef = { workspaceId: Id };
 
@@ -31,8 +31,10 @@ export const CreateBotBody = z.strictObject({
 export const PatchBotBody = z.strictObject({
   title: z.string().trim().min(1).max(limits.text.title).optional(),
   isActive: z.boolean().optional(),
+  /** Ignored: the server sets it when the bot is deployed (isActive true). */
   lastDeployedAt: Timestamp.nullable().optional(),
-  rfInstance: BotRfInstance.optional(),
+  /** The draft canvas; unfinished nodes are allowed, the strict checks run when the bot is deployed. */
+  rfInstance: BotDraftRfInstance.optional(),
 });
 export const ConnectWabaBody = z.strictObject({
   /** The WhatsApp account (its id in this workspace, or its WABA id) the bot answers on; null disconnects. */
@@ -47,7 +49,43 @@ export const CreateCampaignBody = z.strictObject({
 });
 export const PatchCampaignBody = z.strictObject({
   name: z.string().trim().min(1).max(limits.text.title).optional(),
-  rfInstance: CampaignRfInstance.optional(),
+  /** A draft: unfinished nodes save; deploy checks completeness. A deployed campaign's steps cannot change (409). */
+  rfInstance: CampaignDraftRfInstance.optional(),
+});
+
+// ---- campaign additions (issue 17) ----
+/** Deploy's body: empty (start now), or `startAt` for a one-time campaign that starts later (status `scheduled`). */
+export const DeployCampaignBody = z.strictObject({ startAt: Timestamp.optional() });
+/** Pause; with `resumeAt` (spec: Campaign.resumeAt) it resumes by itself then. */
+export const PauseCampaignBody = z.strictObject({ resumeAt: Timestamp.optional() });
+/** A new one-time draft for exactly the recipients of this campaign with `outcome` (optionally one error code). */
+export const RetargetCampaignBody = z.strictObject({
+  outcome: CampaignOutcome,
+  errorCode: z.number().int().min(0).max(10_000_000).optional(),
+  name: z.string().trim().min(1).max(limits.text.title).optional(),
+});
+/** Logs of a campaign, newest first, optionally only those with one outcome. */
+export const CampaignLogsQuery = PageQuery.extend({ status: CampaignOutcome.optional() });
+/** The CSV export takes the same filter; the token may come as ?token= (a download link). */
+export const CampaignLogsExportQuery = z.strictObject({ status: CampaignOutcome.optional(), token: z.string().min(1).max(8192).optional() });
+/** Addition: a workspace's campaign settings (opt-out keywords besides STOP and UNSUBSCRIBE, default time zone). */
+export const CampaignSettingsBody = z.strictObject({
+  optOutKeywords: z.array(z.string().trim().min(1).max(64)).max(20).optional(),
+  /** IANA time zone (Europe/Paris) for recipients whose own cannot be told. */
+  timeZone: z
+    .string()
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, { error: 'Enter a time zone such as Europe/Paris' })
+    .optional(),
+  /** Sent after an opt-out when the 24-hour window allows; empty sends nothing. */
+  optOutConfirmation: z.string().max(1024).optional(),
 });
 
 export const CreateAttributeBody = z.strictObject({
@@ -69,6 +107,8 @@ export const PatchContactBody = z.strictObject({
   email: Email.nullable().optional(),
   country: z.string().trim().max(100).nullable().optional(),
   attributes: z.record(z.string().min(1).max(64), AttributeValueInput).optional(),
+  /** Addition: an agent opts the contact back in to campaigns (false) or out (true). */
+  optedOut: z.boolean().optional(),
 });
 
 export const CreateMessageBody = z.strictObject({
@@ -209,4 +249,6 @@ export const MessageListQuery = PageQuery.extend({
 export const ContactListQuery = PageQuery.extend({
   search: z.string().max(200).optional(),
   segmentId: Id.optional(),
+  /** Addition: only contacts opted out of campaigns (true) or only those not (false). */
+  optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });

@@ -38,6 +38,7 @@ export function AudiencePage() {
   const [text, setText] = useState('');
   const search = useDebounced(text.trim(), 250);
   const [segmentId, setSegmentId] = useState<string>(ALL);
+  const [optOut, setOptOut] = useState<string>(ALL);
   const [editing, setEditing] = useState<Contact | null>(null);
   const [importing, setImporting] = useState(false);
   const [loaded, setLoaded] = useState<{ n: number; more: boolean }>({ n: 0, more: false });
@@ -76,6 +77,17 @@ export function AudiencePage() {
             <Input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search name, phone or e-mail" aria-label="Search contacts" className="pl-8" />
           </div>
           <Select aria-label="Segment" value={segmentId} onValueChange={setSegmentId} options={segmentOptions} className="w-56" />
+          <Select
+            aria-label="Campaign opt-out"
+            value={optOut}
+            onValueChange={setOptOut}
+            options={[
+              { value: ALL, label: 'Any campaign status' },
+              { value: 'out', label: 'Opted out' },
+              { value: 'in', label: 'Subscribed' },
+            ]}
+            className="w-48"
+          />
           <p className="ml-auto text-[12px] text-fg-muted" aria-live="polite">
             {loaded.n.toLocaleString()}
             {loaded.more ? '+' : ''} {loaded.n === 1 ? 'contact' : 'contacts'}
@@ -85,6 +97,7 @@ export function AudiencePage() {
           workspaceId={workspaceId}
           search={search}
           segmentId={segmentId === ALL ? null : segmentId}
+          optedOut={optOut === ALL ? null : optOut === 'out'}
           attributes={contactAttributes}
           onEdit={setEditing}
           onCount={onCount}

@@ -3,6 +3,7 @@ import { Check, Pencil, SearchX, Users } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import type { Attribute, Contact } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { EmptyState, LoadErrorState } from '../../../components/ui/empty-state';
 import { ListSkeleton } from '../../../components/ui/skeleton';
@@ -11,6 +12,7 @@ import { TruncatedText } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtual-rows';
 import { useContacts } from '../api/list-contacts';
+import { usePatchContact } from '../api/patch-contact';
 
 export const CONTACT_ROW_HEIGHT = 48;
 
@@ -31,6 +33,7 @@ export function ContactsTable({
   workspaceId,
   search,
   segmentId,
+  optedOut = null,
   attributes,
   onEdit,
   onCount,
@@ -38,11 +41,14 @@ export function ContactsTable({
   workspaceId: string;
   search: string;
   segmentId: string | null;
+  /** Issue 17: only opted-out contacts (true), only those who receive campaigns (false), or all (null). */
+  optedOut?: boolean | null;
   attributes: Attribute[];
   onEdit: (contact: Contact) => void;
   onCount?: (loaded: number, more: boolean) => void;
 }) {
-  const query = useContacts(workspaceId, search, segmentId);
+  const query = useContacts(workspaceId, search, segmentId, optedOut);
+  const patch = usePatchContact(workspaceId);
   const contacts = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const parentRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -72,8 +78,8 @@ export function ContactsTable({
   if (query.isPending) return <ListSkeleton rows={10} label="Loading contacts" />;
   if (query.isError) return <LoadErrorState title="Contacts could not be loaded" error={query.error} onRetry={() => void query.refetch()} />;
   if (contacts.length === 0) {
-    return search || segmentId ? (
-      <EmptyState icon={SearchX} title="No contacts match" description="Try another search or segment." />
+    return search || segmentId || optedOut !== null ? (
+      <EmptyState icon={SearchX} title="No contacts match" description="Try another search, segment or campaign filter." />
     ) : (
       <EmptyState icon={Users} title="No contacts yet" description="Import a CSV to add your customers, or they appear here as they write to you." />
     );
@@ -81,13 +87,13 @@ export function ContactsTable({
 
   const top = items[0]?.start ?? 0;
   const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
-  const colSpan = 5 + attributes.length;
+  const colSpan = 6 + attributes.length;
   return (
     <div ref={parentRef} className="scroll-cue-x min-h-0 flex-1 overflow-auto" data-testid="contacts-scroller">
       <table className="w-full border-separate border-spacing-0 text-[13px]" aria-rowcount={contacts.length + 1}>
         <thead className="sticky top-0 z-10 bg-surface">
           <tr>
-            {['Name', 'Phone number', 'E-mail', 'Country', ...attributes.map((a) => a.name)].map((h, i) => (
+            {['Name', 'Phone number', 'E-mail', 'Country', 'Campaigns', ...attributes.map((a) => a.name)].map((h, i) => (
               <th
                 key={`${h}-${i}`}
                 scope="col"
@@ -132,6 +138,25 @@ export function ContactsTable({
                 <td className="border-b border-border/70 px-4 font-mono text-[12.5px] whitespace-nowrap">{c.phoneNumber}</td>
                 <td className="max-w-60 truncate border-b border-border/70 px-4">{c.email ?? <span className="text-fg-subtle">—</span>}</td>
                 <td className="border-b border-border/70 px-4">{c.country ?? <span className="text-fg-subtle">—</span>}</td>
+                <td className="border-b border-border/70 px-4 whitespace-nowrap">
+                  {c.optedOut ? (
+                    <span className="flex items-center gap-1.5">
+                      <Badge tone="amber">Opted out</Badge>
+                      <Button
+                        variant="link"
+                        size="sm"
+                        className="text-[12px]"
+                        disabled={patch.isPending}
+                        aria-label={`Opt ${c.name || c.phoneNumber} back in to campaigns`}
+                        onClick={() => patch.mutate({ contactId: c.id, body: { optedOut: false } })}
+                      >
+                        Opt back in
+                      </Button>
+                    </span>
+                  ) : (
+                    <span className="text-fg-subtle">Subscribed</span>
+                  )}
+                </td>
                 {attributes.map((a) => (
                   <td key={a.id} className="max-w-48 truncate border-b border-border/70 px-4 whitespace-nowrap">
                     <AttributeCell attribute={a} value={c.attributes[a.name]} />

@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { campaignKeys } from './keys';
 
 /** GET /campaign/{campaignId} */
 export const campaignQueryOptions = (campaignId: string) =>
   queryOptions({
-    queryKey: ['campaign', campaignId] as const,
+    queryKey: campaignKeys.detail(campaignId),
     queryFn: ({ signal }) => api('getCampaign', { params: { campaignId }, signal }),
   });
 

@@ -15,20 +15,39 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { SelectField } from '../../../components/ui/select-field';
 import { TBody, TD, TH, THead, TR, Table } from '../../../components/ui/table';
-import { formatDate } from '../../../lib/format';
+import { toast } from 'sonner';
+import { cn } from '../../../lib/cn';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
+import { useCancelCampaignSchedule } from '../api/cancel-campaign-schedule';
 import { useCreateCampaign } from '../api/create-campaign';
+import { useCampaignListLive } from '../hooks/use-campaign-list-live';
 import { useDeleteCampaign } from '../api/delete-campaign';
 import { useCampaigns } from '../api/get-campaigns';
 import { CampaignStatusBadge } from './campaign-status';
 
-/** `/campaigns`: template campaigns with their send results. */
+const count = new Intl.NumberFormat();
+/** The list's result columns (CampaignCounts, counted for every campaign in one aggregate query). */
+const countColumns = [
+  { key: 'recipients', label: 'Recipients', hint: 'Contacts targeted' },
+  { key: 'sent', label: 'Sent', hint: 'Accepted by WhatsApp' },
+  { key: 'delivered', label: 'Delivered', hint: 'Reached the phone' },
+  { key: 'read', label: 'Read', hint: 'Opened' },
+  { key: 'replied', label: 'Replied', hint: 'Wrote back within 72 hours' },
+  { key: 'failed', label: 'Failed', hint: 'Refused by WhatsApp' },
+  { key: 'unknown', label: 'Unknown', hint: 'Outcome unknown, not resent' },
+  { key: 'optedOut', label: 'Opted out', hint: 'Skipped: opted out' },
+] as const;
+
+/** `/campaigns`: template campaigns with their results. */
 export function CampaignsPage() {
   const workspaceId = useWorkspaceId();
   const isAdmin = useIsAdmin();
   const campaigns = useCampaigns(workspaceId);
   const remove = useDeleteCampaign(workspaceId);
   const [creating, setCreating] = useState(false);
+  const cancelSchedule = useCancelCampaignSchedule(workspaceId);
+  useCampaignListLive(workspaceId);
 
   return (
     <>
@@ -58,11 +77,13 @@ export function CampaignsPage() {
             <THead>
               <tr>
                 <TH>Campaign</TH>
-                <TH>Type</TH>
                 <TH>Status</TH>
-                <TH className="text-right">Sent</TH>
-                <TH className="text-right">Failed</TH>
-                <TH>Created</TH>
+                {countColumns.map((c) => (
+                  <TH key={c.key} className="text-right" title={c.hint}>
+                    {c.label}
+                  </TH>
+                ))}
+                <TH className="hidden xl:table-cell">Created</TH>
                 {isAdmin && <TH actions />}
               </tr>
             </THead>
@@ -74,19 +95,44 @@ export function CampaignsPage() {
                       <Link to="/campaigns/$campaignId" params={{ campaignId: c.id }} className="font-medium hover:underline">
                         {c.name}
                       </Link>
+                      <div className="text-[11px] text-fg-muted">{c.type === 'oneTime' ? 'One-time' : 'Recurring'}</div>
                     </TD>
-                    <TD className="text-fg-muted">{c.type === 'oneTime' ? 'One-time' : 'Recurring'}</TD>
                     <TD>
                       <CampaignStatusBadge status={c.status} />
+                      {c.status === 'scheduled' && c.scheduledAt && (
+                        <div className="mt-0.5 flex items-center gap-1 text-[11px] text-fg-muted">
+                          {formatDateTime(c.scheduledAt)}
+                          {isAdmin && (
+                            <Button
+                              variant="link"
+                              size="sm"
+                              className="text-[11px]"
+                              aria-label={`Cancel the schedule of ${c.name}`}
+                              onClick={() =>
+                                cancelSchedule.mutate(c.id, { onSuccess: () => toast.success(`${c.name} is a draft again`) })
+                              }
+                            >
+                              Cancel
+                            </Button>
+                          )}
+                        </div>
+                      )}
                     </TD>
-                    <TD className="text-right tabular-nums">{c.logCounts.success}</TD>
-                    <TD className="text-right tabular-nums text-fg-muted">{c.logCounts.failed}</TD>
-                    <TD className="text-fg-muted">{formatDate(c.createdAt)}</TD>
+                    {countColumns.map((col) => (
+                      <TD key={col.key} className={cn('text-right tabular-nums', !c.counts[col.key] && 'text-fg-subtle')}>
+                        {count.format(c.counts[col.key])}
+                      </TD>
+                    ))}
+                    <TD className="hidden whitespace-nowrap text-fg-muted xl:table-cell">{formatDate(c.createdAt)}</TD>
                     {isAdmin && (
                       <TD actions>
                         <ConfirmDialog
                           title={`Delete ${c.name}?`}
-                          description="Its send history is deleted with it."
+                          description={
+                            c.status === 'inProgress' || c.status === 'active' || c.status === 'paused'
+                              ? 'It is stopped first (nothing more is sent), then deleted with its logs.'
+                              : 'Its send history is deleted with it.'
+                          }
                           onConfirm={() => remove.mutateAsync(c.id)}
                           deleteLabel={`Delete ${c.name}`}
                         />

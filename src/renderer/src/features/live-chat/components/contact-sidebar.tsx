@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { Mail, MapPin, MessageSquare, Phone, X } from 'lucide-react';
+import { BellOff, Mail, MapPin, MessageSquare, Phone, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { Attribute, Contact } from '@shared/schemas/entities';
@@ -118,6 +118,22 @@ export function ContactSidebar({
           </div>
         )}
       </dl>
+      {/* Issue 17 (opt-out): campaigns skip an opted-out contact; live chat still works; an agent can reverse it. */}
+      <div className="flex items-center justify-between gap-2 border-t border-border px-4 py-3 text-[13px]">
+        <span className="flex items-center gap-2">
+          <BellOff className="size-4 text-fg-subtle" aria-hidden />
+          {contact.optedOut ? <Badge tone="amber">Opted out of campaigns</Badge> : <span className="text-fg-muted">Receives campaigns</span>}
+        </span>
+        <Button
+          variant="link"
+          size="sm"
+          disabled={!!offline || patch.isPending}
+          title={offline ?? undefined}
+          onClick={() => patch.mutate({ contactId: contact.id, body: { optedOut: !contact.optedOut } })}
+        >
+          {contact.optedOut ? 'Opt back in' : 'Opt out'}
+        </Button>
+      </div>
 
       <form onSubmit={save} className="border-t border-border px-4 py-3" aria-label="Attributes">
         <h3 className="mb-2 text-[12px] font-semibold tracking-wide text-fg-subtle uppercase">Attributes</h3>

@@ -1,0 +1,270 @@
+/**
+ * Live bot sessions on WhatsApp. After an inbound batch commits, a `bots.turn` job per conversation applies the
+ * customer's new messages, one at a time and in order, under a lock of the conversation row (two messages racing
+ * in are applied one after the other, never against the same step). A turn's state, attribute writes,
+ * assignment changes, e-mails and due-time jobs (no-answer timeouts, expiry) commit together; the turn's sends
+ * then go out in order through one `bots.deliver` job run at once from memory (and by a worker if this process
+ * dies), every send keyed `bot:<sessionId>:<step>:<block>`, so a job run twice never sends twice.
+ */
+import type { BotPreviewAnswer, BotRfInstance } from '../../shared';
+import type { OutboundContent, OutboundRequest } from '../messaging/outbound-request';
+import type { Outbound } from '../messaging/outbound';
+import type { Executor } from '../db/client';
+import type { ServiceDeps } from '../services/context';
+import * as s from '../repositories/bot-sessions';
+import * as v from '../repositories/bot-versions';
+import * as conv from '../repositories/conversations';
+import { attributesOf } from '../repositories/attributes';
+import { toContact } from '../repositories/resources';
+import { appendEvent } from '../realtime/event-log';
+import { guardedFetch } from './http-node';
+import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession, type AttributeInfo, type BotEnv, type BotMessage, type EndReason, type RunState } from './walker';
+
+const DAY_MS = 24 * 3600_000;
+
+export interface BotMail { to: string[]; cc: string[]; bcc: string[]; subject: string; text: string }
+interface Effects {
+  requests: OutboundRequest[];
+  emails: BotMail[];
+}
+
+/** What a stored inbound message answers. */
+function answerOf(m: { type: string; text: string | null; action: unknown }): BotPreviewAnswer {
+  const a = (m.action ?? {}) as { type?: string; id?: string; response_json?: unknown };
+  if (m.type === 'reply' && a.type === 'button_reply' && a.id) return { type: 'button', id: a.id };
+  if (m.type === 'list' && a.type === 'list_reply' && a.id) return { type: 'listRow', id: a.id };
+  if (m.type === 'flow' && a.response_json && typeof a.response_json === 'object') return { type: 'flow', response: a.response_json as Record<string, string> };
+  return { type: 'text', text: m.text ?? '' };
+}
+
+/** A bot message as the outbound path takes it (null for notes, which are only logged). */
+export function toContent(m: BotMessage, sessionId: string): OutboundContent | null {
+  const header = m.header ? { type: 'text' as const, text: m.header } : undefined;
+  const footer = m.footer ?? undefined;
+  switch (m.type) {
+    case 'text':
+      return { type: 'text', text: m.text ?? '' };
+    case 'image':
+    case 'video':
+    case 'document':
+      return {
+        type: m.type,
+        media: { link: m.mediaUrl ?? '' },
+        ...(m.text ? { caption: m.text } : {}),
+        ...(m.type === 'document' && m.filename ? { filename: m.filename } : {}),
+      };
+    case 'list':
+      return { type: 'list', ...(m.header ? { header: m.header } : {}), body: m.text ?? '', footer, button: m.actionLabel ?? 'Options', sections: [{ rows: m.buttons }] };
+    case 'reply':
+      return { type: 'buttons', header, body: m.text ?? '', footer, buttons: m.buttons };
+    case 'flow':
+      return { type: 'flow', header, body: m.text ?? '', footer, flowId: m.flowId, cta: m.actionLabel ?? 'Open', flowToken: sessionId, mode: 'published' };
+    default:
+      return null;
+  }
+}
+
+export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
+  const log = d.log.child({ area: 'bots' });
+
+  async function attributeMap(ex: Executor, ws: string) {
+    return new Map<string, AttributeInfo>((await attributesOf(ex, ws)).map((a) => [a.id, { id: a.id, name: a.name, format: a.format, type: a.type }]));
+  }
+
+  /** The seam for a live session: sends and e-mails are collected for the commit, a handoff is remembered. */
+  function liveEnv(ws: string, session: s.BotSessionRow, attributes: Map<string, AttributeInfo>, known: Record<string, string>, fx: Effects) {
+    const handoff: { memberId: string | null } = { memberId: null };
+    const push = (key: string, m: BotMessage) => {
+      const content = toContent(m, session.id);
+      if (!content) return;
+      fx.requests.push({ workspaceId: ws, actor: { type: 'bot', botId: session.botId }, target: { conversationId: session.conversationId }, content, idempotencyKey: `bot:${session.id}:${key}` });
+    };
+    const env: BotEnv = {
+      attributes,
+      known,
+      send: (_n, key, m) => push(key, m),
+      email: (_n, _k, mail) => fx.emails.push(mail),
+      handoff: (nodeId, memberId, text, key) => {
+        if (text.trim()) push(key, { nodeId, type: 'text', text, header: null, footer: null, mediaUrl: null, filename: null, buttons: [], actionLabel: null });
+        handoff.memberId = memberId;
+      },
+      http: guardedFetch,
+      note: (nodeId, text) => log.info({ sessionId: session.id, nodeId }, text),
+    };
+    return { env, handoff };
+  }
+
+  /** Values known before the session's answers: the contact's and the conversation's attributes, by name. */
+  async function knownValues(tx: Executor, ws: string, c: s.ConversationRow): Promise<Record<string, string>> {
+    const [contact, conversation] = await Promise.all([s.contactAttributes(tx, ws, c.contactId), s.conversationAttributeValues(tx, ws, c.id)]);
+    const out: Record<string, string> = {};
+    for (const [k, val] of Object.entries(contact)) if (val !== null && val !== undefined) out[k] = String(val);
+    return { ...out, ...conversation };
+  }
+
+  /** Writes what the turn collected: contact-type attributes on the contact, conversation-type on the conversation. */
+  async function storeCollected(tx: Executor, ws: string, c: s.ConversationRow, attributes: Map<string, AttributeInfo>, before: Record<string, string>, after: Record<string, string>) {
+    const contactValues: Record<string, string> = {};
+    const conversationValues: Record<string, string> = {};
+    for (const [id, value] of Object.entries(after)) {
+      const a = attributes.get(id);
+      if (!a || before[id] === value) continue;
+      (a.type === 'conversation' ? conversationValues : contactValues)[a.name] = value;
+    }
+    await s.mergeConversationAttributes(tx, ws, c.id, conversationValues);
+    const contact = await s.mergeContactAttributes(tx, ws, c.contactId, contactValues);
+    if (contact) await appendEvent(tx, ws, 'contact.updated', { contact: toContact(contact) });
+  }
+
+  /** Gives the conversation to a member (handoff) or back to nobody (session over), with its event. */
+  async function reassign(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string | null) {
+    const updated = await conv.updateConversation(tx, ws, c.id, { assigneeMemberId: memberId ?? c.assigneeMemberId, assigneeBotId: null });
+    if (memberId) {
+      await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assignedById: botId, assigneeType: 'member', assigneeBotId: null, assigneeMemberId: memberId });
+    }
+    if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
+    return updated ?? c;
+  }
+
+  /** Starts a session of the account's live bot: recorded as assigned to the bot by the system. */
+  async function startSession(tx: Executor, ws: string, c: s.ConversationRow, text: string | null) {
+    if (c.assigneeMemberId || !c.whatsappAccountId) return null;
+    const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
+    if (!live || live.bot.workspaceId !== ws || !startsSession(live.version.rfInstance as BotRfInstance, text)) return null;
+    const rf = live.version.rfInstance as BotRfInstance;
+    const session = await s.insertSession(tx, {
+      workspaceId: ws,
+      botId: live.bot.id,
+      botVersionId: live.version.id,
+      conversationId: c.id,
+      currentNodeId: startState(rf).currentNodeId ?? 'start',
+      expiresAt: new Date(Date.now() + idleMinutesOf(rf) * 60_000),
+    });
+    const updated = await conv.updateConversation(tx, ws, c.id, { assigneeBotId: live.bot.id });
+    await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'system', assignedById: null, assigneeType: 'bot', assigneeBotId: live.bot.id, assigneeMemberId: null });
+    if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
+    return session;
+  }
+
+  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, memberId: string | null = null) {
+    await s.updateSession(tx, ws, session.id, { status: 'ended', endReason: reason, endedAt: new Date(), waitingFor: null, noAnswerAt: null });
+    if (reason === 'failed') log.warn({ sessionId: session.id }, 'bot session ended without finishing; the conversation waits for a human');
+    if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, memberId);
+    return c;
+  }
+
+  /**
+   * Runs one turn of a session (start, an answer, or a timeout) and saves it with its effects. Answers the
+   * conversation as it stands after the turn.
+   */
+  async function applyTurn(tx: Executor, ws: string, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, fx: Effects) {
+    const version = session.botVersionId ? await v.versionOfSession(tx, ws, session.botVersionId) : null;
+    if (!version) return endSession(tx, ws, session, c, 'failed');
+    const rf = version.rfInstance as BotRfInstance;
+    const attributes = await attributeMap(tx, ws);
+    const { env, handoff } = liveEnv(ws, session, attributes, await knownValues(tx, ws, c), fx);
+    const before = (session.variables ?? {}) as Record<string, string>;
+    const state: RunState = { currentNodeId: session.currentNodeId, step: session.step, waitingFor: session.waitingFor, invalidAnswers: session.invalidAnswers, variables: before };
+    const turn = await runTurn(rf, env, state, answer);
+    await storeCollected(tx, ws, c, attributes, before, turn.state.variables);
+    const windowEnd = (c.lastInboundAt ?? at).getTime() + DAY_MS;
+    const expiresAt = new Date(Math.min(windowEnd, at.getTime() + idleMinutesOf(rf) * 60_000));
+    const minutes = turn.ended ? null : noAnswerMinutesOf(rf, turn.state);
+    const noAnswerAt = minutes ? new Date(at.getTime() + minutes * 60_000) : null;
+    await s.updateSession(tx, ws, session.id, {
+      currentNodeId: turn.state.currentNodeId ?? session.currentNodeId,
+      step: turn.state.step,
+      waitingFor: turn.state.waitingFor,
+      invalidAnswers: turn.state.invalidAnswers,
+      variables: turn.state.variables,
+      expiresAt,
+      noAnswerAt,
+    });
+    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, handoff.memberId);
+    await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'expire' }, { tx, startAfter: expiresAt });
+    if (noAnswerAt) await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'noAnswer' }, { tx, startAfter: noAnswerAt });
+    return c;
+  }
+
+  /** Queues the turn's e-mails in its transaction. */
+  async function queueEffects(tx: Executor, ws: string, fx: Effects) {
+    for (const mail of fx.emails) await d.jobs.send('bots.email', { workspaceId: ws, ...mail }, { tx });
+  }
+
+  /** Sends in order, each once (a replayed key sends nothing); stops at the first failure, for the job to retry. */
+  async function deliver(requests: OutboundRequest[]): Promise<void> {
+    for (const req of requests) await outbound.send(req);
+  }
+
+  /**
+   * The turn's sends, as one job run at once by this process from memory (runInSender) and by any worker if this
+   * process dies first. Known gap: a crash between the commit and this call loses the turn's sends.
+   */
+  async function afterCommit(ws: string, fx: Effects) {
+    if (fx.requests.length) await d.jobs.send('bots.deliver', { workspaceId: ws, requests: fx.requests });
+  }
+
+  return {
+    /** `bots.turn`: applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order. */
+    async onInbound(data: { workspaceId: string; conversationId: string; from: string; upTo: string }): Promise<void> {
+      const ws = data.workspaceId;
+      const fx: Effects = { requests: [], emails: [] };
+      await d.db.transaction(async (tx) => {
+        let c = await s.lockConversation(tx, ws, data.conversationId);
+        if (!c) return;
+        let session = await s.liveSessionOf(tx, ws, c.id);
+        const after = session?.handledUntil ?? new Date(new Date(data.from).getTime() - 1);
+        for (const m of await s.inboundBetween(tx, ws, c.id, after, new Date(data.upTo))) {
+          if (session && (c.assigneeMemberId || (await s.agentWroteSince(tx, ws, c.id, session.createdAt)))) {
+            c = await endSession(tx, ws, session, c, 'member');
+            session = null;
+          }
+          if (session && session.expiresAt.getTime() < m.createdAt.getTime()) {
+            c = await endSession(tx, ws, session, c, 'expired');
+            session = null;
+          }
+          if (!session) {
+            session = await startSession(tx, ws, c, m.text);
+            if (!session) continue;
+            c = { ...c, assigneeBotId: session.botId };
+            c = await applyTurn(tx, ws, c, session, null, m.createdAt, fx);
+          } else {
+            c = await applyTurn(tx, ws, c, session, answerOf(m), m.createdAt, fx);
+          }
+          await s.updateSession(tx, ws, session.id, { handledUntil: m.createdAt });
+          session = await s.liveSessionOf(tx, ws, c.id);
+        }
+        await queueEffects(tx, ws, fx);
+      });
+      await afterCommit(ws, fx);
+    },
+
+    /** `bots.timeout`: the waiting node's no-answer edge, or the session's expiry, if nothing happened since. */
+    async onTimeout(data: { workspaceId: string; sessionId: string; step: number; kind: 'noAnswer' | 'expire' }): Promise<void> {
+      const ws = data.workspaceId;
+      const fx: Effects = { requests: [], emails: [] };
+      await d.db.transaction(async (tx) => {
+        const first = await s.sessionById(tx, ws, data.sessionId);
+        if (!first) return;
+        const c = await s.lockConversation(tx, ws, first.conversationId);
+        const session = await s.sessionById(tx, ws, data.sessionId);
+        if (!c || !session || session.status !== 'active' || session.step !== data.step) return;
+        if (data.kind === 'expire') {
+          if (session.expiresAt.getTime() <= Date.now() + 1000) await endSession(tx, ws, session, c, 'expired');
+          return;
+        }
+        await applyTurn(tx, ws, c, session, { type: 'noAnswer' }, new Date(), fx);
+        await queueEffects(tx, ws, fx);
+      });
+      await afterCommit(ws, fx);
+    },
+
+    /** `bots.deliver`: the durable path of a turn's sends. */
+    deliver: (data: { requests: OutboundRequest[] }) => deliver(data.requests),
+
+    /** `bots.email`: a SendEmail node's mail through the mailer (SMTP_URL). */
+    email: (mail: BotMail) =>
+      d.mailer.send({ to: mail.to.join(', '), cc: mail.cc.length ? mail.cc.join(', ') : undefined, bcc: mail.bcc.length ? mail.bcc.join(', ') : undefined, subject: mail.subject, text: mail.text }),
+  };
+}
+export type BotSessionRuntime = ReturnType<typeof botSessionRuntime>;

@@ -1,0 +1,178 @@
+/**
+ * The bot runtime's core, shared by live sessions and the editor's preview: it applies one customer answer to the
+ * node that waits for it, then runs nodes until one waits again or the session ends. Every side effect goes
+ * through the `BotEnv` seam (messages, e-mails, handoff, HTTP, attribute writes), so the live runtime hands them
+ * to the outbound path and the database, and the preview shows them in the panel and writes nothing.
+ */
+import type { BotNode, BotRfInstance, BotPreviewMessage, BotPreviewAnswer } from '../../shared';
+import { botRuntime } from '../../shared/schemas/bot-canvas';
+import { botGraph, type BotGraph } from '../../shared/bot-validation';
+import { executors } from './executors';
+
+export type Waiting = 'input' | 'reply' | 'list' | 'flow';
+export type EndReason = 'completed' | 'handoff' | 'failed' | 'expired' | 'member' | 'bot_stopped';
+
+export interface RunState {
+  currentNodeId: string | null;
+  /** Nodes run (and questions asked again) so far: with the block index, the idempotency key of a send. */
+  step: number;
+  waitingFor: Waiting | null;
+  invalidAnswers: number;
+  /** Values collected in this session, by attribute id. */
+  variables: Record<string, string>;
+}
+
+/** A message of the bot, as neutral as WhatsApp's own kinds; `flowId` for flows. */
+export type BotMessage = BotPreviewMessage & { flowId?: string };
+
+export interface AttributeInfo {
+  id: string;
+  name: string;
+  format: 'text' | 'number' | 'boolean';
+  type: 'contact' | 'conversation';
+}
+
+export interface HttpCall {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  contentType?: string;
+  timeoutMs: number;
+}
+export type HttpOutcome = { ok: true; status: number; json: unknown; text: string } | { ok: false; reason: string; status?: number };
+
+export interface BotEnv {
+  attributes: Map<string, AttributeInfo>;
+  /** Values known before the session (the contact's and conversation's attributes), by attribute name. */
+  known: Record<string, string>;
+  /** The bot sends a message; `key` is `<step>:<block>`, unique per send of a session. */
+  send(nodeId: string, key: string, message: BotMessage): void;
+  email(nodeId: string, key: string, mail: { to: string[]; cc: string[]; bcc: string[]; subject: string; text: string }): void;
+  handoff(nodeId: string, memberId: string, message: string, key: string): void;
+  http(call: HttpCall): Promise<HttpOutcome>;
+  /** What the preview shows of an effect that happens off the chat; the live runtime logs it. */
+  note(nodeId: string, text: string): void;
+}
+
+export interface Turn {
+  state: RunState;
+  ended: EndReason | null;
+}
+
+/** What one executor decides: go on to a node, wait for the customer, or end. */
+export type StepResult = { next: string | null } | { wait: Waiting } | { end: EndReason };
+
+export interface ExecContext {
+  g: BotGraph;
+  env: BotEnv;
+  state: RunState;
+  /** Template text with `{{attribute name}}` filled from what is known and collected. */
+  fill(text: string | undefined): string;
+  /** `<step>:<block>` for the current node's sends. */
+  key(block: number): string;
+  set(attributeId: string, value: string): void;
+}
+
+export type Executor<N extends BotNode = BotNode> = {
+  /** Runs the node when the walk reaches it. */
+  enter(node: N, c: ExecContext): Promise<StepResult> | StepResult;
+  /** Applies the customer's answer to the node that waits (only waiting kinds). */
+  answer?(node: N, a: BotPreviewAnswer, c: ExecContext): Promise<StepResult> | StepResult;
+};
+
+/** Values by attribute name: what was known, overlaid with what the session collected. */
+function valuesByName(env: BotEnv, vars: Record<string, string>): Record<string, string> {
+  const out = { ...env.known };
+  for (const [id, v] of Object.entries(vars)) {
+    const a = env.attributes.get(id);
+    if (a) out[a.name] = v;
+  }
+  return out;
+}
+
+function contextOf(g: BotGraph, env: BotEnv, state: RunState): ExecContext {
+  return {
+    g,
+    env,
+    state,
+    fill: (text) => (text ?? '').replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (whole, name: string) => valuesByName(env, state.variables)[name] ?? ''),
+    key: (block) => `${state.step}:${block}`,
+    set: (attributeId, value) => {
+      state.variables = { ...state.variables, [attributeId]: value };
+    },
+  };
+}
+
+function nodeOf(g: BotGraph, id: string | null): BotNode | null {
+  return id ? ((g.nodes.get(id) as BotNode | undefined) ?? null) : null;
+}
+
+/**
+ * Runs from the state's node: with an answer, first applies it to the waiting node; then walks until a node
+ * waits or the session ends. A walk of more than botRuntime.maxStepsWithoutAnswer nodes without waiting is a
+ * loop: the session ends as failed (the caller hands the conversation to a human).
+ */
+export async function runTurn(rf: BotRfInstance, env: BotEnv, input: RunState, answer: BotPreviewAnswer | null): Promise<Turn> {
+  const g = botGraph(rf);
+  const state: RunState = { ...input, variables: { ...input.variables } };
+  const c = contextOf(g, env, state);
+  let result: StepResult;
+  const current = nodeOf(g, state.currentNodeId);
+  if (!current) return { state: { ...state, currentNodeId: null, waitingFor: null }, ended: 'failed' };
+  if (answer) {
+    const exec = executors[current.type] as Executor;
+    if (!state.waitingFor || !exec.answer) return { state, ended: null };
+    state.step += 1;
+    result = await exec.answer(current, answer, c);
+  } else if (state.step === 0 || !state.waitingFor) {
+    state.step += 1;
+    result = await (executors[current.type] as Executor).enter(current, c);
+  } else return { state, ended: null };
+
+  for (let walked = 0; ; walked++) {
+    if ('end' in result) return { state: { ...state, waitingFor: null }, ended: result.end };
+    if ('wait' in result) return { state: { ...state, waitingFor: result.wait }, ended: null };
+    const next = nodeOf(g, result.next);
+    if (!next) return { state: { ...state, waitingFor: null }, ended: 'completed' };
+    if (walked >= botRuntime.maxStepsWithoutAnswer) {
+      env.note(next.id, `Loop guard: more than ${botRuntime.maxStepsWithoutAnswer} steps without an answer; handed to a human`);
+      return { state: { ...state, currentNodeId: next.id, waitingFor: null }, ended: 'failed' };
+    }
+    state.currentNodeId = next.id;
+    state.invalidAnswers = 0;
+    state.waitingFor = null;
+    state.step += 1;
+    result = await (executors[next.type] as Executor).enter(next, c);
+  }
+}
+
+/** The state a session starts in: at Start, nothing run yet. */
+export function startState(rf: BotRfInstance): RunState {
+  const start = rf.nodes.find((n) => n.type === 'StartNode');
+  return { currentNodeId: start?.id ?? null, step: 0, waitingFor: null, invalidAnswers: 0, variables: {} };
+}
+
+/** Whether an inbound text starts a session of a bot whose Start node has this condition (default: any message). */
+export function startsSession(rf: BotRfInstance, text: string | null): boolean {
+  const start = rf.nodes.find((n) => n.type === 'StartNode');
+  const cond = start?.type === 'StartNode' ? start.data.startCondition : undefined;
+  if (!cond || cond.type === 'anyMessage') return true;
+  const t = (text ?? '').trim().toLowerCase();
+  return cond.keywords.some((k) => (cond.match === 'exact' ? t === k.trim().toLowerCase() : t.includes(k.trim().toLowerCase())));
+}
+
+/** The minutes of idle expiry of a version (Start node setting, or the default). */
+export function idleMinutesOf(rf: BotRfInstance): number {
+  const start = rf.nodes.find((n) => n.type === 'StartNode');
+  return (start?.type === 'StartNode' && start.data.idleExpiryMinutes) || botRuntime.defaultIdleExpiryMinutes;
+}
+
+/** Minutes before the no-answer edge of the waiting node is due, when it has one. */
+export function noAnswerMinutesOf(rf: BotRfInstance, state: RunState): number | null {
+  if (!state.waitingFor) return null;
+  const g = botGraph(rf);
+  const node = nodeOf(g, state.currentNodeId);
+  const minutes = node && 'noAnswerTimeoutMinutes' in node.data ? node.data.noAnswerTimeoutMinutes : undefined;
+  return minutes && g.via(node!.id, botRuntime.noAnswerHandle) ? minutes : null;
+}

@@ -1,0 +1,125 @@
+/** SQL of live bot sessions (issue 18): locking, inbound messages to apply, attribute writes. */
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import * as t from '../db/schema';
+
+export type BotSessionRow = typeof t.botSessions.$inferSelect;
+export type ConversationRow = typeof t.conversations.$inferSelect;
+
+/** The conversation, locked: one turn of its bot at a time, and no assignment racing the bot's. */
+export async function lockConversation(ex: Executor, workspaceId: string, conversationId: string): Promise<ConversationRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.conversations)
+    .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, conversationId)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function liveSessionOf(ex: Executor, workspaceId: string, conversationId: string): Promise<BotSessionRow | null> {
+  const [row] = await ex
+    .select()
+    .from(t.botSessions)
+    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.conversationId, conversationId), eq(t.botSessions.status, 'active')));
+  return row ?? null;
+}
+
+export async function sessionById(ex: Executor, workspaceId: string, id: string): Promise<BotSessionRow | null> {
+  const [row] = await ex.select().from(t.botSessions).where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.id, id)));
+  return row ?? null;
+}
+
+export async function insertSession(ex: Executor, values: typeof t.botSessions.$inferInsert): Promise<BotSessionRow> {
+  const [row] = await ex.insert(t.botSessions).values(values).returning();
+  return row;
+}
+
+export async function updateSession(ex: Executor, workspaceId: string, id: string, set: Partial<typeof t.botSessions.$inferInsert>): Promise<void> {
+  await ex
+    .update(t.botSessions)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.id, id)));
+}
+
+/** The customer's messages of a conversation after `after` up to `upTo`, oldest first. */
+export async function inboundBetween(ex: Executor, workspaceId: string, conversationId: string, after: Date | null, upTo: Date) {
+  return ex
+    .select()
+    .from(t.messages)
+    .where(
+      and(
+        eq(t.messages.workspaceId, workspaceId),
+        eq(t.messages.conversationId, conversationId),
+        eq(t.messages.creator, 'user'),
+        after ? gt(t.messages.createdAt, after) : undefined,
+        lte(t.messages.createdAt, upTo),
+      ),
+    )
+    .orderBy(asc(t.messages.createdAt), asc(t.messages.id))
+    .limit(100);
+}
+
+/** Whether an agent wrote in the conversation since the session started (an agent's reply takes over). */
+export async function agentWroteSince(ex: Executor, workspaceId: string, conversationId: string, since: Date): Promise<boolean> {
+  const [row] = await ex
+    .select({ one: sql<number>`1` })
+    .from(t.messages)
+    .where(and(eq(t.messages.workspaceId, workspaceId), eq(t.messages.conversationId, conversationId), eq(t.messages.creator, 'agent'), gt(t.messages.createdAt, since)))
+    .limit(1);
+  return !!row;
+}
+
+/** Conversations and times of stored inbound messages (by wamid), for the hook after a batch commits. */
+export async function inboundByWamids(ex: Executor, workspaceId: string, wamids: string[]) {
+  if (wamids.length === 0) return [];
+  return ex
+    .select({ conversationId: t.messages.conversationId, createdAt: t.messages.createdAt })
+    .from(t.messages)
+    .where(and(eq(t.messages.workspaceId, workspaceId), inArray(t.messages.waMessageId, wamids)));
+}
+
+/** Which of these WhatsApp accounts have an active bot. */
+export async function accountsWithActiveBot(ex: Executor, accountIds: string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await ex
+    .select({ id: t.bots.whatsappAccountId })
+    .from(t.bots)
+    .where(and(inArray(t.bots.whatsappAccountId, accountIds), eq(t.bots.isActive, true)));
+  return new Set(rows.map((r) => r.id!));
+}
+
+export async function contactAttributes(ex: Executor, workspaceId: string, contactId: string): Promise<Record<string, unknown>> {
+  const [row] = await ex.select({ a: t.contacts.attributes }).from(t.contacts).where(and(eq(t.contacts.workspaceId, workspaceId), eq(t.contacts.id, contactId)));
+  return row?.a ?? {};
+}
+
+export async function conversationAttributeValues(ex: Executor, workspaceId: string, conversationId: string): Promise<Record<string, string>> {
+  const [row] = await ex
+    .select({ v: t.conversationAttributes.values })
+    .from(t.conversationAttributes)
+    .where(and(eq(t.conversationAttributes.workspaceId, workspaceId), eq(t.conversationAttributes.conversationId, conversationId)));
+  return row?.v ?? {};
+}
+
+/** Merges values (by attribute name) into the contact's attributes. */
+export async function mergeContactAttributes(ex: Executor, workspaceId: string, contactId: string, values: Record<string, string>) {
+  if (Object.keys(values).length === 0) return null;
+  const [row] = await ex
+    .update(t.contacts)
+    .set({ attributes: sql`${t.contacts.attributes} || ${JSON.stringify(values)}::jsonb` })
+    .where(and(eq(t.contacts.workspaceId, workspaceId), eq(t.contacts.id, contactId)))
+    .returning();
+  return row ?? null;
+}
+
+/** Merges values (by attribute name) into the conversation's conversation-type attributes. */
+export async function mergeConversationAttributes(ex: Executor, workspaceId: string, conversationId: string, values: Record<string, string>) {
+  if (Object.keys(values).length === 0) return;
+  await ex
+    .insert(t.conversationAttributes)
+    .values({ workspaceId, conversationId, values })
+    .onConflictDoUpdate({
+      target: t.conversationAttributes.conversationId,
+      set: { values: sql`${t.conversationAttributes.values} || excluded.values`, updatedAt: new Date() },
+    });
+}

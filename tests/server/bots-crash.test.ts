@@ -1,0 +1,141 @@
+/**
+ * A bot session across real server processes (issue 18), on PostgreSQL (a second process cannot open the first
+ * one's PGlite): the server handling a session is killed with SIGKILL while the session waits for the customer;
+ * a new server process carries the session on from where it waits (no new greeting, nothing sent twice).
+ * The test process seeds through its own app (its job workers stopped) and hosts the sandbox, whose webhooks go
+ * to the current child process.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import * as t from '../../src/server/db/schema';
+import type { SandboxAccount } from '../../src/sandbox';
+import { startSandbox } from '../../src/sandbox';
+import { TestApp, emulatorHost, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
+import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let ta: TestApp;
+let url: string;
+let admin: Session;
+let number: SandboxAccount;
+let childPort = 0;
+const children: ChildProcess[] = [];
+
+const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await what()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+};
+
+async function startServer(): Promise<ChildProcess> {
+  const port = 45000 + Math.floor(Math.random() * 2000);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATABASE_URL: url,
+    PARLEY_DATA_DIR: `/tmp/parley-bot-crash-${randomUUID()}`,
+    LOG_LEVEL: 'silent',
+    GRAPH_API_URL: ta.sandbox.baseUrl,
+    WHATSAPP_APP_SECRET: testAppSecret,
+    WHATSAPP_VERIFY_TOKEN: testVerifyToken,
+    SECRETS_KEY: testSecretsKey,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+    FIREBASE_PROJECT_ID: 'demo-parley',
+  };
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/index.ts'], { cwd: root, env, stdio: 'ignore' });
+  children.push(child);
+  await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 120_000);
+  childPort = port;
+  return child;
+}
+
+const kill = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+describe.skipIf(!onPostgres)('a bot session across processes (PostgreSQL)', () => {
+  beforeAll(async () => {
+    const opened = await openTestDatabase();
+    url = opened.url!;
+    const sandbox = await startSandbox({
+      port: 0,
+      appSecret: testAppSecret,
+      statusDelayMs: 20,
+      webhookRetryDelayMs: 200,
+      // Webhooks go to the server process of the moment.
+      deliver: async (rawBody, headers) => {
+        if (!childPort) return 503;
+        const res = await fetch(`http://127.0.0.1:${childPort}/webhooks/whatsapp`, { method: 'POST', headers: headers as Record<string, string>, body: rawBody }).catch(() => null);
+        return res?.status ?? 503;
+      },
+    });
+    const app = await buildApp({
+      config: testConfig({ graphApiUrl: sandbox.baseUrl, whatsappAppSecret: testAppSecret, whatsappVerifyToken: testVerifyToken, secretsKey: testSecretsKey }),
+      database: opened.database,
+      logger: false,
+    });
+    ta = new TestApp(app, opened.database, async () => {
+      await sandbox.close();
+      await opened.dispose();
+    });
+    ta.sandbox = sandbox;
+    await app.ready();
+    admin = await ta.newAdmin('Bot Crash Shop');
+    number = ta.sandbox.addAccount();
+    const acc = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
+    const attr = await ta.call('POST', '/attribute', { token: admin.token, body: { name: 'wish', format: 'text', workspaceId: admin.workspaceId } });
+    const bot = (await ta.call('POST', '/bot', { token: admin.token, body: { workspaceId: admin.workspaceId } })).json().id;
+    const pos = { x: 0, y: 0 };
+    const rfInstance = {
+      nodes: [
+        { id: 'start', type: 'StartNode', position: pos, data: { label: 'Start' }, deletable: false },
+        { id: 'hello', type: 'SendMessageNode', position: pos, data: { label: 'Hello', messageBlocks: [{ id: 'b', type: 'text', text: 'Hello from the bot' }] } },
+        { id: 'ask', type: 'CollectInputNode', position: pos, data: { label: 'Ask', body: 'What do you wish for?', variableId: attr.json().id } },
+        { id: 'done', type: 'SendMessageNode', position: pos, data: { label: 'Done', messageBlocks: [{ id: 'b', type: 'text', text: 'Wish noted: {{wish}}' }] } },
+      ],
+      edges: [
+        { id: 'e1', source: 'start', target: 'hello' },
+        { id: 'e2', source: 'hello', target: 'ask' },
+        { id: 'e3', source: 'ask', target: 'done' },
+      ],
+    };
+    await ta.call('PATCH', `/bot/${bot}`, { token: admin.token, body: { rfInstance } });
+    await ta.call('PATCH', `/bot/${bot}/connectWaba`, { token: admin.token, body: { wabaAccountId: acc.json().id } });
+    expect((await ta.call('PATCH', `/bot/${bot}`, { token: admin.token, body: { isActive: true } })).statusCode).toBe(200);
+    // Only the children run jobs.
+    await app.parley.jobs.stop();
+  }, 180_000);
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await ta?.close();
+  });
+
+  it('resumes a waiting session in a new process after SIGKILL, with nothing sent twice', async () => {
+    const waId = '16289990001';
+    const sent = () => ta.sandbox.sent.filter((m) => m.waId === waId).map((m) => JSON.stringify(m.body));
+    const first = await startServer();
+    await ta.sandbox.customers.say(waId, 'hi', { phoneNumberId: number.phoneNumberId });
+    await until(() => sent().some((b) => b.includes('What do you wish for?')), 60_000);
+    await kill(first);
+
+    await startServer();
+    await ta.sandbox.customers.say(waId, 'a bicycle', { phoneNumberId: number.phoneNumberId });
+    await until(() => sent().some((b) => b.includes('Wish noted: a bicycle')), 90_000);
+    const all = sent();
+    expect(all.filter((b) => b.includes('Hello from the bot'))).toHaveLength(1);
+    expect(all.filter((b) => b.includes('What do you wish for?'))).toHaveLength(1);
+    expect(all).toHaveLength(3);
+    const sessions = await ta.db.select().from(t.botSessions).where(eq(t.botSessions.workspaceId, admin.workspaceId));
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ status: 'ended', endReason: 'completed' });
+  }, 300_000);
+});

@@ -1,0 +1,184 @@
+/**
+ * The campaign runner across real server processes (issue 17 item 3), on PostgreSQL (a second process cannot
+ * open the first one's PGlite): a server killed with SIGKILL in the middle of a campaign and started again
+ * carries on with no recipient sent twice and every recipient one outcome; two servers share one campaign
+ * with no recipient sent twice. The test process seeds through its own app (its runner stopped) and hosts
+ * the sandbox; the children only run the campaign.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import * as t from '../../src/server/db/schema';
+import type { SandboxAccount } from '../../src/sandbox';
+import { TestApp, emulatorHost, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
+import { startTestSandbox } from '../support/sandbox';
+import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let ta: TestApp;
+let url: string;
+let admin: Session;
+let number: SandboxAccount;
+let accountId: string;
+let templateId: string;
+let segmentId: string;
+const children: ChildProcess[] = [];
+
+const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await what()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+};
+
+/** A server process on the shared database, with a short lease (20 s; longer than a claimed batch takes here) so a crash is recovered quickly. */
+async function startServer(): Promise<ChildProcess> {
+  const port = 43000 + Math.floor(Math.random() * 2000);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATABASE_URL: url,
+    PARLEY_DATA_DIR: `/tmp/parley-crash-${randomUUID()}`,
+    LOG_LEVEL: 'silent',
+    GRAPH_API_URL: ta.sandbox.baseUrl,
+    WHATSAPP_APP_SECRET: testAppSecret,
+    WHATSAPP_VERIFY_TOKEN: testVerifyToken,
+    SECRETS_KEY: testSecretsKey,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+    FIREBASE_PROJECT_ID: 'demo-parley',
+    CAMPAIGN_LEASE_SECONDS: '20',
+  };
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/index.ts'], { cwd: root, env, stdio: 'ignore' });
+  children.push(child);
+  await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 90_000);
+  return child;
+}
+
+const kill = (child: ChildProcess) => new Promise<void>((resolve) => {
+  child.once('exit', () => resolve());
+  child.kill('SIGKILL');
+});
+
+async function deployed(n: number, batch: string) {
+  await ta.db.insert(t.contacts).values(
+    Array.from({ length: n }, (_, i) => ({
+      workspaceId: admin.workspaceId,
+      phoneNumber: `+1628${batch === 'K' ? 1 : 2}${String(100000 + i).padStart(6, '0')}`,
+      name: `Crash ${i}`,
+      attributes: { batch },
+    })),
+  );
+  const seg = await ta.call('POST', '/segment', {
+    token: admin.token,
+    body: { name: `Batch ${batch}`, filters: [{ column: 'batch', operator: 'IS', value: batch, conjuction: 'AND' }], workspaceId: admin.workspaceId },
+  });
+  segmentId = seg.json().id;
+  const created = await ta.call('POST', '/campaign', { token: admin.token, body: { workspaceId: admin.workspaceId, type: 'oneTime' } });
+  const id = created.json().id as string;
+  const rfInstance = {
+    nodes: [
+      { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Start', segmentId } },
+      { id: 'send', type: 'SendWhatsappNode', position: { x: 0, y: 100 }, data: { label: 'Send', whatsappAccountId: accountId, whatsappTemplateId: templateId } },
+    ],
+    edges: [{ id: 'e', source: 'trigger', target: 'send' }],
+  };
+  expect((await ta.call('PATCH', `/campaign/${id}`, { token: admin.token, body: { rfInstance } })).statusCode).toBe(200);
+  const res = await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} });
+  expect(res.statusCode, res.body).toBe(200);
+  return id;
+}
+
+async function outcomes(id: string) {
+  const recipients = await ta.db.select().from(t.campaignRecipients).where(eq(t.campaignRecipients.campaignId, id));
+  const logs = await ta.db.select().from(t.campaignLogs).where(eq(t.campaignLogs.campaignId, id));
+  return { recipients, logs };
+}
+
+/** Sends per customer of this batch, from the sandbox's own record. */
+function sentTo(prefix: string) {
+  const per = ta.sandbox.deliveries(number.phoneNumberId).perRecipient;
+  return Object.entries(per).filter(([waId]) => waId.startsWith(prefix));
+}
+
+describe.skipIf(!onPostgres)('the campaign runner across processes (PostgreSQL)', () => {
+  beforeAll(async () => {
+    const opened = await openTestDatabase();
+    url = opened.url!;
+    const target: { app?: FastifyInstance } = {};
+    const sandbox = await startTestSandbox(() => target.app);
+    const app = await buildApp({
+      config: testConfig({ graphApiUrl: sandbox.baseUrl, whatsappAppSecret: testAppSecret, whatsappVerifyToken: testVerifyToken, secretsKey: testSecretsKey }),
+      database: opened.database,
+      logger: false,
+    });
+    target.app = app;
+    ta = new TestApp(app, opened.database, async () => {
+      await sandbox.close();
+      await opened.dispose();
+    });
+    ta.sandbox = sandbox;
+    await app.ready();
+    // This process seeds and receives the webhooks; only the children run campaigns.
+    await app.parley.services.campaignRunner.stop();
+    admin = await ta.newAdmin('Crash Test Shop');
+    number = ta.sandbox.addAccount();
+    const acc = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
+    accountId = acc.json().id;
+    await ta.call('POST', '/attribute', { token: admin.token, body: { name: 'batch', format: 'text', workspaceId: admin.workspaceId } });
+    const tpl = await ta.call('POST', '/whatsapp-template', {
+      token: admin.token,
+      body: { name: 'crash_sale', language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Sale today' }], whatsappAccountId: accountId, workspaceId: admin.workspaceId },
+    });
+    templateId = tpl.json().id;
+    await ta.sandbox.settle();
+    await ta.app.parley.jobs.drain();
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await ta?.close();
+  });
+
+  it('carries on after SIGKILL in the middle: no recipient sent twice, every recipient one outcome', async () => {
+    ta.sandbox.setThroughput(number.phoneNumberId, 20);
+    const first = await startServer();
+    const id = await deployed(150, 'K');
+    await until(() => sentTo('16281').length >= 30, 60_000);
+    await kill(first);
+    const atKill = sentTo('16281').length;
+    expect(atKill).toBeLessThan(150);
+
+    await startServer();
+    await until(async () => (await ta.db.select().from(t.campaigns).where(eq(t.campaigns.id, id)))[0].status === 'completed', 120_000);
+    const { recipients, logs } = await outcomes(id);
+    expect(recipients).toHaveLength(150);
+    expect(recipients.every((r) => r.status === 'done' || r.status === 'failed')).toBe(true);
+    expect(logs).toHaveLength(150);
+    const sent = sentTo('16281');
+    expect(ta.sandbox.deliveries(number.phoneNumberId).duplicates).toBe(0);
+    expect(sent.every(([, n]) => n === 1)).toBe(true);
+    // A send in flight at the kill may be unknown (never resent); every other one was sent.
+    const unknown = logs.filter((l) => l.deliveryState === 'unknown').length;
+    expect(logs.filter((l) => l.messageStatus === 'success').length + unknown).toBe(150);
+    expect(sent.length).toBeGreaterThanOrEqual(150 - unknown);
+  }, 300_000);
+
+  it('two servers share one campaign with no recipient sent twice', async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) await kill(c);
+    ta.sandbox.setThroughput(number.phoneNumberId, 40);
+    await Promise.all([startServer(), startServer()]);
+    const id = await deployed(200, 'S');
+    await until(async () => (await ta.db.select().from(t.campaigns).where(eq(t.campaigns.id, id)))[0].status === 'completed', 120_000);
+    const { logs } = await outcomes(id);
+    expect(logs).toHaveLength(200);
+    expect(logs.every((l) => l.messageStatus === 'success')).toBe(true);
+    const sent = sentTo('16282');
+    expect(sent).toHaveLength(200);
+    expect(sent.every(([, n]) => n === 1)).toBe(true);
+  }, 300_000);
+});
