@@ -23,8 +23,8 @@ describe('the role matrix against the route table', () => {
   });
 
   it('names a route missing from the matrix in its failure', () => {
-    expect(() => whoMayCall('POST', '/campaign/:campaignId/pause', 'pauseCampaign')).toThrow(
-      /Route POST \/campaign\/:campaignId\/pause \(pauseCampaign\) is in src\/shared\/api\/routes\.ts but not in the role matrix/,
+    expect(() => whoMayCall('POST', '/campaign/:campaignId/explode', 'explodeCampaign')).toThrow(
+      /Route POST \/campaign\/:campaignId\/explode \(explodeCampaign\) is in src\/shared\/api\/routes\.ts but not in the role matrix/,
     );
   });
 });

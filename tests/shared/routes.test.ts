@@ -114,7 +114,7 @@ describe('route table', () => {
   });
 
   it('the success-true answers are Success', () => {
-    expect(routes.deployCampaign.response.safeParse({ success: true }).success).toBe(true);
+    expect(routes.deployCampaign.response.safeParse({ success: true, status: 'inProgress' }).success).toBe(true);
     expect(routes.createInvitee.response.safeParse({ success: true }).success).toBe(true);
     expect(routes.triggerOutbound.response.safeParse({ success: false }).success).toBe(false);
   });

@@ -47,6 +47,13 @@ export const roleMatrix: Record<string, Who> = {
   'GET /bot/:botId': 'agent',
   'GET /campaign/:campaignId': 'agent',
   'GET /whatsapp-flow/:whatsappAccountId': 'agent',
+  // Reading bots and campaigns, additions of issues 17 and 18 (README: read bots, campaigns).
+  'GET /bot/:botId/versions': 'agent',
+  'GET /bot/:botId/versions/:versionId': 'agent',
+  'GET /campaign/:campaignId/results': 'agent',
+  'GET /campaign/:campaignId/logs': 'agent',
+  'GET /campaign/:campaignId/logs.csv': 'agent',
+  'GET /workspace/:workspaceId/campaign-settings': 'agent',
 
   // ---- live chat (README: conversations, messages, assign, close) ----
   'GET /workspace/:workspaceId/conversations': 'agent',
@@ -57,6 +64,23 @@ export const roleMatrix: Record<string, Who> = {
   'PATCH /conversation/:conversationId': 'agent',
   'POST /message': 'agent',
   'POST /message/template': 'agent',
+  // Additions of issue 19 (README: live chat; canned replies: workspace replies admins only, checked in the
+  // service, personal ones anyone's own; availability: one's own, or any member's by an admin, in the service).
+  'POST /message/note': 'agent',
+  'POST /message/media': 'agent',
+  'POST /conversation/:conversationId/media': 'agent',
+  'POST /conversation/:conversationId/presence': 'agent',
+  'POST /conversation/:conversationId/mentions/read': 'agent',
+  'GET /conversation/:conversationId/search': 'agent',
+  'GET /workspace/:workspaceId/messages/search': 'agent',
+  'GET /workspace/:workspaceId/mentions': 'agent',
+  'GET /workspace/:workspaceId/mentions/count': 'agent',
+  'GET /workspace/:workspaceId/canned-replies': 'agent',
+  'POST /canned-reply': 'agent',
+  'PATCH /canned-reply/:cannedReplyId': 'agent',
+  'DELETE /canned-reply/:cannedReplyId': 'agent',
+  'GET /workspace/:workspaceId/member-routing': 'agent',
+  'PATCH /workspace/:workspaceId/member-routing': 'agent',
 
   // ---- audience (README: contacts, import, segments) ----
   'GET /workspace/:workspaceId/contacts': 'agent',
@@ -76,6 +100,10 @@ export const roleMatrix: Record<string, Who> = {
   'POST /bot/:botId/uploadMedia': 'admin',
   'PATCH /bot/:botId/connectWaba': 'admin',
   'DELETE /bot/:botId': 'admin',
+  'POST /bot/:botId/versions/:versionId/restore': 'admin',
+  'POST /bot/:botId/discardChanges': 'admin',
+  'POST /bot/:botId/preview': 'admin',
+  'POST /bot/:botId/preview/answer': 'admin',
 
   // ---- campaigns (README: create, edit, deploy, delete, outbound trigger: admins) ----
   'POST /campaign': 'admin',
@@ -83,6 +111,12 @@ export const roleMatrix: Record<string, Who> = {
   'POST /campaign/:campaignId/deploy': 'admin',
   'DELETE /campaign/:campaignId': 'admin',
   'POST /outbound/:campaignId': 'admin',
+  'POST /campaign/:campaignId/pause': 'admin',
+  'POST /campaign/:campaignId/resume': 'admin',
+  'POST /campaign/:campaignId/cancel-schedule': 'admin',
+  'POST /campaign/:campaignId/trigger-key': 'admin',
+  'POST /campaign/:campaignId/retarget': 'admin',
+  'PATCH /workspace/:workspaceId/campaign-settings': 'admin',
 
   // ---- templates (README: create, upload media, delete: admins; pulling them from WhatsApp writes them too) ----
   'POST /whatsapp-template': 'admin',
@@ -92,6 +126,7 @@ export const roleMatrix: Record<string, Who> = {
 
   // ---- settings (README: WhatsApp accounts, attributes: admins) ----
   'POST /whatsapp': 'admin',
+  'GET /workspace/:workspaceId/whatsapp-webhook': 'admin',
   'PATCH /whatsapp/:id': 'admin',
   'DELETE /whatsapp/:id': 'admin',
   'POST /attribute': 'admin',

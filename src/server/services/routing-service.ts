@@ -8,6 +8,7 @@ import type { Executor } from '../db/client';
 import { forbidden, notFound } from '../errors';
 import type { WorkspaceContext } from '../http/types';
 import * as routing from '../repositories/routing';
+import { isUuid } from '../repositories/pagination';
 import type { ServiceDeps } from './context';
 
 export interface AssignConversation {
@@ -20,6 +21,8 @@ export function routingService(d: ServiceDeps, assign: AssignConversation) {
     list: (ctx: WorkspaceContext) => routing.routingOf(ex(), ctx.workspaceId),
     /** A member changes their own availability; an admin anyone's. */
     async patch(ctx: WorkspaceContext, memberId: string, body: { available?: boolean; chatCapacity?: number }) {
+      // Any text is a well-formed request; one that is not a member id names no member (404, not a database error).
+      if (!isUuid(memberId)) throw notFound('Member not found');
       if (memberId !== ctx.caller.member.id && ctx.role !== 'admin') {
         // Someone outside the workspace is unknown (404) before being someone else's to change (403).
         const members = await routing.routingOf(ex(), ctx.workspaceId);

@@ -32,7 +32,7 @@ export const TemplateVariableMapping = z.strictObject({
 });
 export type TemplateVariableMapping = z.infer<typeof TemplateVariableMapping>;
 
-const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time of day as HH:MM (24-hour clock)' });
+const ClockTime = z.string().max(5).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time of day as HH:MM (24-hour clock)' });
 /**
  * Addition (quiet hours): a daily window in each recipient's own time zone. Sends and delays falling due
  * outside it wait for its next start. `end` before `start` spans midnight (22:00 to 06:00).

@@ -1,6 +1,6 @@
 /** Issue 19 (addition): what an admin gives Meta to connect the webhook, and whether Meta's check got through. */
 import * as z from '../zod';
-import { Timestamp } from './common';
+import { Id, Timestamp } from './common';
 
 export const WebhookSetup = z.object({
   /** The callback URL to enter in Meta's app dashboard (PUBLIC_URL + /webhooks/whatsapp). */
@@ -23,7 +23,7 @@ export const MemberRouting = z.object({
 export type MemberRouting = z.infer<typeof MemberRouting>;
 export const PatchMemberRoutingBody = z
   .strictObject({
-    memberId: z.uuid(),
+    memberId: Id,
     available: z.boolean().optional(),
     chatCapacity: z.number().int().min(1).max(100).optional(),
   })
