@@ -48,7 +48,7 @@ export interface DesktopCoreOptions {
   /** dock / taskbar badge and tray tooltip */
   setBadge?(count: number): void;
   updater?: UpdaterPort;
-  app: { version: string; platform: string; electron: string | null };
+  app: { version: string; platform: string; electron: string | null; sessionNotice?: string | null };
   /** which senders may call (appSenderCheck(appEntryUrl)); the e2e suite passes its page's check */
   isTrustedSender(sender: IpcSender): boolean;
   /**

@@ -169,7 +169,7 @@ async function startCore(): Promise<DesktopCore> {
     openExternal: (url) => shell.openExternal(url),
     setBadge,
     updater: updater.port,
-    app: { version, platform: process.platform, electron: process.versions.electron ?? null },
+    app: { version, platform: process.platform, electron: process.versions.electron ?? null, sessionNotice: sessionOnly ? sessionOnlyNotice : null },
     isTrustedSender: appSenderCheck(entry),
     async confirmServerChange(origin) {
       const options = {

@@ -196,7 +196,16 @@ export const ipcChannels = {
   'drafts.get': channel(z.strictObject({ conversationId: Id }), z.object({ text: z.string() })),
   'drafts.set': channel(z.strictObject({ conversationId: Id, text: DraftText }), Ok),
 
-  'app.info': channel(NoArgs, z.object({ version: z.string(), platform: z.string(), electron: z.string().nullable() })),
+  'app.info': channel(
+    NoArgs,
+    z.object({
+      version: z.string(),
+      platform: z.string(),
+      electron: z.string().nullable(),
+      /** set when no OS keychain answered: the session lasts for this run only (the account menu says so) */
+      sessionNotice: z.string().max(200).nullable().optional(),
+    }),
+  ),
 } as const;
 
 export type IpcChannels = typeof ipcChannels;

@@ -99,6 +99,39 @@ describe('desktop identity (IPC to the main process)', () => {
     expect(useAuthStore.getState().user).toBeNull();
   });
 
+  it('says in the account menu when main keeps the session for this run only (no OS keychain)', async () => {
+    fakeServer(defaultAnswers());
+    const notice = 'No system keychain: you stay signed in until Parley quits';
+    const main = fakeMain({
+      'identity.currentUser': () => verifiedUser,
+      'identity.getIdToken': () => ({ token: 'run-only-token', expiresAt: inAnHour() }),
+      'app.info': () => ({ version: '1.0.0', platform: 'linux', electron: '41.0.0', sessionNotice: notice }),
+    });
+    window.desktop = main.desktop;
+    initAuth(desktopIdentity(main.desktop));
+    await renderAt('/templates');
+    expect(await screen.findByRole('heading', { name: 'Templates' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /account menu/ }));
+    expect(await screen.findByRole('note')).toHaveTextContent(notice);
+  });
+
+  it('shows no such notice when the session is kept in the OS keychain', async () => {
+    fakeServer(defaultAnswers());
+    const main = fakeMain({
+      'identity.currentUser': () => verifiedUser,
+      'identity.getIdToken': () => ({ token: 'kept-token', expiresAt: inAnHour() }),
+      'app.info': () => ({ version: '1.0.0', platform: 'linux', electron: '41.0.0', sessionNotice: null }),
+    });
+    window.desktop = main.desktop;
+    initAuth(desktopIdentity(main.desktop));
+    await renderAt('/templates');
+    expect(await screen.findByRole('heading', { name: 'Templates' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /account menu/ }));
+    expect(await screen.findByRole('menuitem', { name: 'Profile' })).toBeInTheDocument();
+    expect(main.callsOf('app.info').length).toBeGreaterThan(0);
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
   it('signs out through main and forgets the token it held', async () => {
     const server = fakeServer(defaultAnswers());
     let tokens = 0;

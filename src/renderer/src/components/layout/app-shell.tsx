@@ -4,6 +4,7 @@ import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
 import {
   Bot,
   Check,
+  KeyRound,
   ChevronsUpDown,
   FileText,
   LogOut,
@@ -20,6 +21,7 @@ import { z } from 'zod';
 import { WorkspaceName } from '@shared/schemas/entities';
 import { api } from '../../lib/api-client';
 import { signOut } from '../../lib/auth';
+import { useDesktopAppInfo } from '../../lib/queries/desktop-app-info';
 import { useMember, useWorkspaceId } from '../../lib/queries/session';
 import { useAuthStore } from '../../stores/auth-store';
 import { InsideMain } from '../error-screens';
@@ -240,6 +242,7 @@ function MemberMenu() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const name = user?.displayName || user?.email || 'Signed in';
+  const sessionNotice = useDesktopAppInfo().data?.sessionNotice ?? null;
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -257,6 +260,14 @@ function MemberMenu() {
         </button>
       </DropdownMenuTrigger>
       <DropdownMenuContent side="top" align="start" className="w-56">
+        {sessionNotice && (
+          <>
+            <DropdownMenuLabel className="flex items-start gap-2 text-xs font-normal text-warning-text" role="note">
+              <KeyRound className="mt-0.5 size-3.5 shrink-0" aria-hidden /> {sessionNotice}
+            </DropdownMenuLabel>
+            <DropdownMenuSeparator />
+          </>
+        )}
         <DropdownMenuItem onSelect={() => void navigate({ to: '/settings/profile' })}>
           <UserRound /> Profile
         </DropdownMenuItem>
