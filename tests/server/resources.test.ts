@@ -56,14 +56,14 @@ describe('bots', () => {
     expect(bot).toMatchObject({ title: 'Untitled bot', isActive: false, channel: 'WhatsApp', whatsappAccountId: null });
     expect(bot.rfInstance.nodes).toEqual([expect.objectContaining({ type: 'StartNode', deletable: false })]);
 
-    const deployedAt = '2026-11-20T10:00:00.000Z';
-    const patched = await ta.call('PATCH', `/bot/${bot.id}`, {
-      token: admin.token,
-      body: { title: 'Order helper', rfInstance: botCanvas, isActive: true, lastDeployedAt: deployedAt },
-    });
+    const patched = await ta.call('PATCH', `/bot/${bot.id}`, { token: admin.token, body: { title: 'Order helper', rfInstance: botCanvas } });
     expect(patched.statusCode).toBe(200);
+    // Deploying checks the canvas and its number (issue 18): a bot tied to no number is refused, nothing changes.
+    const deploy = await ta.call('PATCH', `/bot/${bot.id}`, { token: admin.token, body: { isActive: true } });
+    expect(deploy.statusCode).toBe(400);
+    expect(deploy.json().message.length).toBeGreaterThan(0);
     const got = (await ta.call('GET', `/bot/${bot.id}`, { token: agent.token })).json();
-    expect(got).toMatchObject({ title: 'Order helper', isActive: true, lastDeployedAt: deployedAt });
+    expect(got).toMatchObject({ title: 'Order helper', isActive: false, lastDeployedAt: null });
     expect(got.rfInstance.nodes.map((n: { type: string }) => n.type)).toEqual(['StartNode', 'ReplyNode', 'ReplyButtonNode', 'ConditionNode']);
     expect(got.rfInstance.viewport).toEqual({ x: 10, y: 20, zoom: 1.5 });
     const [row] = await ta.db.select().from(t.bots).where(eq(t.bots.id, bot.id));
@@ -77,11 +77,17 @@ describe('bots', () => {
     bad.nodes[1].data.header = 'h'.repeat(61);
     const res = await ta.call('PATCH', `/bot/${bot.id}`, { token: admin.token, body: { rfInstance: bad } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toEqual(
-      expect.arrayContaining(['A condition needs at least one branch', expect.stringContaining('rfInstance.nodes.1.data.header')]),
-    );
+    expect(res.json().message).toEqual(expect.arrayContaining([expect.stringContaining('rfInstance.nodes.1.data.header')]));
     const [row] = await ta.db.select().from(t.bots).where(eq(t.bots.id, bot.id));
     expect((row.rfInstance as { nodes: unknown[] }).nodes).toHaveLength(1);
+
+    // A draft may hold an unfinished node (a condition with no branch yet); deploy names it.
+    const unfinished = structuredClone(botCanvas);
+    (unfinished.nodes[3].data as { branches: unknown[] }).branches = [];
+    expect((await ta.call('PATCH', `/bot/${bot.id}`, { token: admin.token, body: { rfInstance: unfinished } })).statusCode).toBe(200);
+    const deploy = await ta.call('PATCH', `/bot/${bot.id}`, { token: admin.token, body: { isActive: true } });
+    expect(deploy.statusCode).toBe(400);
+    expect(deploy.json().message.some((m: string) => m.includes('A condition needs at least one branch'))).toBe(true);
   });
 
   it('connects a WhatsApp account of the workspace, by id or WABA id, and disconnects', async () => {
@@ -148,9 +154,13 @@ describe('campaigns', () => {
 
     const noSegment = structuredClone(canvas);
     noSegment.nodes[0].data.segmentId = '';
-    const bad = await ta.call('PATCH', `/campaign/${one.json().id}`, { token: admin.token, body: { rfInstance: noSegment } });
+    // A draft may hold an unfinished trigger; deploy names what is missing and sends nothing.
+    const draft = await ta.call('PATCH', `/campaign/${one.json().id}`, { token: admin.token, body: { rfInstance: noSegment } });
+    expect(draft.statusCode).toBe(200);
+    const bad = await ta.call('POST', `/campaign/${one.json().id}/deploy`, { token: admin.token, body: {} });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toContain('Select audience segment!');
+    expect(bad.json().message.some((m: string) => m.includes('Select audience segment!'))).toBe(true);
+    expect((await ta.call('GET', `/campaign/${one.json().id}`, { token: agent.token })).json().status).toBe('draft');
 
     const list = (await ta.call('GET', `/workspace/${admin.workspaceId}/campaigns`, { token: agent.token })).json();
     expect(list.items.find((c: { id: string }) => c.id === one.json().id)).toMatchObject({ name: 'Winter sale', CampaignLogs: [] });

@@ -3,12 +3,12 @@
  * their member sees and manages. Someone else's personal reply answers 404, as a reply of another workspace does.
  */
 import type { z } from 'zod';
-import type { CannedReplyListQuery, CreateCannedReplyBody, PatchCannedReplyBody } from '../../shared/schemas/agent-tools';
+import { CannedReplyShortcut, type CannedReplyListQuery, type CreateCannedReplyBody, type PatchCannedReplyBody } from '../../shared/schemas/agent-tools';
 import { productMessages } from '../../shared/messages';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { WorkspaceContext } from '../http/types';
 import * as cr from '../repositories/canned-replies';
-import { pageLimit } from '../repositories/pagination';
+import { isUuid, pageLimit } from '../repositories/pagination';
 import { type ServiceDeps, isUniqueViolation } from './context';
 
 const taken = (shortcut: string) => conflict(`A canned reply with the shortcut /${shortcut} already exists`);
@@ -19,7 +19,9 @@ function encodeCursor(row: cr.CannedReplyRow) {
 function decodeCursor(cursor: string): { shortcut: string; id: string } {
   try {
     const [shortcut, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof shortcut !== 'string' || typeof id !== 'string' || shortcut.length > 64 || id.length > 64) throw new Error('bad');
+    // The cursor names a stored reply: a well-formed shortcut and a reply id, nothing else.
+    if (!CannedReplyShortcut.safeParse(shortcut).success || typeof id !== 'string' || !isUuid(id)) throw new Error('bad');
+    if (typeof shortcut !== 'string') throw new Error('bad');
     return { shortcut, id };
   } catch {
     throw badRequest('Invalid cursor');
