@@ -224,7 +224,8 @@ const appScreens: Step[] = [
     name: 'bot',
     go: async (page, s) => {
       await page.goto(`/automation/${s.botId}`);
-      await expect(page.getByText('The canvas editor arrives in a later release')).toBeVisible();
+      // Issue 18: the bot canvas editor (the canvas frame's list of steps beside the canvas).
+      await expect(page.getByRole('region', { name: /^Steps/ })).toBeVisible();
     },
   },
   {

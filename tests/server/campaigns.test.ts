@@ -203,6 +203,18 @@ describe('a one-time campaign', () => {
     await until(async () => (await campaignRow(id)).status === 'completed');
   }, 180_000);
 
+  it('completes a campaign whose segment matches nobody, sending nothing', async () => {
+    const seg = await ta.call('POST', '/segment', {
+      token: admin.token,
+      body: { name: 'Nobody', filters: [{ column: 'batch', operator: 'IS', value: 'no-such-batch', conjuction: 'AND' }], workspaceId: admin.workspaceId },
+    });
+    const id = await newCampaign('oneTime', oneTimeCanvas([{ type: 'send', templateId }], { segmentId: seg.json().id }));
+    const deployed = await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} });
+    expect(deployed.statusCode, deployed.body).toBe(200);
+    await until(async () => (await campaignRow(id)).status === 'completed', 30_000);
+    expect(await logsOf(id)).toEqual([]);
+  }, 60_000);
+
   it('waits at a delay (a due time in the database) and can be paused and resumed', async () => {
     const id = await newCampaign('oneTime', oneTimeCanvas([{ type: 'send', templateId }, { type: 'delay', hours: 1 }, { type: 'send', templateId: followUpId }]));
     await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} });

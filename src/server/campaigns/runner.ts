@@ -12,6 +12,7 @@
  */
 import { limits } from '../../shared/limits';
 import { HttpError } from '../errors';
+import type { Executor } from '../db/client';
 import * as runs from '../repositories/campaign-runs';
 import type { ClaimedRecipient, ContactRow, LogLine, RecipientMove } from '../repositories/campaign-runs';
 import * as r from '../repositories/resources';
@@ -200,13 +201,24 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
       const canvas = campaign ? canvasOf(campaign) : null;
       const audience = canvas ? await audienceOf(tx, run.workspaceId, canvas) : null;
       if (!canvas?.first || !audience) {
-        await runs.markSnapshotDone(tx, run.workspaceId, run.id);
+        await finishSnapshot(tx, run);
         return true;
       }
       const n = await runs.snapshotChunk(tx, { workspaceId: run.workspaceId, runId: run.id, campaignId: run.campaignId, firstStepId: canvas.first, audience, limit: chunk });
-      if (n < chunk) await runs.markSnapshotDone(tx, run.workspaceId, run.id);
+      if (n < chunk) await finishSnapshot(tx, run);
       return true;
     });
+  }
+
+  /**
+   * Marks a snapshot written and completes its run when no work is left: an empty audience, or recipients the
+   * claim loops finished before the snapshot's last chunk was marked, would otherwise never complete.
+   */
+  async function finishSnapshot(tx: Executor, run: { workspaceId: string; id: string }): Promise<void> {
+    await runs.markSnapshotDone(tx, run.workspaceId, run.id);
+    const done = await runs.completeFinishedRuns(tx, [run.id]);
+    const completed = await runs.completeCampaigns(tx, [...new Set(done.map((x) => x.campaignId))]);
+    for (const row of completed) await campaignUpdated(tx, row);
   }
 
   /** A claim loop, or (`snapshots`) the loop that writes snapshots while the claim loops already send. */
