@@ -92,7 +92,8 @@ function OutHandle({ id, label, index, toChildren }: { id?: string; label?: stri
       id={id}
       // A parent's edges go to its own children only; they are made from its form, never by dragging.
       isConnectableStart={!toChildren}
-      aria-label={toChildren ? 'Choices' : label ? `${label} exit` : 'Next step'}
+      // A tooltip for mouse users: handles are not focusable (keyboard users join steps from the form and the list).
+      title={toChildren ? 'Choices' : label ? `${label} exit` : 'Next step'}
       style={index === undefined ? undefined : { top: 'auto', bottom: 10 + index * 18 }}
       className="!size-3 !border-2 !border-surface !bg-accent"
     />
@@ -118,7 +119,7 @@ export const BotNodeCard = memo(function BotNodeCard({ id, type, data, selected 
       )}
       style={{ width: NODE_WIDTH, minHeight: 72 }}
     >
-      {type !== 'StartNode' &&  <Handle type="target" position={Position.Top} aria-label="Entry" className="!size-3 !border-2 !border-surface !bg-fg-subtle" />}
+      {type !== 'StartNode' &&  <Handle type="target" position={Position.Top} title="Entry" className="!size-3 !border-2 !border-surface !bg-fg-subtle" />}
       <div className="flex items-center gap-2 border-b border-border px-3 py-2">
         <span className={cn('flex size-6 shrink-0 items-center justify-center rounded-md', kind.tone)}>
           <Icon className="size-3.5" aria-hidden />
@@ -129,7 +130,7 @@ export const BotNodeCard = memo(function BotNodeCard({ id, type, data, selected 
         </div>
         {problem && (
           <span title={problem} className="text-warning-text">
-            <AlertTriangle className="size-4" aria-label={`Incomplete: ${problem}`} />
+            <AlertTriangle className="size-4" role="img" aria-label={`Incomplete: ${problem}`} />
           </span>
         )}
       </div>
@@ -167,12 +168,12 @@ export const BotChildRow = memo(function BotChildRow({ id, type, data, selected 
       )}
       style={{ width: CHILD_WIDTH, height: CHILD_HEIGHT }}
     >
-      <Handle type="target" position={Position.Top} isConnectable={false} aria-label="From its parent" className="!size-2.5 !border-2 !border-surface !bg-fg-subtle" />
+      <Handle type="target" position={Position.Top} isConnectable={false} title="From its parent" className="!size-2.5 !border-2 !border-surface !bg-fg-subtle" />
       <Icon className="size-3.5 shrink-0 text-fg-subtle" aria-hidden />
       <span className="min-w-0 flex-1 truncate">
         {type === 'ConditionBranchNode' ? <BranchText id={id} data={data} /> : str(data.label) || <em className="text-fg-subtle">No label yet</em>}
       </span>
-      {problem && <AlertTriangle className="size-3.5 shrink-0 text-warning-text" aria-label={`Incomplete: ${problem}`} />}
+      {problem && <AlertTriangle className="size-3.5 shrink-0 text-warning-text" role="img" aria-label={`Incomplete: ${problem}`} />}
       <OutHandle />
     </div>
   );
