@@ -127,8 +127,10 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
           <h1 className="text-[17px] font-semibold whitespace-nowrap text-fg">Live chat</h1>
           <div className="flex items-center gap-2">
             {stream === 'reconnecting' && (
-              <span className="inline-flex items-center gap-1 text-[12px] text-warning-text" role="status">
-                <WifiOff className="size-3.5" aria-hidden /> Reconnecting…
+              // An icon with its words for screen readers and a tooltip: the 320 px list header has no room for them.
+              <span className="inline-flex items-center text-warning-text" role="status" title="Reconnecting…">
+                <WifiOff className="size-4" aria-hidden />
+                <span className="sr-only">Reconnecting…</span>
               </span>
             )}
             <MentionsButton workspaceId={workspaceId} names={names} />
