@@ -2,7 +2,7 @@
 import type { Bot, BotRfInstance, Campaign, CampaignDraftRfInstance } from '../../shared';
 import type { z } from 'zod';
 import type { CampaignListEntry } from '../../shared/schemas/entities';
-import type { CreateBotBody, CreateCampaignBody, PatchBotBody, PatchCampaignBody } from '../../shared/schemas/requests';
+import type { CreateBotBody, CreateCampaignBody, PatchBotBody } from '../../shared/schemas/requests';
 import { limits } from '../../shared/limits';
 import { notFound } from '../errors';
 import * as r from '../repositories/resources';
@@ -104,18 +104,6 @@ export function automationService(d: ServiceDeps) {
         memberId: ctx.caller.member.id,
       });
       return r.toCampaign(row);
-    },
-    async patchCampaign(ctx: WorkspaceContext, id: string, body: z.output<typeof PatchCampaignBody>): Promise<Campaign> {
-      const row = await r.campaigns.update(ex(), ctx.workspaceId, id, {
-        ...(body.name !== undefined && { name: body.name }),
-        ...(body.rfInstance !== undefined && { rfInstance: body.rfInstance }),
-      });
-      if (!row) throw notFound('Campaign not found');
-      return r.toCampaign(row);
-    },
-    async deleteCampaign(ctx: WorkspaceContext, id: string) {
-      if (!(await r.campaigns.remove(ex(), ctx.workspaceId, id))) throw notFound('Campaign not found');
-      return { success: true as const };
     },
   };
 }
