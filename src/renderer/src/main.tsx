@@ -7,6 +7,9 @@ import { getDesktop } from './lib/desktop';
 import { loadServerAddress, startDesktopRuntime } from './lib/desktop-runtime';
 import { queryClient } from './lib/query-client';
 import { startTheme } from './lib/theme';
+// Noto Color Emoji (OFL) as the last fallback of .emoji-text: a system without an emoji font shows emoji, not
+// boxes. Split by unicode-range, so only the ranges on screen are loaded.
+import '@fontsource/noto-color-emoji/400.css';
 import './index.css';
 
 const root = document.getElementById('root');
