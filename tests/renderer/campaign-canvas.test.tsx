@@ -137,6 +137,37 @@ describe('campaign canvas', () => {
     ]);
   });
 
+  it('sets a daily send window on the trigger, refusing a malformed time with a clear message', async () => {
+    const trigger = { id: 'n1', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Start', segmentId: 's1' } };
+    const { answers } = answersFor(campaign({ rfInstance: { nodes: [trigger], edges: [], viewport: { x: 0, y: 0, zoom: 1 } } }));
+    const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers });
+    const user = userEvent.setup();
+    const toggle = await screen.findByRole('switch', { name: 'Only send during the day' });
+    expect(screen.getByText(/Sends go at any hour/)).toBeInTheDocument();
+    await user.click(toggle);
+    expect(screen.getByLabelText('Window start')).toHaveValue('09:00');
+    expect(screen.getByLabelText('Window end')).toHaveValue('20:00');
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toEqual({ start: '09:00', end: '20:00' }), { timeout: 4000 });
+
+    const start = screen.getByLabelText('Window start');
+    await user.clear(start);
+    await user.type(start, '25:00');
+    expect(await screen.findByText('Window start: Use a time of day as HH:MM (24-hour clock)')).toBeInTheDocument();
+    expect(start).toHaveAttribute('aria-invalid', 'true');
+    // A malformed window never reaches the saved canvas.
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toEqual({ start: '09:00', end: '20:00' });
+
+    await user.clear(start);
+    await user.type(start, '08:30');
+    expect(screen.queryByText(/Use a time of day/)).not.toBeInTheDocument();
+    expect(screen.getByText(/between 08:30 and 20:00 in their own time zone/)).toBeInTheDocument();
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toEqual({ start: '08:30', end: '20:00' }), { timeout: 4000 });
+
+    await user.click(toggle);
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toBeNull(), { timeout: 4000 });
+  });
+
   it('deploys after saving; a refused deploy lists every problem of the server', async () => {
     const { answers } = answersFor(campaign());
     let attempt = 0;
