@@ -66,6 +66,7 @@ function answersFor(c: ReturnType<typeof campaign>) {
   answers['GET /workspace/w1/whatsapp-templates'] = page([
     template('t1', 'order_ready', 'APPROVED', 'Hi {{1}}, order {{2}} is ready.'),
     template('t2', 'pending_one', 'PENDING', 'Not yet'),
+    { ...template('t3', 'new_collection', 'APPROVED', 'Our new collection is here.'), components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'Our new collection is here.' }] },
   ]);
   answers['GET /workspace/w1/attributes'] = page([attribute]);
   return { answers, saved: () => saved };
@@ -166,6 +167,28 @@ describe('campaign canvas', () => {
 
     await user.click(toggle);
     await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toBeNull(), { timeout: 4000 });
+  });
+
+  it('asks for the link of a media header, refusing what WhatsApp cannot fetch, and saves it', async () => {
+    const trigger = { id: 'n1', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Start', segmentId: 's1' } };
+    const send = { id: 'n2', type: 'SendWhatsappNode', position: { x: 0, y: 200 }, data: { label: 'Send', whatsappAccountId: 'a1' } };
+    const rfInstance = { nodes: [trigger, send], edges: [{ id: 'e1', source: 'n1', target: 'n2' }], viewport: { x: 0, y: 0, zoom: 1 } };
+    const { answers } = answersFor(campaign({ rfInstance }));
+    const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers });
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByLabelText('Template'), 't3');
+    const link = screen.getByLabelText('Header image link');
+    const missing = "Give a link to the image of the template's header";
+    expect(within(canvas()).getByText(missing)).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Problems' })).getByText(missing)).toBeInTheDocument();
+
+    await user.type(link, 'ftp://files.example.com/banner.jpg');
+    expect(within(canvas()).getByText('The header media link must be an http(s) address or a file uploaded to this workspace')).toBeInTheDocument();
+    await user.clear(link);
+    await user.type(link, 'https://cdn.example.com/banner.jpg');
+    expect(screen.queryByText(/header media link must be/)).not.toBeInTheDocument();
+    expect(await screen.findByText('Ready to deploy')).toBeInTheDocument();
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[1].data).toMatchObject({ whatsappTemplateId: 't3', headerMediaLink: 'https://cdn.example.com/banner.jpg' }), { timeout: 4000 });
   });
 
   it('deploys after saving; a refused deploy lists every problem of the server', async () => {
