@@ -211,3 +211,30 @@ describe('scheduled start', () => {
     }
   }, 120_000);
 });
+
+describe('retarget', () => {
+  it('a new campaign for exactly the recipients that failed with 131049 sends to them and nobody else', async () => {
+    const segmentId = await segmentOf('R', 6);
+    const id = await newCampaign('oneTime', { type: 'OneTimeTriggerNode', data: { label: 'Start', segmentId } });
+    ta.sandbox.injectFailure({ code: 131049, count: 2 });
+    expect((await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} })).statusCode).toBe(200);
+    await until(async () => (await campaignRow(id)).status === 'completed');
+    const logs = await ta.db.select().from(t.campaignLogs).where(eq(t.campaignLogs.campaignId, id));
+    const failed = logs.filter((l) => l.errorCode === 131049).map((l) => l.phoneNumber).sort();
+    expect(failed).toHaveLength(2);
+
+    const res = await ta.call('POST', `/campaign/${id}/retarget`, { token: admin.token, body: { outcome: 'failed', errorCode: 131049, name: 'Again, 131049' } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Again, 131049', type: 'oneTime', status: 'draft' });
+    const retargetId = res.json().id as string;
+    const before = ta.sandbox.deliveries(number.phoneNumberId).perRecipient;
+    const sentBefore = Object.fromEntries(logs.map((l) => [l.phoneNumber, before[l.phoneNumber.slice(1)] ?? 0]));
+    expect((await ta.call('POST', `/campaign/${retargetId}/deploy`, { token: admin.token, body: {} })).statusCode).toBe(200);
+    await until(async () => (await campaignRow(retargetId)).status === 'completed');
+    const again = await ta.db.select().from(t.campaignLogs).where(eq(t.campaignLogs.campaignId, retargetId));
+    expect(again.map((l) => l.phoneNumber).sort()).toEqual(failed);
+    expect(again.every((l) => l.messageStatus === 'success')).toBe(true);
+    const after = ta.sandbox.deliveries(number.phoneNumberId).perRecipient;
+    for (const l of logs) expect(after[l.phoneNumber.slice(1)] ?? 0).toBe(sentBefore[l.phoneNumber] + (failed.includes(l.phoneNumber) ? 1 : 0));
+  }, 120_000);
+});
