@@ -234,12 +234,18 @@ async function killRun(url: string, database: Database, n: number, prefix: numbe
     const gaps = await outcomeGaps(database, id);
     const dup = s.sandbox.deliveries(s.phoneNumberId).duplicates;
     const withoutOne = gaps.open + (n - gaps.distinct) + (gaps.lines - gaps.distinct);
+    // Unknown outcomes whose message never reached Meta: customers who got nothing (the cost of "never resent").
+    const per = s.sandbox.deliveries(s.phoneNumberId).perRecipient;
+    const unknownPhones = rowsOf<{ phone: string }>(
+      await database.db.execute(sql`select phone_number as phone from campaign_logs where campaign_id = ${id} and delivery_state = 'unknown'`),
+    );
+    const unknownNeverSent = unknownPhones.filter((u) => !per[u.phone.slice(1)]).length;
     log(
       `kill -9 run, ${n} recipients at ${tier} msg/s: restart ready in ${round((restarted - killedAt) / 1000, 1)} s, ` +
         `sending again ${round((resumed - killedAt) / 1000, 1)} s after the kill, completed ${round((done - t0) / 1000, 1)} s after deploy; ` +
-        `duplicates ${dup}, recipients without exactly one outcome ${withoutOne}, unknown ${gaps.unknown} (in flight at the kill ${flight.n})`,
+        `duplicates ${dup}, recipients without exactly one outcome ${withoutOne}, unknown ${gaps.unknown} (in flight at the kill ${flight.n}; ${unknownNeverSent} of them never reached the sandbox)`,
     );
-    return { duplicates: dup, withoutOne, unknown: gaps.unknown, inFlight: flight.n, resumeSeconds: (resumed - killedAt) / 1000, totalSeconds: (done - t0) / 1000 };
+    return { duplicates: dup, withoutOne, unknown: gaps.unknown, unknownNeverSent, inFlight: flight.n, resumeSeconds: (resumed - killedAt) / 1000, totalSeconds: (done - t0) / 1000 };
   } finally {
     if (server) await killHard(server);
     await s.app.close();
@@ -334,6 +340,7 @@ async function killMetrics(url: string, database: Database, log: Log): Promise<R
     kill_duplicates: { value: k.duplicates, unit: 'count', goal: 0, description: `kill -9 mid-run (${KILL} recipients at 250 msg/s): recipients sent twice (sandbox counts)` },
     kill_without_one_outcome: { value: k.withoutOne, unit: 'count', goal: 0, description: 'recipients without exactly one outcome (not finished, or not one log line)' },
     kill_unknown: { value: k.unknown, unit: 'count', goal: k.inFlight, description: `outcomes unknown (goal: at most the ${k.inFlight} sends in flight at the kill)` },
+    kill_unknown_never_sent: { value: k.unknownNeverSent, unit: 'count', description: 'of the unknown, messages that never reached Meta (those customers got nothing)' },
     kill_resume: { value: round(k.resumeSeconds, 1), unit: 's', description: 'kill to the first send of the restarted server (its start included)' },
     kill_total: { value: round(k.totalSeconds, 1), unit: 's', description: 'deploy to completed, the kill and restart included' },
   };
