@@ -72,6 +72,20 @@ async function outcomes(id: string) {
   return { recipients, logs };
 }
 
+/** Waits for the campaign to complete; a timeout says where its recipients stand. */
+async function completed(id: string, ms: number) {
+  await until(async () => (await ta.db.select().from(t.campaigns).where(eq(t.campaigns.id, id)))[0].status === 'completed', ms).catch(async (err: Error) => {
+    const left = (await outcomes(id)).recipients.map((r) => `${r.status}@${r.nextAt?.toISOString() ?? '-'}`);
+    const counts = left.reduce<Record<string, number>>((acc, k) => ({ ...acc, [k.split('@')[0]]: (acc[k.split('@')[0]] ?? 0) + 1 }), {});
+    const sends = await ta.db.select({ status: t.outboundSends.status }).from(t.outboundSends).where(eq(t.outboundSends.workspaceId, admin.workspaceId));
+    const bySend = sends.reduce<Record<string, number>>((acc, x) => ({ ...acc, [x.status]: (acc[x.status] ?? 0) + 1 }), {});
+    throw new Error(
+      `${err.message}: recipients ${JSON.stringify(counts)}, pending ones due ${JSON.stringify(left.filter((k) => !k.startsWith('done')).slice(0, 5))}, ` +
+        `outbound sends ${JSON.stringify(bySend)}, now ${new Date().toISOString()}`,
+    );
+  });
+}
+
 /** Sends per customer of this batch, from the sandbox's own record. */
 function sentTo(prefix: string) {
   const per = ta.sandbox.deliveries(number.phoneNumberId).perRecipient;
@@ -136,11 +150,7 @@ describe.skipIf(!onPostgres)('the campaign runner across processes (PostgreSQL)'
     await startServer();
     // Sends refused with 130429 back the number off (10 s and more) and a busy machine slows the new process: the
     // wait is generous, and a timeout says where the recipients stand.
-    await until(async () => (await ta.db.select().from(t.campaigns).where(eq(t.campaigns.id, id)))[0].status === 'completed', 240_000).catch(async (err: Error) => {
-      const left = (await outcomes(id)).recipients.map((r) => `${r.status}@${r.nextAt?.toISOString() ?? '-'}`);
-      const counts = left.reduce<Record<string, number>>((acc, k) => ({ ...acc, [k.split('@')[0]]: (acc[k.split('@')[0]] ?? 0) + 1 }), {});
-      throw new Error(`${err.message}: recipients ${JSON.stringify(counts)}, pending ones due ${JSON.stringify(left.filter((k) => !k.startsWith('done')).slice(0, 5))}`);
-    });
+    await completed(id, 240_000);
     const { recipients, logs } = await outcomes(id);
     expect(recipients).toHaveLength(150);
     expect(recipients.every((r) => r.status === 'done' || r.status === 'failed')).toBe(true);
@@ -160,7 +170,7 @@ describe.skipIf(!onPostgres)('the campaign runner across processes (PostgreSQL)'
     ta.sandbox.setThroughput(number.phoneNumberId, 40);
     await Promise.all([startServer(), startServer()]);
     const id = await deployed(200, 'S');
-    await until(async () => (await ta.db.select().from(t.campaigns).where(eq(t.campaigns.id, id)))[0].status === 'completed', 120_000);
+    await completed(id, 180_000);
     const { logs } = await outcomes(id);
     expect(logs).toHaveLength(200);
     expect(logs.every((l) => l.messageStatus === 'success')).toBe(true);

@@ -238,3 +238,35 @@ describe('retarget', () => {
     for (const l of logs) expect(after[l.phoneNumber.slice(1)] ?? 0).toBe(sentBefore[l.phoneNumber] + (failed.includes(l.phoneNumber) ? 1 : 0));
   }, 120_000);
 });
+
+describe('opted out as a segment filter', () => {
+  it('selects the contacts that opted out of campaigns, or those that did not; other operators are refused', async () => {
+    const [out, stays] = await ta.db
+      .insert(t.contacts)
+      .values([
+        { workspaceId: admin.workspaceId, phoneNumber: '+14155558801', name: 'Leaves', attributes: { batch: 'Q' } },
+        { workspaceId: admin.workspaceId, phoneNumber: '+14155558802', name: 'Stays', attributes: { batch: 'Q' } },
+      ])
+      .returning();
+    expect((await ta.call('PATCH', `/contact/${out.id}`, { token: admin.token, body: { optedOut: true } })).statusCode).toBe(200);
+    const preview = (optedOut: string, operator = 'IS') =>
+      ta.call('POST', `/workspace/${admin.workspaceId}/segments/preview`, {
+        token: admin.token,
+        body: {
+          filters: [
+            { column: 'batch', operator: 'IS', value: 'Q', conjuction: 'AND' },
+            { column: 'optedOut', operator, value: optedOut, conjuction: 'AND' },
+          ],
+        },
+      });
+    const yes = await preview('true');
+    expect(yes.statusCode, yes.body).toBe(200);
+    expect(yes.json().count).toBe(1);
+    expect(yes.json().items.map((c: { id: string }) => c.id)).toEqual([out.id]);
+    expect((await preview('false')).json().items.map((c: { id: string }) => c.id)).toEqual([stays.id]);
+    expect((await preview('true', 'IS_NOT')).json().items.map((c: { id: string }) => c.id)).toEqual([stays.id]);
+    const bad = await preview('yes', 'CONTAINS');
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json().message)).toContain('Filter on optedOut: use is or is not with true or false');
+  });
+});
