@@ -27,6 +27,26 @@ interface TemplateLike {
   status: string;
   whatsappAccountId: string;
   components: readonly { type: string; format?: string; text?: string; buttons?: readonly { type: string; url?: string }[] }[];
+  /** The template's stored header media (a default for sends); unknown when absent. */
+  mediaUrl?: string | null;
+}
+
+/** IMAGE, VIDEO or DOCUMENT when the template's header is media (a send must carry a link to it), else null. */
+export function templateMediaHeader(components: TemplateLike['components']): 'IMAGE' | 'VIDEO' | 'DOCUMENT' | null {
+  const f = components.find((c) => c.type === 'HEADER')?.format;
+  return f === 'IMAGE' || f === 'VIDEO' || f === 'DOCUMENT' ? f : null;
+}
+
+/** Why a header media link cannot be sent, else null: an http(s) address or a file uploaded to the workspace. */
+export function headerMediaLinkProblem(link: string): string | null {
+  if (link.startsWith('/files/')) return null;
+  try {
+    const u = new URL(link);
+    if (u.protocol === 'https:' || u.protocol === 'http:') return null;
+  } catch {
+    // not an address
+  }
+  return 'The header media link must be an http(s) address or a file uploaded to this workspace';
 }
 
 export interface CampaignValidationContext {
@@ -137,6 +157,14 @@ function sendProblems(node: CanvasLike['nodes'][number], ctx: CampaignValidation
   if (tpl.status !== 'APPROVED') return [{ nodeId: node.id, message: `Template ${tpl.name} is ${tpl.status}; only approved templates can be sent` }];
   const mappings = Array.isArray(d.variables) ? (d.variables as TemplateVariableMapping[]) : [];
   const problems: CampaignProblem[] = [];
+  const media = templateMediaHeader(tpl.components);
+  const link = str(d.headerMediaLink).trim();
+  if (media && link) {
+    const bad = headerMediaLinkProblem(link);
+    if (bad) problems.push({ nodeId: node.id, message: bad });
+  } else if (media && 'mediaUrl' in tpl && !tpl.mediaUrl) {
+    problems.push({ nodeId: node.id, message: `Give a link to the ${media.toLowerCase()} of the template's header` });
+  }
   for (const slot of templateVariableSlots(tpl.components)) {
     const what = slot.component === 'BUTTON' ? `the URL of button ${Number(slot.variable) + 1}` : `{{${slot.variable}}} in the ${slot.component.toLowerCase()}`;
     const m = mappings.find((x) => x.component === slot.component && x.variable === slot.variable);

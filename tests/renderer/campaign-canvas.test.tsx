@@ -66,6 +66,7 @@ function answersFor(c: ReturnType<typeof campaign>) {
   answers['GET /workspace/w1/whatsapp-templates'] = page([
     template('t1', 'order_ready', 'APPROVED', 'Hi {{1}}, order {{2}} is ready.'),
     template('t2', 'pending_one', 'PENDING', 'Not yet'),
+    { ...template('t3', 'new_collection', 'APPROVED', 'Our new collection is here.'), components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'Our new collection is here.' }] },
   ]);
   answers['GET /workspace/w1/attributes'] = page([attribute]);
   return { answers, saved: () => saved };
@@ -135,6 +136,59 @@ describe('campaign canvas', () => {
       [t, s],
       [s, d],
     ]);
+  });
+
+  it('sets a daily send window on the trigger, refusing a malformed time with a clear message', async () => {
+    const trigger = { id: 'n1', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Start', segmentId: 's1' } };
+    const { answers } = answersFor(campaign({ rfInstance: { nodes: [trigger], edges: [], viewport: { x: 0, y: 0, zoom: 1 } } }));
+    const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers });
+    const user = userEvent.setup();
+    const toggle = await screen.findByRole('switch', { name: 'Only send during the day' });
+    expect(screen.getByText(/Sends go at any hour/)).toBeInTheDocument();
+    await user.click(toggle);
+    expect(screen.getByLabelText('Window start')).toHaveValue('09:00');
+    expect(screen.getByLabelText('Window end')).toHaveValue('20:00');
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toEqual({ start: '09:00', end: '20:00' }), { timeout: 4000 });
+
+    const start = screen.getByLabelText('Window start');
+    await user.clear(start);
+    await user.type(start, '25:00');
+    expect(await screen.findByText('Window start: Use a time of day as HH:MM (24-hour clock)')).toBeInTheDocument();
+    expect(start).toHaveAttribute('aria-invalid', 'true');
+    // A malformed window never reaches the saved canvas.
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toEqual({ start: '09:00', end: '20:00' });
+
+    await user.clear(start);
+    await user.type(start, '08:30');
+    expect(screen.queryByText(/Use a time of day/)).not.toBeInTheDocument();
+    expect(screen.getByText(/between 08:30 and 20:00 in their own time zone/)).toBeInTheDocument();
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toEqual({ start: '08:30', end: '20:00' }), { timeout: 4000 });
+
+    await user.click(toggle);
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[0].data.sendWindow).toBeNull(), { timeout: 4000 });
+  });
+
+  it('asks for the link of a media header, refusing what WhatsApp cannot fetch, and saves it', async () => {
+    const trigger = { id: 'n1', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Start', segmentId: 's1' } };
+    const send = { id: 'n2', type: 'SendWhatsappNode', position: { x: 0, y: 200 }, data: { label: 'Send', whatsappAccountId: 'a1' } };
+    const rfInstance = { nodes: [trigger, send], edges: [{ id: 'e1', source: 'n1', target: 'n2' }], viewport: { x: 0, y: 0, zoom: 1 } };
+    const { answers } = answersFor(campaign({ rfInstance }));
+    const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers });
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByLabelText('Template'), 't3');
+    const link = screen.getByLabelText('Header image link');
+    const missing = "Give a link to the image of the template's header";
+    expect(within(canvas()).getByText(missing)).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Problems' })).getByText(missing)).toBeInTheDocument();
+
+    await user.type(link, 'ftp://files.example.com/banner.jpg');
+    expect(within(canvas()).getByText('The header media link must be an http(s) address or a file uploaded to this workspace')).toBeInTheDocument();
+    await user.clear(link);
+    await user.type(link, 'https://cdn.example.com/banner.jpg');
+    expect(screen.queryByText(/header media link must be/)).not.toBeInTheDocument();
+    expect(await screen.findByText('Ready to deploy')).toBeInTheDocument();
+    await waitFor(() => expect(lastPatch(calls)?.rfInstance?.nodes[1].data).toMatchObject({ whatsappTemplateId: 't3', headerMediaLink: 'https://cdn.example.com/banner.jpg' }), { timeout: 4000 });
   });
 
   it('deploys after saving; a refused deploy lists every problem of the server', async () => {

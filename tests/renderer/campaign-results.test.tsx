@@ -88,6 +88,41 @@ describe('campaigns list', () => {
   });
 });
 
+describe('retarget from the campaigns list', () => {
+  it('any count of a campaign starts a new draft for exactly those recipients (here: read, not replied)', async () => {
+    const answers = defaultAnswers();
+    const entry = { ...campaign({ status: 'completed' }), CampaignLogs: [], logCounts: { success: 0, failed: 0 }, counts: counts({ recipients: 1200, sent: 1150, read: 800, replied: 90, failed: 50 }) };
+    answers['GET /workspace/w1/campaigns'] = page([entry]);
+    const created = campaign({ id: retargetId, name: 'Black Friday: read, not replied', status: 'draft', deployedAt: null });
+    answers[`POST /campaign/${campaignId}/retarget`] = { status: 201, body: created };
+    answers[`GET /campaign/${retargetId}`] = { status: 200, body: created };
+    const { calls, router } = await renderApp('/campaigns', { answers });
+    const table = await screen.findByRole('table', { name: 'Campaigns' });
+    // Every outcome count is a way in; the recipients total and empty counts are not.
+    expect(within(table).getByRole('button', { name: 'Retarget the 50 failed recipients of Black Friday' })).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: /Retarget the 1,200/ })).not.toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: /unknown recipients/ })).not.toBeInTheDocument();
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Retarget the 800 read recipients of Black Friday' }));
+    const dialog = await screen.findByRole('dialog');
+    const outcome = within(dialog).getByLabelText('Recipients whose message is');
+    expect(outcome).toHaveValue('read');
+    await userEvent.selectOptions(outcome, 'readNotReplied');
+    expect(within(dialog).getByLabelText('Name of the new campaign')).toHaveValue('Black Friday: read, not replied');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create campaign' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/campaigns/${retargetId}`));
+    expect(calls.find((c) => c.path === `/campaign/${campaignId}/retarget`)!.body).toEqual({ outcome: 'readNotReplied', name: 'Black Friday: read, not replied' });
+  });
+
+  it('an agent sees the counts but no retarget', async () => {
+    const answers = defaultAnswers('agent');
+    answers['GET /workspace/w1/campaigns'] = page([{ ...campaign(), CampaignLogs: [], logCounts: { success: 0, failed: 0 }, counts: counts({ recipients: 3, failed: 1 }) }]);
+    await renderApp('/campaigns', { answers });
+    const table = await screen.findByRole('table', { name: 'Campaigns' });
+    expect(within(table).queryByRole('button', { name: /Retarget/ })).not.toBeInTheDocument();
+  });
+});
+
 describe('campaign results page', () => {
   it('shows the counts, updates them live, and filters the logs by a count', async () => {
     const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers: answersFor() });

@@ -60,6 +60,24 @@ describe('validateCampaign', () => {
     expect(validateCampaign('oneTime', loop, ctx).map((p) => p.message)).toEqual(expect.arrayContaining(['A step can follow one step only']));
   });
 
+  it('asks a send of a media-header template for a link unless the template stores its media', () => {
+    const media = { ...template, mediaUrl: null, components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'New in store' }] };
+    const rf = (headerMediaLink?: string) => ({
+      nodes: [
+        node('t', 'OneTimeTriggerNode', { label: '', segmentId: 'seg' }),
+        node('s', 'SendWhatsappNode', { label: '', whatsappAccountId: 'acc', whatsappTemplateId: 'tpl', variables: [], headerMediaLink }),
+      ],
+      edges: [{ source: 't', target: 's' }],
+    });
+    expect(validateCampaign('oneTime', rf(), { ...ctx, templates: [media] })).toEqual([{ nodeId: 's', message: "Give a link to the image of the template's header" }]);
+    expect(validateCampaign('oneTime', rf('https://cdn.example.com/a.jpg'), { ...ctx, templates: [media] })).toEqual([]);
+    expect(validateCampaign('oneTime', rf('/files/w1/template-media/a.jpg'), { ...ctx, templates: [media] })).toEqual([]);
+    expect(validateCampaign('oneTime', rf('javascript:alert(1)'), { ...ctx, templates: [media] })).toEqual([
+      { nodeId: 's', message: 'The header media link must be an http(s) address or a file uploaded to this workspace' },
+    ]);
+    expect(validateCampaign('oneTime', rf(), { ...ctx, templates: [{ ...media, mediaUrl: 'https://cdn.example.com/stored.jpg' }] })).toEqual([]);
+  });
+
   it('lets a draft save unfinished nodes while the strict schema still refuses them', () => {
     const draft = { nodes: [node('s', 'SendWhatsappNode', { label: 'Send' }), node('d', 'DelayNode', { label: 'Wait' })], edges: [] };
     expect(CampaignDraftRfInstance.safeParse(draft).success).toBe(true);

@@ -106,6 +106,28 @@ describe('the pacer of a number', () => {
     expect(elapsed).toBeGreaterThanOrEqual((2 * perApp - rate / 2) / rate - 0.1);
   }, 180_000);
 
+  it('claims a send only when its slot comes: a send still waiting for the pacer is not claimed (a crash would not make it unknown)', async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const n = 20;
+    const sends = Array.from({ length: n }, (_, i) =>
+      apps[0].parley.services.outbound.send({
+        workspaceId: admin.workspaceId,
+        actor: { type: 'system' },
+        target: { conversationId },
+        content: { type: 'text', text: `Slot check ${i}` },
+        idempotencyKey: `slot:${i}`,
+      }),
+    );
+    // 20 sends at 10/s: half a second of burst, then one every 100 ms. 300 ms in, most still wait for a slot.
+    await new Promise((r) => setTimeout(r, 300));
+    const keys = async () =>
+      (await database.db.select().from(t.outboundSends).where(eq(t.outboundSends.workspaceId, admin.workspaceId))).filter((r) => r.idempotencyKey.startsWith('slot:'));
+    const early = await keys();
+    expect(early.length).toBeLessThanOrEqual(12);
+    expect((await Promise.allSettled(sends)).filter((r) => r.status === 'rejected')).toEqual([]);
+    expect((await keys()).map((r) => r.status)).toEqual(Array(n).fill('sent'));
+  }, 60_000);
+
   it('(control) the same burst straight to the Graph API, without the pacer, is refused with 130429', async () => {
     await new Promise((r) => setTimeout(r, 1100));
     const [account] = await database.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.id, accountId));

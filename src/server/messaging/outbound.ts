@@ -4,10 +4,11 @@
  *
  * 1. Resolves the target (conversation, contact, number) and refuses what cannot go (no number, free-form
  *    content outside the 24-hour window) before anything is recorded.
- * 2. Records the intended send under its idempotency key and claims it, in one transaction, before Meta is called.
- *    A key seen before answers that send's outcome instead of sending again (a retried job never sends twice).
- * 3. Waits for the number's pacer (messaging/pacer.ts), 4. calls the Graph API; a 130429 backs the number off and
- *    sends the same claimed send again later, never as a second send.
+ * 2. Waits for the number's pacer (messaging/pacer.ts), 3. records the intended send under its idempotency key
+ *    and claims it, in one statement, right before Meta is called (so a crash leaves `claimed` only the sends
+ *    whose request may have left). A key seen before answers that send's outcome instead of sending again (a
+ *    retried job never sends twice). 4. Calls the Graph API; a 130429 backs the number off and sends the same
+ *    claimed send again later, never as a second send.
  * 5. Stores the message with its wamid, the conversation (opened if the contact had none on that number), the
  *    workspace events and the send's outcome in one transaction, shared by the sends of the workspace accepted
  *    meanwhile (see storeAccepted).
@@ -262,11 +263,14 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
     throw err instanceof GraphApiError ? err : new OutcomeUnknownError(sendId);
   }
 
-  /** Paces and calls Meta; 130429 backs the number off and the same claimed send goes again. */
+  /**
+   * Calls Meta (its first slot already taken: `send` paces before it claims); 130429 backs the number off and
+   * the same claimed send goes again in a new slot.
+   */
   async function deliver(req: Request, target: Awaited<ReturnType<typeof resolve>>, sendId: string, message: OutboundMessage) {
     const creds = channel.credsOf(target.account);
     for (let throttled = 0; ; ) {
-      await pacer.take(target.account);
+      if (throttled > 0) await pacer.take(target.account);
       try {
         return await graph.sendMessage(creds, target.contact.phoneNumber, message, { replyTo: req.replyTo, retryThrottled: false });
       } catch (err) {
@@ -286,6 +290,10 @@ export function createOutbound(d: ServiceDeps, channel: Channel, graph: GraphCli
     const ws = req.workspaceId;
     const target = await resolve(req);
     const { message, stored } = render(req.content);
+    // The number's slot first, the claim right before the request: a send is `claimed` only while its request is
+    // really on its way, so a process that dies leaves as unknown only what may have reached Meta (sends still
+    // waiting for a slot were never claimed and go normally after the restart).
+    await pacer.take(target.account);
     const claimed = await claim(req, target, stored.type);
     if (claimed.replay) return claimed.replay;
     if (claimed.unknown) {

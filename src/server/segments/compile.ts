@@ -12,7 +12,8 @@
  * - IS_EMPTY: no value, or the empty text (tags: no tags). IS_NOT_EMPTY: the opposite.
  * - Columns: the contact's own name, phoneNumber, email, country, city, tags (IS / IS_NOT: has / lacks the tag;
  *   text operators: over the tags joined by spaces) and createdAt (as its UTC date, YYYY-MM-DD, so STARTS_WITH
- *   "2026-11" is a month); any other column names an attribute of the workspace (by name, ignoring case).
+ *   "2026-11" is a month); optedOut (issue 17: IS / IS_NOT "true" or "false", opted out of campaigns); any other
+ *   column names an attribute of the workspace (by name, ignoring case).
  *
  * Every value reaches the database as a bound parameter; the SQL text itself depends only on the shape of the
  * filters. Index use: attribute IS goes through the jsonb_path_ops GIN index (`@>`), phoneNumber / name / email
@@ -137,9 +138,19 @@ function attributeCondition(attr: SegmentAttribute, f: SegmentFilter): SQL {
   }
 }
 
+/** optedOut (issue 17): whether the contact opted out of campaigns. */
+function optedOutCondition(f: SegmentFilter): SQL {
+  const yes = f.value === 'true';
+  if ((f.operator !== 'IS' && f.operator !== 'IS_NOT') || (f.value !== 'true' && f.value !== 'false')) {
+    throw badRequest('Filter on optedOut: use is or is not with true or false');
+  }
+  return (f.operator === 'IS') === yes ? sql`${c.optedOutAt} is not null` : sql`${c.optedOutAt} is null`;
+}
+
 /** One filter as a condition; unknown columns and values of the wrong format answer 400. */
 export function filterCondition(f: SegmentFilter, attributes: AttributeIndex): SQL {
   if (isContactColumn(f.column)) return contactColumnCondition(f.column, f);
+  if (f.column === 'optedOut') return optedOutCondition(f);
   const attr = attributes.get(f.column.toLowerCase());
   if (!attr) throw badRequest(`Unknown column: ${f.column}`);
   return attributeCondition(attr, f);

@@ -28,6 +28,7 @@ const titles: Record<RegisteredRouter['routesByPath'] extends infer R ? keyof R 
   '/settings/members': 'Members · Settings',
   '/settings/attributes': 'Attributes · Settings',
   '/settings/canned-replies': 'Canned replies · Settings', // issue 19
+  '/settings/campaigns': 'Campaigns · Settings', // issue 17
 };
 
 export function titleOf(fullPath: string, state: 'ok' | 'notFound' | 'error'): string {

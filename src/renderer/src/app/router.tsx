@@ -55,6 +55,8 @@ import { MembersPage } from '../features/settings/components/members-page';
 import { membersQueryOptions } from '../features/settings/api/get-members';
 import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
+import { CampaignSettingsPage } from '../features/settings/components/campaign-settings-page';
+import { campaignSettingsQueryOptions } from '../features/settings/api/get-campaign-settings';
 import { CannedRepliesPage } from '../features/canned-replies/components/canned-replies-page'; // issue 19
 import { cannedRepliesQueryOptions } from '../features/canned-replies/api/canned-replies'; // issue 19
 import { ConversationPage, LiveChatPage, conversationLoader, liveChatLoader } from '../features/live-chat';
@@ -244,6 +246,13 @@ const cannedRepliesRoute = createRoute({
   loader: ({ context }) => context.queryClient.ensureQueryData(cannedRepliesQueryOptions(context.workspaceId)),
   component: CannedRepliesPage,
 });
+// issue 17 (addition): the workspace's opt-out keywords, time zone and opt-out confirmation.
+const campaignSettingsRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/campaigns',
+  loader: ({ context }) => context.queryClient.ensureQueryData(campaignSettingsQueryOptions(context.workspaceId)),
+  component: CampaignSettingsPage,
+});
 
 export { homeHref, safeRedirect };
 
@@ -261,7 +270,7 @@ export const routeTree = rootRoute.addChildren([
     campaignRoute,
     templatesRoute,
     createTemplateRoute,
-    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute, campaignSettingsRoute]),
   ]),
 ]);
 

@@ -8,6 +8,7 @@ import { plural } from '../../../lib/format';
 import { useSegmentCount, useSegments } from '../api/get-segments';
 import { useCampaignEditor } from './editor-context';
 import { NodeField } from './field';
+import { SendWindowField } from './send-window-field';
 import type { OneTimeTriggerFlowNode, OneTimeTriggerNodeData } from './types';
 
 /** OneTimeTriggerNode: the audience segment, with how many contacts it holds now. */
@@ -50,6 +51,7 @@ export const OneTimeTriggerNode = memo(function OneTimeTriggerNode({ id, selecte
           </NativeSelect>
         </NodeField>
       )}
+      <SendWindowField value={data?.sendWindow} readOnly={readOnly} onChange={(sendWindow) => update({ sendWindow })} />
     </CanvasNode>
   );
 });

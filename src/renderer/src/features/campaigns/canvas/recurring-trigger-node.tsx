@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Input, NativeSelect } from '../../../components/ui/input';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useCampaignEditor } from './editor-context';
+import { SendWindowField } from './send-window-field';
 import { TriggerAccess } from './trigger-access';
 import type { RecurringTriggerFlowNode, RecurringTriggerNodeData } from './types';
 
@@ -74,6 +75,7 @@ export const RecurringTriggerNode = memo(function RecurringTriggerNode({ id, sel
           </Button>
         )}
       </fieldset>
+      <SendWindowField value={data?.sendWindow} readOnly={readOnly} onChange={(sendWindow) => update({ sendWindow })} />
       <TriggerAccess objectKeys={rows.map((r) => r.objectKey).filter(Boolean)} />
     </CanvasNode>
   );

@@ -2,10 +2,10 @@ import type { NodeProps } from '@xyflow/react';
 import { Send } from 'lucide-react';
 import { memo, useMemo } from 'react';
 import { messages } from '@shared/messages';
-import { templateVariableSlots } from '@shared/campaign-validation';
+import { headerMediaLinkProblem, templateMediaHeader, templateVariableSlots } from '@shared/campaign-validation';
 import type { TemplateVariableMapping } from '@shared/schemas/campaign-canvas';
 import { CanvasNode, useNodeData } from '../../../components/canvas';
-import { NativeSelect } from '../../../components/ui/input';
+import { Input, NativeSelect } from '../../../components/ui/input';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useCampaignTemplates } from '../api/get-templates';
@@ -33,6 +33,7 @@ export const SendWhatsappNode = memo(function SendWhatsappNode({ id, selected }:
   const template = templates.data?.find((t) => t.id === data?.whatsappTemplateId);
   const slots = useMemo(() => (template ? templateVariableSlots(template.components) : []), [template]);
   const mappings = data?.variables ?? [];
+  const media = template ? templateMediaHeader(template.components) : null;
   const attributeName = (attrId: string) => attributes.data?.find((a) => a.id === attrId)?.name;
 
   const values = { HEADER: {} as Record<string, string>, BODY: {} as Record<string, string> };
@@ -51,7 +52,7 @@ export const SendWhatsappNode = memo(function SendWhatsappNode({ id, selected }:
           value: '',
         },
     );
-    update({ whatsappTemplateId: templateId, variables });
+    update({ whatsappTemplateId: templateId, variables, headerMediaLink: null });
   };
 
   return (
@@ -63,7 +64,7 @@ export const SendWhatsappNode = memo(function SendWhatsappNode({ id, selected }:
       label={data?.label}
       tone="blue"
       width="w-96"
-      formShows={(p) => p.message.endsWith(messages.fieldEmpty) || p.message.startsWith('Map ')}
+      formShows={(p) => p.message.endsWith(messages.fieldEmpty) || p.message.startsWith('Map ') || p.message.includes('header')}
     >
       <NodeField label="WhatsApp number" error={!data?.whatsappAccountId ? messages.fieldEmpty : null}>
         <NativeSelect
@@ -101,6 +102,15 @@ export const SendWhatsappNode = memo(function SendWhatsappNode({ id, selected }:
       {template && (
         <>
           <WhatsappPreview components={template.components} values={values} />
+          {media && (
+            <HeaderMediaField
+              kind={media}
+              value={data?.headerMediaLink ?? ''}
+              stored={template.mediaUrl}
+              readOnly={readOnly}
+              onChange={(link) => update({ headerMediaLink: link || null })}
+            />
+          )}
           {slots.length > 0 && (
             <VariableMappingRows
               slots={slots}
@@ -115,3 +125,40 @@ export const SendWhatsappNode = memo(function SendWhatsappNode({ id, selected }:
     </CanvasNode>
   );
 });
+
+/** The link of a media header (IMAGE, VIDEO, DOCUMENT): sent with each message; the template's own media when empty. */
+function HeaderMediaField({
+  kind,
+  value,
+  stored,
+  readOnly,
+  onChange,
+}: {
+  kind: 'IMAGE' | 'VIDEO' | 'DOCUMENT';
+  value: string;
+  stored: string | null;
+  readOnly: boolean;
+  onChange: (link: string) => void;
+}) {
+  const noun = kind.toLowerCase();
+  const link = value.trim();
+  const error = link ? headerMediaLinkProblem(link) : stored ? null : `Give a link to the ${noun} of the template's header`;
+  return (
+    <NodeField
+      label={`Header ${noun} link`}
+      error={error}
+      hint={stored ? `Empty: the template's own ${noun} is sent.` : `An https address of the ${noun} WhatsApp fetches for each message.`}
+    >
+      <Input
+        type="url"
+        inputMode="url"
+        className="h-8 text-xs"
+        disabled={readOnly}
+        placeholder={stored ?? `https://example.com/${kind === 'DOCUMENT' ? 'catalogue.pdf' : kind === 'VIDEO' ? 'promo.mp4' : 'banner.jpg'}`}
+        value={value}
+        maxLength={2048}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </NodeField>
+  );
+}

@@ -6,7 +6,8 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { limits } from '@shared/limits';
 import { messages } from '@shared/messages';
-import { CampaignType } from '@shared/schemas/entities';
+import type { CampaignOutcome } from '@shared/schemas/campaign-canvas';
+import { CampaignType, type CampaignListEntry } from '@shared/schemas/entities';
 import { ListPage } from '../../../components/layout/list-page';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
@@ -25,6 +26,8 @@ import { useCampaignListLive } from '../hooks/use-campaign-list-live';
 import { useDeleteCampaign } from '../api/delete-campaign';
 import { useCampaigns } from '../api/get-campaigns';
 import { CampaignStatusBadge } from './campaign-status';
+import { countTiles, outcomeLabel } from './results/outcomes';
+import { RetargetDialog } from './results/retarget-dialog';
 
 const count = new Intl.NumberFormat();
 /** The list's result columns (CampaignCounts, counted for every campaign in one aggregate query). */
@@ -38,14 +41,18 @@ const countColumns = [
   { key: 'unknown', label: 'Unknown', hint: 'Outcome unknown, not resent' },
   { key: 'optedOut', label: 'Opted out', hint: 'Skipped: opted out' },
 ] as const;
+/** The outcome a count column retargets (Recipients has none). */
+const outcomeOf = (key: string): CampaignOutcome | null => countTiles.find((t) => t.key === key)?.outcome ?? null;
 
-/** `/campaigns`: template campaigns with their results. */
+/** `/campaigns`: template campaigns with their results; an admin retargets the recipients behind any count. */
 export function CampaignsPage() {
   const workspaceId = useWorkspaceId();
   const isAdmin = useIsAdmin();
   const campaigns = useCampaigns(workspaceId);
   const remove = useDeleteCampaign(workspaceId);
   const [creating, setCreating] = useState(false);
+  const [retarget, setRetarget] = useState<{ campaign: CampaignListEntry; outcome: CampaignOutcome } | null>(null);
+  const navigate = useNavigate();
   const cancelSchedule = useCancelCampaignSchedule(workspaceId);
   useCampaignListLive(workspaceId);
 
@@ -118,11 +125,28 @@ export function CampaignsPage() {
                         </div>
                       )}
                     </TD>
-                    {countColumns.map((col) => (
-                      <TD key={col.key} className={cn('text-right tabular-nums', !c.counts[col.key] && 'text-fg-subtle')}>
-                        {count.format(c.counts[col.key])}
-                      </TD>
-                    ))}
+                    {countColumns.map((col) => {
+                      const n = c.counts[col.key];
+                      const outcome = outcomeOf(col.key);
+                      return (
+                        <TD key={col.key} className={cn('text-right tabular-nums', !n && 'text-fg-subtle')}>
+                          {isAdmin && outcome && n > 0 ? (
+                            <Button
+                              variant="link"
+                              size="sm"
+                              className="tabular-nums"
+                              title={`Retarget: a new campaign for these ${count.format(n)} recipients`}
+                              aria-label={`Retarget the ${count.format(n)} ${outcomeLabel(outcome).toLowerCase()} recipients of ${c.name}`}
+                              onClick={() => setRetarget({ campaign: c, outcome })}
+                            >
+                              {count.format(n)}
+                            </Button>
+                          ) : (
+                            count.format(n)
+                          )}
+                        </TD>
+                      );
+                    })}
                     <TD className="hidden whitespace-nowrap text-fg-muted xl:table-cell">{formatDate(c.createdAt)}</TD>
                     {isAdmin && (
                       <TD actions>
@@ -146,6 +170,17 @@ export function CampaignsPage() {
         )}
       </ListPage>
       {creating && <CreateCampaignDialog workspaceId={workspaceId} onClose={() => setCreating(false)} />}
+      {retarget && (
+        <RetargetDialog
+          campaign={retarget.campaign}
+          outcome={retarget.outcome}
+          onClose={() => setRetarget(null)}
+          onCreated={(created) => {
+            toast.success(`${created.name} is ready: finish its steps and deploy`);
+            void navigate({ to: '/campaigns/$campaignId', params: { campaignId: created.id } });
+          }}
+        />
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { Blocks, ChevronRight, Filter, MessageCircle, UserRound, Users } from 'lucide-react';
+import { Blocks, ChevronRight, Filter, Megaphone, MessageCircle, UserRound, Users } from 'lucide-react';
 import { SettingsPage } from './settings-page';
 
 const sections = [
@@ -8,6 +8,7 @@ const sections = [
   { to: '/settings/segments', title: 'Segments', text: 'Saved groups of contacts for campaigns.', icon: Filter },
   { to: '/settings/members', title: 'Members', text: 'Teammates, roles and invitations.', icon: Users },
   { to: '/settings/attributes', title: 'Attributes', text: 'Fields of your own on contacts.', icon: Blocks },
+  { to: '/settings/campaigns', title: 'Campaigns', text: 'Opt-out keywords, confirmation and time zone.', icon: Megaphone },
 ] as const;
 
 /** `/settings` */

@@ -1,5 +1,5 @@
 import { Link, Outlet } from '@tanstack/react-router';
-import { Blocks, Filter, MessageCircle, MessageSquareText, UserRound, Users } from 'lucide-react';
+import { Blocks, Filter, Megaphone, MessageCircle, MessageSquareText, UserRound, Users } from 'lucide-react';
 
 const items = [
   { to: '/settings/profile', label: 'Profile', icon: UserRound },
@@ -8,6 +8,7 @@ const items = [
   { to: '/settings/members', label: 'Members', icon: Users },
   { to: '/settings/attributes', label: 'Attributes', icon: Blocks },
   { to: '/settings/canned-replies', label: 'Canned replies', icon: MessageSquareText },
+  { to: '/settings/campaigns', label: 'Campaigns', icon: Megaphone },
 ] as const;
 
 /** Settings: a second column of sections beside the screen. */

@@ -25,7 +25,10 @@ export function RetargetDialog({
   const retarget = useRetargetCampaign(campaign.id, campaign.workspaceId);
   const [outcome, setOutcome] = useState<CampaignOutcome>(initial);
   const [errorCode, setErrorCode] = useState('');
-  const [name, setName] = useState(`${campaign.name}: ${outcomeLabel(initial).toLowerCase()}`);
+  const defaultName = (o: CampaignOutcome) => `${campaign.name}: ${outcomeLabel(o).toLowerCase()}`;
+  const [name, setName] = useState(defaultName(initial));
+  // The suggested name follows the chosen outcome until the user writes one of their own.
+  const [ownName, setOwnName] = useState(false);
   const submit = () => {
     const code = errorCode.trim() ? Number(errorCode) : undefined;
     retarget.mutate(
@@ -52,7 +55,14 @@ export function RetargetDialog({
         <div className="flex flex-col gap-3 text-[13px]">
           <label className="flex flex-col gap-1.5 font-medium">
             Recipients whose message is
-            <NativeSelect value={outcome} onChange={(e) => setOutcome(e.target.value as CampaignOutcome)}>
+            <NativeSelect
+              value={outcome}
+              onChange={(e) => {
+                const next = e.target.value as CampaignOutcome;
+                setOutcome(next);
+                if (!ownName) setName(defaultName(next));
+              }}
+            >
               {outcomeFilters
                 .filter((f) => f.value)
                 .map((f) => (
@@ -70,7 +80,11 @@ export function RetargetDialog({
           )}
           <label className="flex flex-col gap-1.5 font-medium">
             Name of the new campaign
-            <Input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+            <Input value={name} maxLength={200} onChange={(e) => {
+                setName(e.target.value);
+                setOwnName(true);
+              }}
+            />
           </label>
         </div>
       </DialogContent>
