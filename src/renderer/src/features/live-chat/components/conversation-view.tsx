@@ -261,6 +261,14 @@ function Body({
     },
     [loadOlder],
   );
+  // A workspace search result chosen for this conversation: mark its words and bring the message into view.
+  const requested = useLiveChatUi((s) => (s.jumpTo?.conversationId === detail.id ? s.jumpTo : null));
+  useEffect(() => {
+    if (!requested) return;
+    useLiveChatUi.getState().setJumpTo(null);
+    setSearch({ terms: requested.terms, matchId: requested.messageId });
+    void onJump({ id: requested.messageId, createdAt: requested.createdAt });
+  }, [requested, onJump]);
   useEffect(() => {
     if (!jumpTo || !all.some((m) => m.id === jumpTo)) return;
     const frame = requestAnimationFrame(() => {
