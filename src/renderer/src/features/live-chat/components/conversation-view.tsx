@@ -23,7 +23,7 @@ import { DETAIL_MESSAGE_LIMIT, useConversation } from '../api/get-conversation';
 import { useOlderMessages } from '../api/list-older-messages';
 import { latestInboundId, useMarkRead } from '../api/mark-read';
 import { usePatchConversation } from '../api/patch-conversation';
-import { buildTimeline, mergeMessages } from '../utils/timeline';
+import { buildTimeline, firstUnreadMessageId, mergeMessages } from '../utils/timeline';
 import { customerWindow, lastInboundAt } from '../utils/window';
 import { conversationCommands, focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
 import type { ConversationActions } from '../hooks/use-conversation-shortcuts';
@@ -205,7 +205,6 @@ function Body({
   senderName,
   composer,
   members,
-  firstUnreadId,
   extraActions,
 }: {
   detail: ConversationDetail;
@@ -215,8 +214,6 @@ function Body({
   composer: RefObject<ComposerHandle | null>;
   /** Members to @mention in a note. */
   members?: { id: string; name: string }[];
-  /** The first message the member has not read (the "New messages" divider). */
-  firstUnreadId?: string | null;
   /** Composer buttons of other features (interactive messages). */
   extraActions?: ReactNode;
 }) {
@@ -227,6 +224,9 @@ function Body({
     [all, detail.ConversationEvent, hasMore],
   );
   const timeline = useRef<MessageTimelineHandle>(null);
+  // "New messages" above the first customer message the member had not read when the conversation opened; it
+  // stays while they read it (opening marks it read at once) and goes with their reply or the next opening.
+  const [firstUnreadId, setFirstUnreadId] = useState(() => firstUnreadMessageId(detail.Message, detail.readAt));
   useMarkRead(detail.id, workspaceId, latestInboundId(detail.Message));
   const unreadMentions = (useMentionCount(workspaceId).data?.unread ?? 0) > 0;
   useMarkMentionsRead(detail.id, workspaceId, unreadMentions);
@@ -338,7 +338,10 @@ function Body({
             <Search aria-hidden /> Search
           </Button>
         }
-        onSent={() => timeline.current?.scrollToBottom()}
+        onSent={() => {
+          setFirstUnreadId(null);
+          timeline.current?.scrollToBottom();
+        }}
       />
     </>
   );

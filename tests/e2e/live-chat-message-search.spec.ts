@@ -1,0 +1,65 @@
+/**
+ * Live chat (issue 19), end to end on the real stack: the workspace message search (from the live-chat header
+ * and from the quick switcher) opens the conversation at the chosen message with its words marked.
+ */
+import { connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
+
+async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
+  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
+  });
+  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
+}
+
+/** With PARLEY_AGENT_SHOTS=1 the flow also saves the README's screenshots (docs/screenshots/live-chat-agents/). */
+async function shot(page: import('@playwright/test').Page, name: string) {
+  if (process.env.PARLEY_AGENT_SHOTS !== '1') return;
+  for (const width of [1024, 1440] as const) {
+    await page.setViewportSize({ width, height: width === 1440 ? 900 : 700 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `docs/screenshots/live-chat-agents/${width}-${name}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('an agent finds a message in any conversation and lands on it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const admin = await createAdmin({ name: 'Ada Admin' });
+  const { number } = await connectNumber(admin);
+  const stamp = String(Date.now()).slice(-4);
+  await customerWrites(number.phoneNumberId, `1415777${stamp}`, 'The courier left my parcel at the wrong door', 'Eve Customer');
+  await customerWrites(number.phoneNumberId, `1415888${stamp}`, 'Hello, do you ship to Lisbon?', 'Frank Buyer');
+  await customerWrites(number.phoneNumberId, `1415888${stamp}`, 'Thanks, that is all', 'Frank Buyer');
+
+  await signInUi(page, admin, '/live-chat?tab=open');
+  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /Frank Buyer/ })).toBeVisible({ timeout: 15_000 });
+
+  // From the live-chat header: type, the hit shows its contact and the marked word; Enter opens it.
+  await page.getByRole('button', { name: 'Search messages' }).click();
+  const box = page.getByRole('combobox', { name: 'Search messages' });
+  await box.fill('parc');
+  const hits = page.getByRole('listbox', { name: 'Messages found' }).getByRole('option');
+  await expect(hits).toHaveCount(1);
+  await expect(hits.first()).toContainText('Eve Customer');
+  await expect(hits.first().locator('mark')).toHaveText('parcel');
+  await shot(page, 'message-search');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/live-chat\/[0-9a-f-]{36}/);
+  const messages = page.getByRole('region', { name: 'Messages' });
+  await expect(messages.locator('mark', { hasText: 'parcel' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Eve Customer' })).toBeVisible();
+
+  // From the quick switcher: "Search messages for …" opens the same search with the words typed.
+  await page.keyboard.press('Control+k');
+  await page.getByRole('combobox', { name: 'Go to' }).fill('Lisbon');
+  const item = page.getByRole('option', { name: /Search messages for “Lisbon”/ });
+  await expect(item).toBeVisible();
+  await item.click();
+  await expect(page.getByRole('combobox', { name: 'Search messages' })).toHaveValue('Lisbon');
+  await expect(page.getByRole('listbox', { name: 'Messages found' }).getByRole('option')).toHaveCount(1);
+  await page.getByRole('option', { name: /Frank Buyer/ }).click();
+  await expect(page.getByRole('heading', { name: 'Frank Buyer' })).toBeVisible();
+  await expect(messages.locator('mark', { hasText: 'Lisbon' })).toBeVisible();
+});
