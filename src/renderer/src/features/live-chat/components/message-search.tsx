@@ -146,7 +146,7 @@ function SearchBody({ workspaceId, initial, onChoose }: { workspaceId: string; i
         {search.isFetching && q ? <Spinner className="size-3" label="Searching" /> : null}
         {status}
       </p>
-      <div ref={scroller} className="mt-2 h-[min(55vh,26rem)] overflow-y-auto" data-testid="message-search-scroller">
+      <div ref={scroller} className="mt-2 max-h-[min(55vh,26rem)] overflow-y-auto" data-testid="message-search-scroller">
         <div id={listId} role="listbox" aria-label="Messages found" aria-busy={search.isFetching} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((v) => {
             const hit = hits[v.index];
