@@ -34,6 +34,7 @@ import { ContactSidebar } from './contact-sidebar';
 import { PresenceBar } from './presence-bar';
 import { usePresence } from '../hooks/use-presence';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
+import { InteractiveButton } from './interactive-composer';
 import type { NameLookup } from './timeline-rows';
 
 export interface Assignees {
@@ -294,6 +295,11 @@ function Body({
   }, [detail.id]);
 
   const onLoadOlder = useCallback((id: string) => void loadOlder(id), [loadOlder]);
+  // A reply answers what was new: the divider has done its job.
+  const afterSend = () => {
+    setFirstUnreadId(null);
+    timeline.current?.scrollToBottom();
+  };
   const contact = detail.Contact;
   return (
     <>
@@ -324,7 +330,7 @@ function Body({
         window={w}
         contact={contact}
         members={members}
-        extraActions={extraActions}
+        extraActions={extraActions ?? (w.open ? <InteractiveButton conversationId={detail.id} onSent={afterSend} /> : undefined)}
         tools={
           <Button
             type="button"
@@ -338,10 +344,7 @@ function Body({
             <Search aria-hidden /> Search
           </Button>
         }
-        onSent={() => {
-          setFirstUnreadId(null);
-          timeline.current?.scrollToBottom();
-        }}
+        onSent={afterSend}
       />
     </>
   );
