@@ -63,3 +63,52 @@ test('an agent finds a message in any conversation and lands on it', async ({ pa
   await expect(page.getByRole('heading', { name: 'Frank Buyer' })).toBeVisible();
   await expect(messages.locator('mark', { hasText: 'Lisbon' })).toBeVisible();
 });
+
+test('an agent sends reply buttons and a list menu from the composer; WhatsApp gets them and the timeline shows them', async ({ page }) => {
+  test.setTimeout(120_000);
+  const admin = await createAdmin({ name: 'Ada Admin' });
+  const { number } = await connectNumber(admin);
+  const waId = `1415999${String(Date.now()).slice(-4)}`;
+  await customerWrites(number.phoneNumberId, waId, 'When can you deliver?', 'Gina Customer');
+  await signInUi(page, admin, '/live-chat?tab=open');
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /Gina Customer/ }).click();
+  const messages = page.getByRole('region', { name: 'Messages' });
+  await expect(messages.getByText('When can you deliver?')).toBeVisible();
+  // Opened for the first time: the customer's message is new to this member.
+  await expect(messages.getByRole('separator', { name: 'New messages' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Send buttons or a list' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Buttons or a list' });
+  await dialog.getByLabel('Message', { exact: true }).fill('Which slot suits you?');
+  await dialog.getByRole('button', { name: 'Add button' }).click();
+  await dialog.getByLabel('Button 1', { exact: true }).fill('Morning');
+  await dialog.getByLabel('Button 2', { exact: true }).fill('Afternoon');
+  await shot(page, 'interactive-buttons');
+  await dialog.getByRole('button', { name: 'Send buttons' }).click();
+  await expect(dialog).toBeHidden();
+  const sent = messages.getByRole('article', { name: /Sent reply message/ });
+  await expect(sent).toContainText('Which slot suits you?');
+  await expect(sent).toContainText('Afternoon');
+  // The reply answers what was new.
+  await expect(messages.getByRole('separator', { name: 'New messages' })).toBeHidden();
+
+  await page.getByRole('button', { name: 'Send buttons or a list' }).click();
+  await dialog.getByRole('radio', { name: 'List menu' }).click();
+  await dialog.getByLabel('Message', { exact: true }).fill('Or pick a day');
+  await dialog.getByLabel('Menu button', { exact: true }).fill('Days');
+  await dialog.getByLabel('Row 1', { exact: true }).fill('Monday');
+  await dialog.getByRole('button', { name: 'Add row' }).click();
+  await dialog.getByLabel('Row 2', { exact: true }).fill('Tuesday');
+  await dialog.getByLabel('Row 2 description', { exact: true }).fill('Before 6 pm');
+  await dialog.getByRole('button', { name: 'Send list' }).click();
+  await expect(dialog).toBeHidden();
+  const list = messages.getByRole('article', { name: /Sent list message/ });
+  await expect(list).toContainText('Or pick a day');
+  await list.getByRole('button', { name: /Days/ }).click();
+  await expect(page.getByRole('dialog', { name: 'Days' })).toContainText('Before 6 pm');
+  await shot(page, 'interactive-timeline');
+
+  const state = (await (await fetch(`${stack.sandboxOrigin}/_sandbox/state`)).json()) as { sent: { waId: string; type: string; body: { interactive?: { type: string } } }[] };
+  const interactive = state.sent.filter((m) => m.waId === waId && m.type === 'interactive').map((m) => m.body.interactive?.type);
+  expect(interactive).toEqual(['button', 'list']);
+});

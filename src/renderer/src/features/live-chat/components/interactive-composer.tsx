@@ -177,7 +177,7 @@ function InteractiveForm({ conversationId, onSent, onCancel }: { conversationId:
     if (parsed.success) send.mutate(parsed.data, { onSuccess: onSent });
   };
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Interactive message">
+    <form noValidate onSubmit={submit} className="flex flex-col gap-4">
       <div role="radiogroup" aria-label="Kind" className="inline-flex self-start rounded-lg bg-subtle p-0.5">
         {(['buttons', 'list'] as const).map((k) => (
           <button
