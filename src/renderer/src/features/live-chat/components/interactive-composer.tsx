@@ -172,6 +172,8 @@ function InteractiveForm({ conversationId, onSent, onCancel }: { conversationId:
   const err = (k: string) => (tried ? found.get(k) : undefined);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // The dialog is portaled out of the composer's form, but React still bubbles the submit to it.
+    e.stopPropagation();
     setTried(true);
     const parsed = CreateInteractiveMessageBody.safeParse(draftBody(d, conversationId));
     if (parsed.success) send.mutate(parsed.data, { onSuccess: onSent });
