@@ -178,35 +178,55 @@ function InteractiveForm({ conversationId, onSent, onCancel }: { conversationId:
     const parsed = CreateInteractiveMessageBody.safeParse(draftBody(d, conversationId));
     if (parsed.success) send.mutate(parsed.data, { onSuccess: onSent });
   };
+  const formId = useId();
+  // Cancel and Send in the dialog's footer, always in view however long the form grows.
+  const footer = (
+    <>
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" form={formId} loading={send.isPending} disabled={tried && found.size > 0}>
+        Send {d.kind === 'buttons' ? 'buttons' : 'list'}
+      </Button>
+    </>
+  );
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-      <div role="radiogroup" aria-label="Kind" className="inline-flex self-start rounded-lg bg-subtle p-0.5">
-        {(['buttons', 'list'] as const).map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="radio"
-            aria-checked={d.kind === k}
-            onClick={() => set({ ...d, kind: k })}
-            className={cn('rounded-md px-3 py-1 text-[13px] font-medium', d.kind === k ? 'bg-surface text-fg shadow-sm' : 'text-fg-muted hover:text-fg')}
-          >
-            {k === 'buttons' ? 'Reply buttons' : 'List menu'}
-          </button>
-        ))}
-      </div>
-      <Field label="Header" optional value={d.header} max={L.headerMax} error={err('header')} onChange={(v) => set({ ...d, header: v })} />
-      <Field label="Message" multiline value={d.body} max={L.bodyMax} error={err('body')} onChange={(v) => set({ ...d, body: v })} />
-      <Field label="Footer" optional value={d.footer} max={L.footerMax} error={err('footer')} onChange={(v) => set({ ...d, footer: v })} />
-      {d.kind === 'buttons' ? <ButtonsFields d={d} set={set} err={err} /> : <ListFields d={d} set={set} err={err} />}
-      <div className="flex justify-end gap-2 border-t border-border pt-3">
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={send.isPending} disabled={tried && found.size > 0}>
-          Send {d.kind === 'buttons' ? 'buttons' : 'list'}
-        </Button>
-      </div>
-    </form>
+    <DialogContent title="Buttons or a list" description="The customer taps an answer; it comes back into this conversation." className="max-w-xl" footer={footer}>
+      <form id={formId} noValidate onSubmit={submit} className="flex flex-col gap-4">
+        <div
+          role="radiogroup"
+          aria-label="Kind"
+          className="inline-flex self-start rounded-lg bg-subtle p-0.5"
+          onKeyDown={(e) => {
+            // Radio group keys: an arrow moves to (and chooses) the other kind.
+            if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) return;
+            e.preventDefault();
+            const next = d.kind === 'buttons' ? 'list' : 'buttons';
+            set({ ...d, kind: next });
+            e.currentTarget.querySelector<HTMLElement>(`[data-kind="${next}"]`)?.focus();
+          }}
+        >
+          {(['buttons', 'list'] as const).map((k) => (
+            <button
+              key={k}
+              type="button"
+              role="radio"
+              data-kind={k}
+              aria-checked={d.kind === k}
+              tabIndex={d.kind === k ? 0 : -1}
+              onClick={() => set({ ...d, kind: k })}
+              className={cn('rounded-md px-3 py-1 text-[13px] font-medium', d.kind === k ? 'bg-surface text-fg shadow-sm' : 'text-fg-muted hover:text-fg')}
+            >
+              {k === 'buttons' ? 'Reply buttons' : 'List menu'}
+            </button>
+          ))}
+        </div>
+        <Field label="Header" optional value={d.header} max={L.headerMax} error={err('header')} onChange={(v) => set({ ...d, header: v })} />
+        <Field label="Message" multiline value={d.body} max={L.bodyMax} error={err('body')} onChange={(v) => set({ ...d, body: v })} />
+        <Field label="Footer" optional value={d.footer} max={L.footerMax} error={err('footer')} onChange={(v) => set({ ...d, footer: v })} />
+        {d.kind === 'buttons' ? <ButtonsFields d={d} set={set} err={err} /> : <ListFields d={d} set={set} err={err} />}
+      </form>
+    </DialogContent>
   );
 }
 
@@ -221,16 +241,14 @@ export function InteractiveButton({ conversationId, onSent }: { conversationId: 
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>
         {open && (
-          <DialogContent title="Buttons or a list" description="The customer taps an answer; it comes back into this conversation." className="max-w-xl">
-            <InteractiveForm
-              conversationId={conversationId}
-              onCancel={() => setOpen(false)}
-              onSent={() => {
-                setOpen(false);
-                onSent?.();
-              }}
-            />
-          </DialogContent>
+          <InteractiveForm
+            conversationId={conversationId}
+            onCancel={() => setOpen(false)}
+            onSent={() => {
+              setOpen(false);
+              onSent?.();
+            }}
+          />
         )}
       </Dialog>
     </>
