@@ -141,6 +141,22 @@ describe('per-member unread state', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('gives each member their own read mark in the conversation detail (the "New messages" divider)', async () => {
+    const id = await customerWrites('14155550377', 'Do you deliver on Sundays?');
+    const detail = async (who: Session) => (await ta.call('GET', `/conversation/${id}`, { token: who.token })).json() as { readAt: string | null; Message: { id: string; createdAt: string; text: string }[] };
+    expect((await detail(admin)).readAt).toBeNull();
+    await read(admin, id);
+    const first = await detail(admin);
+    expect(first.readAt).not.toBeNull();
+    expect(new Date(first.readAt!).getTime()).toBeGreaterThanOrEqual(new Date(first.Message[0].createdAt).getTime());
+    // The agent never opened it; a later customer message is newer than the admin's mark.
+    expect((await detail(agent)).readAt).toBeNull();
+    await customerWrites('14155550377', 'Or on Saturdays?');
+    const after = await detail(admin);
+    const newer = after.Message.filter((m) => new Date(m.createdAt) > new Date(after.readAt!)).map((m) => m.text);
+    expect(newer).toEqual(['Or on Saturdays?']);
+  });
+
   it('answers 404 for a conversation that does not exist', async () => {
     const res = await read(admin, '00000000-0000-4000-8000-000000000000');
     expect(res.statusCode).toBe(404);

@@ -68,6 +68,7 @@ export const roleMatrix: Record<string, Who> = {
   // service, personal ones anyone's own; availability: one's own, or any member's by an admin, in the service).
   'POST /message/note': 'agent',
   'POST /message/media': 'agent',
+  'POST /message/interactive': 'agent',
   'POST /conversation/:conversationId/media': 'agent',
   'POST /conversation/:conversationId/presence': 'agent',
   'POST /conversation/:conversationId/mentions/read': 'agent',

@@ -73,6 +73,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   sendMediaMessage: (s) => ({ conversationId: s.ids.conversation, mediaUrl: `/files/${s.workspaceId}/whatsapp-media/00000000-0000-4000-8000-000000000000/x.png` }),
   // issue 19 part B
   setPresence: () => ({ state: 'viewing' }),
+  sendInteractiveMessage: (s) => ({ conversationId: s.ids.conversation, type: 'buttons', body: 'Which slot suits you?', buttons: [{ title: 'Morning' }] }),
   patchMemberRouting: () => ({ memberId: '00000000-0000-4000-8000-000000000000', available: true }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',

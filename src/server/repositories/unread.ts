@@ -23,6 +23,16 @@ export async function markRead(ex: Executor, workspaceId: string, memberId: stri
     });
 }
 
+/** When the member last marked the conversation read (null: never opened it). */
+export async function readMark(ex: Executor, workspaceId: string, memberId: string, conversationId: string): Promise<Date | null> {
+  const r = t.conversationReads;
+  const [row] = await ex
+    .select({ readAt: r.readAt })
+    .from(r)
+    .where(and(eq(r.workspaceId, workspaceId), eq(r.memberId, memberId), eq(r.conversationId, conversationId)));
+  return row?.readAt ?? null;
+}
+
 /**
  * "Unread for the member", over conversations left-joined to the member's read marks. `last_message_at` (also a
  * receive time) rules out most conversations before the message index is probed.

@@ -160,6 +160,7 @@ export function buildHandlers(s: Services): Handlers {
     createNote: ({ ctx, body }) => s.messages.createNote(ctx, body),
     uploadChatMedia: ({ ctx, params, request }) => s.messages.uploadMedia(ctx, params.conversationId, request, routes.uploadChatMedia.multipart),
     sendMediaMessage: ({ ctx, body }) => s.messages.sendMedia(ctx, body),
+    sendInteractiveMessage: ({ ctx, body }) => s.messages.sendInteractive(ctx, body),
     listMentions: ({ ctx, query }) => s.mentions.list(ctx, query),
     countMentions: ({ ctx }) => s.mentions.count(ctx),
     markMentionsRead: ({ ctx, params }) => s.mentions.markRead(ctx, params.conversationId),

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import * as ws from '../repositories/workspaces';
+import { readMark } from '../repositories/unread';
 import { isUuid } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
@@ -35,6 +36,8 @@ export function conversationService(d: ServiceDeps) {
         ConversationEvent: await conv.eventsOf(ex(), ctx.workspaceId, id),
         Contact: r.toContact(contact!),
         Message: await conv.messagesOf(ex(), ctx.workspaceId, id),
+        // Addition (issue 19): the caller's read mark, so the client draws the "New messages" divider.
+        readAt: (await readMark(ex(), ctx.workspaceId, ctx.caller.member.id, id))?.toISOString() ?? null,
       };
     },
 

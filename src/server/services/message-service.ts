@@ -24,7 +24,7 @@ import type { ServiceDeps } from './context';
 // ---- issue 19 part A: media sends and notes ----
 import type { FastifyRequest } from 'fastify';
 import type { MultipartSpec } from '../../shared/api/routes';
-import type { CreateMediaMessageBody, CreateNoteBody } from '../../shared/schemas/agent-tools';
+import type { CreateInteractiveMessageBody, CreateMediaMessageBody, CreateNoteBody } from '../../shared/schemas/agent-tools';
 import { chatMediaKindOf, chatMediaProblem } from '../../shared/chat-media';
 import { HttpError } from '../errors';
 import { receiveUpload } from '../storage/http';
@@ -65,6 +65,29 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
 
   return {
     ...media,
+    /**
+     * Reply buttons or a list menu (issue 19), inside the window only (the outbound path refuses outside it).
+     * Ids are the position (`button-1`, `row-1`): a customer's tap comes back with the id and the title.
+     */
+    async sendInteractive(ctx: WorkspaceContext, body: CreateInteractiveMessageBody): Promise<Message> {
+      const texts = { header: body.header || undefined, body: body.body, footer: body.footer || undefined };
+      let n = 0;
+      const content: OutboundContent =
+        body.type === 'buttons'
+          ? { type: 'buttons', ...texts, header: texts.header ? { type: 'text', text: texts.header } : undefined, buttons: body.buttons.map((b, i) => ({ id: `button-${i + 1}`, title: b.title })) }
+          : {
+              type: 'list',
+              ...texts,
+              button: body.button,
+              sections: body.sections.map((sec) => ({
+                title: sec.title || undefined,
+                rows: sec.rows.map((r) => ({ id: `row-${++n}`, title: r.title, description: r.description || undefined })),
+              })),
+            };
+      const message = await sendAsMember(ctx, body.conversationId, content, `send ${body.type}`);
+      await channel.queueReadReceipt(ctx.workspaceId, body.conversationId);
+      return message;
+    },
     async sendText(ctx: WorkspaceContext, body: z.output<typeof CreateMessageBody>): Promise<Message> {
       const message = await sendAsMember(ctx, body.conversationId, { type: 'text', text: body.text }, 'send text');
       // Answering is reading: the customer's messages get their blue ticks.

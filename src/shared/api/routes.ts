@@ -79,6 +79,7 @@ import {
   ConversationSearchResult,
   CreateCannedReplyBody,
   CreateMediaMessageBody,
+  CreateInteractiveMessageBody, // issue 19 part C
   CreateNoteBody,
   Mention,
   MentionCount,
@@ -634,6 +635,14 @@ export const routes = {
     method: 'POST', path: '/conversation/:conversationId/presence', tag: 'conversation',
     summary: "Say the caller views, types in or left the conversation: members of the workspace see it on the event stream (`event: presence`, not stored); typing also shows WhatsApp's typing indicator to the customer (throttled)",
     params: p.conversation, body: PresenceBody, status: 200, response: Success, access: agentIn('conversation', 'conversationId'), addition: true,
+  }),
+
+  // ---- issue 19 part C (additions): interactive messages from the composer ----
+  sendInteractiveMessage: route({
+    method: 'POST', path: '/message/interactive', tag: 'message',
+    summary: "Send reply buttons (1-3) or a list menu (at most 10 rows) inside the 24-hour window, within WhatsApp's limits",
+    body: CreateInteractiveMessageBody, status: 201, response: Message,
+    access: { kind: 'resource', resource: 'conversation', in: 'body', field: 'conversationId', role: 'agent' }, addition: true,
   }),
 } as const;
 

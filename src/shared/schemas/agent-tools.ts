@@ -110,3 +110,71 @@ export const CreateMediaMessageBody = z.strictObject({
   /** Shown to the customer for documents; defaults to the uploaded file's name. */
   filename: z.string().trim().min(1).max(240).optional(),
 });
+
+// ---------- interactive messages (reply buttons, list menus) ----------
+/**
+ * WhatsApp's limits for interactive messages (shared/reference/whatsapp-cloud-api.md: reply buttons 1-3, title
+ * ≤ 20, unique; list: button ≤ 20, 1-10 sections with at most 10 rows in all, section and row titles ≤ 24,
+ * descriptions ≤ 72; body ≤ 1024 (the older, stricter figure for lists), header and footer ≤ 60).
+ */
+export const interactiveLimits = {
+  bodyMax: 1024,
+  headerMax: 60,
+  footerMax: 60,
+  buttonsMax: 3,
+  buttonTitleMax: 20,
+  listButtonMax: 20,
+  sectionsMax: 10,
+  rowsMax: 10,
+  sectionTitleMax: 24,
+  rowTitleMax: 24,
+  rowDescriptionMax: 72,
+} as const;
+const L = interactiveLimits;
+const tooLong = (what: string, max: number) => ({ error: `${what} can be at most ${max} characters` });
+const needed = (what: string) => ({ error: `${what} is required` });
+const interactiveTexts = {
+  conversationId: Id,
+  /** Plain text above the body (optional). */
+  header: z.string().trim().max(L.headerMax, tooLong('The header', L.headerMax)).optional(),
+  body: z.string().trim().min(1, needed('The message text')).max(L.bodyMax, tooLong('The message text', L.bodyMax)),
+  footer: z.string().trim().max(L.footerMax, tooLong('The footer', L.footerMax)).optional(),
+};
+export const InteractiveButtonsBody = z.strictObject({
+  type: z.literal('buttons'),
+  ...interactiveTexts,
+  buttons: z
+    .array(z.strictObject({ title: z.string().trim().min(1, needed('A button title')).max(L.buttonTitleMax, tooLong('A button title', L.buttonTitleMax)) }))
+    .min(1, { error: 'Add at least one button' })
+    .max(L.buttonsMax, { error: `WhatsApp allows at most ${L.buttonsMax} reply buttons` })
+    .refine((bs) => new Set(bs.map((b) => b.title.toLowerCase())).size === bs.length, { error: 'Each button needs a different title' }),
+});
+export const InteractiveListRow = z.strictObject({
+  title: z.string().trim().min(1, needed('A row title')).max(L.rowTitleMax, tooLong('A row title', L.rowTitleMax)),
+  description: z.string().trim().max(L.rowDescriptionMax, tooLong('A row description', L.rowDescriptionMax)).optional(),
+});
+export const InteractiveListBody = z
+  .strictObject({
+    type: z.literal('list'),
+    ...interactiveTexts,
+    /** The button that opens the menu. */
+    button: z.string().trim().min(1, needed('The menu button text')).max(L.listButtonMax, tooLong('The menu button text', L.listButtonMax)),
+    sections: z
+      .array(
+        z.strictObject({
+          title: z.string().trim().max(L.sectionTitleMax, tooLong('A section title', L.sectionTitleMax)).optional(),
+          rows: z.array(InteractiveListRow).min(1, { error: 'Each section needs at least one row' }).max(L.rowsMax, { error: `WhatsApp allows at most ${L.rowsMax} rows` }),
+        }),
+      )
+      .min(1, { error: 'Add at least one row' })
+      .max(L.sectionsMax, { error: `WhatsApp allows at most ${L.sectionsMax} sections` }),
+  })
+  .superRefine((b, ctx) => {
+    const rows = b.sections.flatMap((s) => s.rows);
+    if (rows.length > L.rowsMax) ctx.addIssue({ code: 'custom', path: ['sections'], message: `WhatsApp allows at most ${L.rowsMax} rows in all sections together` });
+    if (new Set(rows.map((r) => r.title.toLowerCase())).size !== rows.length) ctx.addIssue({ code: 'custom', path: ['sections'], message: 'Each row needs a different title' });
+    if (b.sections.length > 1 && b.sections.some((s) => !s.title)) ctx.addIssue({ code: 'custom', path: ['sections'], message: 'With more than one section, each section needs a title' });
+  });
+/** POST /message/interactive (addition): reply buttons or a list menu, inside the 24-hour window. */
+export const CreateInteractiveMessageBody = z.discriminatedUnion('type', [InteractiveButtonsBody, InteractiveListBody]);
+export type CreateInteractiveMessageBody = z.infer<typeof CreateInteractiveMessageBody>;

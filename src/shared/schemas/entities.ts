@@ -291,6 +291,11 @@ export const ConversationDetail = Conversation.extend({
   ConversationEvent: z.array(ConversationEvent),
   Contact: Contact,
   Message: z.array(Message),
+  /**
+   * Addition (issue 19): when the caller last read the conversation (null: never); customer messages received
+   * after it are unread, and the client puts the "New messages" divider above the first of them.
+   */
+  readAt: Timestamp.nullable().optional(),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
 export const ConversationListEntry = Conversation.extend({

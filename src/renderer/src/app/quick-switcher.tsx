@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
-import { LayoutGrid, MessageSquare, UserRound } from 'lucide-react';
+import { useLocation, useNavigate } from '@tanstack/react-router';
+import { LayoutGrid, MessageSquare, TextSearch, UserRound } from 'lucide-react';
+import { openMessageSearch } from '../features/live-chat';
 import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Dialog, DialogContent } from '../components/ui/dialog';
 import { Input } from '../components/ui/input';
@@ -26,7 +27,7 @@ export const screens: { label: string; to: string; keywords?: string }[] = [
 ];
 
 export interface SwitcherItem {
-  kind: 'screen' | 'conversation' | 'contact';
+  kind: 'screen' | 'conversation' | 'contact' | 'search';
   id: string;
   label: string;
   detail?: string;
@@ -51,6 +52,9 @@ async function contactTarget(contactId: string): Promise<string> {
 
 function useMatches(workspaceId: string, text: string): { items: SwitcherItem[]; loading: boolean } {
   const q = useDebounced(text.trim(), 150);
+  // Message search opens over live chat: where the agent already is, else the open conversations.
+  const here = useLocation();
+  const liveChatHref = here.pathname.startsWith('/live-chat') ? here.href : '/live-chat?tab=open';
   const lower = q.toLowerCase();
   const remote = useQuery({
     queryKey: ['quick-switcher', workspaceId, q],
@@ -69,7 +73,18 @@ function useMatches(workspaceId: string, text: string): { items: SwitcherItem[];
     const screenItems: SwitcherItem[] = screens
       .filter((s) => !lower || `${s.label} ${s.keywords ?? ''}`.toLowerCase().includes(lower))
       .map((s) => ({ kind: 'screen', id: s.to, label: s.label, go: async () => s.to }));
-    if (!q) return { items: screenItems, loading: false };
+    // Issue 19: the words typed, searched in every conversation's messages (the live-chat message search).
+    const searchItem = (words: string): SwitcherItem => ({
+      kind: 'search',
+      id: 'message-search',
+      label: words ? `Search messages for “${words}”` : 'Search messages',
+      detail: 'All conversations',
+      go: async () => {
+        openMessageSearch(words);
+        return liveChatHref;
+      },
+    });
+    if (!q) return { items: [...screenItems, searchItem('')], loading: false };
     const conversations: SwitcherItem[] = (remote.data?.conversations ?? []).map((c) => ({
       kind: 'conversation',
       id: c.id,
@@ -84,11 +99,11 @@ function useMatches(workspaceId: string, text: string): { items: SwitcherItem[];
       detail: `Contact · ${c.phoneNumber}`,
       go: () => contactTarget(c.id),
     }));
-    return { items: [...conversations, ...contacts, ...screenItems], loading: remote.isFetching };
-  }, [q, lower, remote.data, remote.isFetching]);
+    return { items: [...conversations, ...contacts, ...screenItems, searchItem(q)], loading: remote.isFetching };
+  }, [q, lower, remote.data, remote.isFetching, liveChatHref]);
 }
 
-const icons = { screen: LayoutGrid, conversation: MessageSquare, contact: UserRound };
+const icons = { screen: LayoutGrid, conversation: MessageSquare, contact: UserRound, search: TextSearch };
 
 /**
  * Ctrl/Cmd+K: type a name, Enter opens it. A combobox (input with a listbox of options, arrow keys move the

@@ -51,3 +51,6 @@ export function conversationLoader({ queryClient, workspaceId, params, search }:
 
 // Issue 19 (part B): the unread total for the shell (navigation badge, title count, sound).
 export { useUnreadBeacon } from './hooks/use-unread-beacon';
+
+// Issue 19: the workspace message search, opened by the quick switcher too.
+export { openMessageSearch } from './hooks/use-live-chat-ui';

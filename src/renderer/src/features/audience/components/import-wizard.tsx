@@ -234,9 +234,11 @@ export function ImportWizard({
       >
         {step === 'file' && (
           <div>
+            {/* The hidden input keeps the keyboard focus; the drop zone (its peer) shows the focus ring. */}
+            <input id={inputId} type="file" accept=".csv,text/csv" className="peer sr-only" aria-label="CSV file" onChange={(e) => void pick(e.target.files?.[0])} />
             <label
               htmlFor={inputId}
-              className="flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-border-strong bg-subtle/50 px-6 py-12 text-center hover:border-accent hover:bg-accent-soft/40"
+              className="flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-border-strong bg-subtle/50 px-6 py-12 text-center hover:border-accent hover:bg-accent-soft/40 peer-focus-visible:border-accent peer-focus-visible:ring-2 peer-focus-visible:ring-accent/50 peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-surface"
               onDragOver={(e) => e.preventDefault()}
               onDrop={(e) => {
                 e.preventDefault();
@@ -247,7 +249,6 @@ export function ImportWizard({
               <span className="text-[14px] font-medium text-fg">Choose a CSV file or drop it here</span>
               <span className="text-[12px] text-fg-muted">Columns such as phone, name, email and your attributes</span>
             </label>
-            <input id={inputId} type="file" accept=".csv,text/csv" className="sr-only" aria-label="CSV file" onChange={(e) => void pick(e.target.files?.[0])} />
             {readError && (
               <p role="alert" className="mt-3 text-[13px] text-danger">
                 {readError}

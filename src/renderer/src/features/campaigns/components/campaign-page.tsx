@@ -1,6 +1,6 @@
 import { useParams } from '@tanstack/react-router';
 import { CalendarX, Pause, Play, Rocket } from 'lucide-react';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { Campaign } from '@shared/schemas/entities';
 import { type CanvasController, type CanvasGraph, createCanvasStore } from '../../../components/canvas';
@@ -53,6 +53,16 @@ function CampaignEditor({ campaign }: { campaign: Campaign }) {
     setWasDeployed(deployed);
     if (deployed && campaign.type === 'oneTime') setTab('results');
   }
+
+  // Opened with Enter from the list, the focused link is gone with the list: the page's heading takes focus, not the body.
+  useEffect(() => {
+    const a = document.activeElement;
+    if (a && a !== document.body && a.id !== 'main' && a.isConnected) return;
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }, []);
 
   const canvas = <CampaignCanvas campaign={campaign} store={store} controllerRef={controllerRef} />;
   return (

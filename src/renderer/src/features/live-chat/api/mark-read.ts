@@ -5,7 +5,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Message } from '@shared/schemas/entities';
+import type { ConversationDetail, Message } from '@shared/schemas/entities';
 import { api } from '../../../lib/api-client';
 import { useConnectivity } from '../../../lib/connectivity';
 import { onlineOrCache } from '../../../lib/offline-data';
@@ -36,6 +36,11 @@ export function useMarkRead(conversationId: string, workspaceId: string, inbound
     onlineOrCache(() => api('markConversationRead', { params: { conversationId } }).then(() => true), async () => false)
       .then((sent) => {
         if (!sent) return;
+        // Read up to the newest message held: the next opening draws no "New messages" divider above these.
+        qc.setQueryData<ConversationDetail>(liveChatKeys.conversation(conversationId), (d) => {
+          const newest = d?.Message[d.Message.length - 1]?.createdAt;
+          return d && newest && (!d.readAt || d.readAt < newest) ? { ...d, readAt: newest } : d;
+        });
         if (live) void qc.invalidateQueries({ queryKey: liveChatKeys.counts(workspaceId) });
       })
       .catch((err) => console.warn('[live-chat] could not mark the conversation read', err));

@@ -340,7 +340,7 @@ const TextComposer = forwardRef<ComposerHandle, ComposerProps & { mode: Mode; of
           </>
         )}
         <EmojiButton onPick={insertAtCaret} disabled={!!offline} />
-        {extraActions}
+        {!note && extraActions}
         <div className="flex-1">
           <label htmlFor={`composer-text-${mode}`} className="sr-only">
             {note ? 'Internal note' : file ? 'Caption' : 'Message'}

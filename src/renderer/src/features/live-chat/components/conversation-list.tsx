@@ -96,7 +96,7 @@ const ConversationRow = memo(function ConversationRow({
         </div>
         <div className="mt-0.5 flex items-center gap-1.5" aria-hidden>
           {last && last.creator !== 'user' && <DeliveryTicks status={last.status} failureReason={last.failureReason} />}
-          <span id={previewId} className={cn('truncate text-[13px]', unread ? 'font-medium text-fg' : 'text-fg-muted')}>
+          <span id={previewId} className={cn('emoji-text truncate text-[13px]', unread ? 'font-medium text-fg' : 'text-fg-muted')}>
             {preview}
           </span>
           {unread && <span className="ml-1 size-2.5 shrink-0 rounded-full bg-accent" title="Unread" />}

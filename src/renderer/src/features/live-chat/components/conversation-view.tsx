@@ -23,7 +23,7 @@ import { DETAIL_MESSAGE_LIMIT, useConversation } from '../api/get-conversation';
 import { useOlderMessages } from '../api/list-older-messages';
 import { latestInboundId, useMarkRead } from '../api/mark-read';
 import { usePatchConversation } from '../api/patch-conversation';
-import { buildTimeline, mergeMessages } from '../utils/timeline';
+import { buildTimeline, firstUnreadMessageId, mergeMessages } from '../utils/timeline';
 import { customerWindow, lastInboundAt } from '../utils/window';
 import { conversationCommands, focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
 import type { ConversationActions } from '../hooks/use-conversation-shortcuts';
@@ -34,6 +34,7 @@ import { ContactSidebar } from './contact-sidebar';
 import { PresenceBar } from './presence-bar';
 import { usePresence } from '../hooks/use-presence';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
+import { InteractiveButton } from './interactive-composer';
 import type { NameLookup } from './timeline-rows';
 
 export interface Assignees {
@@ -205,7 +206,6 @@ function Body({
   senderName,
   composer,
   members,
-  firstUnreadId,
   extraActions,
 }: {
   detail: ConversationDetail;
@@ -215,8 +215,6 @@ function Body({
   composer: RefObject<ComposerHandle | null>;
   /** Members to @mention in a note. */
   members?: { id: string; name: string }[];
-  /** The first message the member has not read (the "New messages" divider). */
-  firstUnreadId?: string | null;
   /** Composer buttons of other features (interactive messages). */
   extraActions?: ReactNode;
 }) {
@@ -227,6 +225,9 @@ function Body({
     [all, detail.ConversationEvent, hasMore],
   );
   const timeline = useRef<MessageTimelineHandle>(null);
+  // "New messages" above the first customer message the member had not read when the conversation opened; it
+  // stays while they read it (opening marks it read at once) and goes with their reply or the next opening.
+  const [firstUnreadId, setFirstUnreadId] = useState(() => firstUnreadMessageId(detail.Message, detail.readAt));
   useMarkRead(detail.id, workspaceId, latestInboundId(detail.Message));
   const unreadMentions = (useMentionCount(workspaceId).data?.unread ?? 0) > 0;
   useMarkMentionsRead(detail.id, workspaceId, unreadMentions);
@@ -261,6 +262,14 @@ function Body({
     },
     [loadOlder],
   );
+  // A workspace search result chosen for this conversation: mark its words and bring the message into view.
+  const requested = useLiveChatUi((s) => (s.jumpTo?.conversationId === detail.id ? s.jumpTo : null));
+  useEffect(() => {
+    if (!requested) return;
+    useLiveChatUi.getState().setJumpTo(null);
+    setSearch({ terms: requested.terms, matchId: requested.messageId });
+    void onJump({ id: requested.messageId, createdAt: requested.createdAt });
+  }, [requested, onJump]);
   useEffect(() => {
     if (!jumpTo || !all.some((m) => m.id === jumpTo)) return;
     const frame = requestAnimationFrame(() => {
@@ -286,6 +295,11 @@ function Body({
   }, [detail.id]);
 
   const onLoadOlder = useCallback((id: string) => void loadOlder(id), [loadOlder]);
+  // A reply answers what was new: the divider has done its job.
+  const afterSend = () => {
+    setFirstUnreadId(null);
+    timeline.current?.scrollToBottom();
+  };
   const contact = detail.Contact;
   return (
     <>
@@ -316,7 +330,7 @@ function Body({
         window={w}
         contact={contact}
         members={members}
-        extraActions={extraActions}
+        extraActions={extraActions ?? (w.open ? <InteractiveButton conversationId={detail.id} onSent={afterSend} /> : undefined)}
         tools={
           <Button
             type="button"
@@ -330,7 +344,7 @@ function Body({
             <Search aria-hidden /> Search
           </Button>
         }
-        onSent={() => timeline.current?.scrollToBottom()}
+        onSent={afterSend}
       />
     </>
   );

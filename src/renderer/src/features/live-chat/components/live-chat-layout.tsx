@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { Hourglass, Inbox, MessagesSquare, Search, WifiOff } from 'lucide-react';
+import { Hourglass, Inbox, MessagesSquare, Search, TextSearch, WifiOff } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { plural } from '../../../lib/format';
 import { useEffect, useMemo, useState } from 'react';
@@ -11,12 +11,13 @@ import { useEventStreamStatus } from '../../../lib/workspace-events';
 import { useConversationCounts } from '../api/count-conversations';
 import { useBots } from '../../automation/api/get-bots';
 import { useLiveChatSync } from '../hooks/use-live-chat-sync';
-import { useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
+import { focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
 import { useConversationActions, useConversationShortcuts } from '../hooks/use-conversation-shortcuts';
 import { cn } from '../../../lib/cn';
 import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';
 import { ConversationList } from './conversation-list';
 import { MentionsButton } from './mentions-button'; // issue 19 part A
+import { MessageSearchDialog, type MessageSearchChoice } from './message-search';
 import { type Assignees, ConversationView } from './conversation-view';
 import type { NameLookup } from './timeline-rows';
 
@@ -115,6 +116,18 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
     });
   };
 
+  // Workspace message search: a chosen hit opens its conversation, which then brings the message into view.
+  const messageSearch = useLiveChatUi((s) => s.messageSearch);
+  const setMessageSearch = useLiveChatUi((s) => s.setMessageSearch);
+  const setJumpTo = useLiveChatUi((s) => s.setJumpTo);
+  const openHit = (hit: MessageSearchChoice) => {
+    setJumpTo(hit);
+    setMessageSearch(null);
+    // As when opened with Enter from the list: the agent reads there and may answer.
+    focusRequest.conversationId = hit.conversationId;
+    void navigate({ to: '/live-chat/$conversationId', params: { conversationId: hit.conversationId }, search: { tab } });
+  };
+
   const setTab = (next: LiveChatTab) => {
     if (conversationId) void navigate({ to: '/live-chat/$conversationId', params: { conversationId }, search: { tab: next } });
     else void navigate({ to: '/live-chat', search: { tab: next } });
@@ -122,6 +135,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
 
   return (
     <div className="flex h-full min-h-0">
+      <MessageSearchDialog workspaceId={workspaceId} query={messageSearch} onOpenChange={(open) => !open && setMessageSearch(null)} onChoose={openHit} />
       <div className={cn('w-[320px] shrink-0 flex-col border-r border-border bg-surface xl:flex xl:w-[360px]', listGivesWay ? 'hidden' : 'flex')}>
         <div className="flex h-14 shrink-0 items-center justify-between px-4">
           <h1 className="text-[17px] font-semibold whitespace-nowrap text-fg">Live chat</h1>
@@ -133,6 +147,16 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
                 <span className="sr-only">Reconnecting…</span>
               </span>
             )}
+            <Button
+              variant="ghost"
+              size="icon-sm"
+              aria-label="Search messages"
+              title="Search messages in every conversation"
+              onClick={() => setMessageSearch('')}
+              data-testid="message-search-open"
+            >
+              <TextSearch aria-hidden />
+            </Button>
             <MentionsButton workspaceId={workspaceId} names={names} />
             <Button
               variant={sort === 'waiting' ? 'secondary' : 'ghost'}

@@ -58,7 +58,7 @@ export function MessageText({ text, highlight }: { text: string; highlight?: rea
   const collapsed = long && !expanded && !(highlight && highlight.length > 0);
   return (
     <>
-      <p id={id} className={collapsed ? 'line-clamp-[12] break-words whitespace-pre-wrap' : 'break-words whitespace-pre-wrap'}>
+      <p id={id} className={collapsed ? 'emoji-text line-clamp-[12] break-words whitespace-pre-wrap' : 'emoji-text break-words whitespace-pre-wrap'}>
         {splitLinks(text).map((part, i) =>
           'href' in part ? (
             <a

@@ -15,6 +15,20 @@ interface LiveChatUi {
   /** The list's order: newest activity first, or only the waiting ones, longest waiting first. */
   sort: 'recent' | 'waiting';
   setSort: (sort: 'recent' | 'waiting') => void;
+  /** Workspace message search (issue 19): the dialog's words while it is open, null when closed. */
+  messageSearch: string | null;
+  setMessageSearch: (q: string | null) => void;
+  /** A message to bring into view (and mark) once its conversation shows: a workspace search result. */
+  jumpTo: JumpRequest | null;
+  setJumpTo: (jump: JumpRequest | null) => void;
+}
+
+export interface JumpRequest {
+  conversationId: string;
+  messageId: string;
+  createdAt: string;
+  /** The searched words, marked in the messages. */
+  terms: string[];
 }
 
 export const useLiveChatUi = create<LiveChatUi>()((set) => ({
@@ -24,7 +38,16 @@ export const useLiveChatUi = create<LiveChatUi>()((set) => ({
   setPanelOpen: (panelOpen) => set({ panelOpen }),
   sort: 'recent',
   setSort: (sort) => set({ sort }),
+  messageSearch: null,
+  setMessageSearch: (messageSearch) => set({ messageSearch }),
+  jumpTo: null,
+  setJumpTo: (jumpTo) => set({ jumpTo }),
 }));
+
+/** Opens the workspace message search (the quick switcher's "Search messages for …"). */
+export function openMessageSearch(q = '') {
+  useLiveChatUi.getState().setMessageSearch(q);
+}
 
 /** Scroll offsets of the conversation list per tab and search, restored when the list mounts again. */
 export const listScrollOffsets = new Map<string, number>();

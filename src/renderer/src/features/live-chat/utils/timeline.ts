@@ -55,3 +55,15 @@ export function mergeMessages(current: readonly Message[], incoming: readonly Me
   for (const m of incoming) byId.set(m.id, m);
   return [...byId.values()].sort(byTime);
 }
+
+/**
+ * The "New messages" divider (issue 19): the first customer message received after the member's read mark
+ * (`readAt` of the detail; null: never opened, so every customer message is new), or null when all are read.
+ * Messages come oldest first.
+ */
+export function firstUnreadMessageId(messages: readonly Message[], readAt: string | null | undefined): string | null {
+  if (readAt === undefined) return null; // an older server or the offline cache: not known
+  const mark = readAt === null ? null : new Date(readAt).getTime();
+  const first = messages.find((m) => m.creator === 'user' && (mark === null || new Date(m.createdAt).getTime() > mark));
+  return first?.id ?? null;
+}
