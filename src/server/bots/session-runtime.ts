@@ -2,9 +2,11 @@
  * Live bot sessions on WhatsApp. After an inbound batch commits, a `bots.turn` job per conversation applies the
  * customer's new messages, one at a time and in order, under a lock of the conversation row (two messages racing
  * in are applied one after the other, never against the same step). A turn's state, attribute writes,
- * assignment changes, e-mails and due-time jobs (no-answer timeouts, expiry) commit together; the turn's sends
- * then go out in order through one `bots.deliver` job run at once from memory (and by a worker if this process
- * dies), every send keyed `bot:<sessionId>:<step>:<block>`, so a job run twice never sends twice.
+ * assignment changes, e-mails, due-time jobs (no-answer timeouts, expiry) and the turn's `bots.deliver` job commit
+ * together; the sends then go out in order, run at once from memory after the commit (and by a worker if this
+ * process dies, even right after the commit), every send keyed `bot:<sessionId>:<step>:<block>`, so a job run
+ * twice never sends twice. An agent handing a conversation to a bot from live chat starts a session too
+ * (`bots.assigned`, queued by the assignment's transaction).
  */
 import type { BotPreviewAnswer, BotRfInstance } from '../../shared';
 import type { OutboundContent, OutboundRequest } from '../messaging/outbound-request';
@@ -26,6 +28,8 @@ export interface BotMail { to: string[]; cc: string[]; bcc: string[]; subject: s
 interface Effects {
   requests: OutboundRequest[];
   emails: BotMail[];
+  /** The turn's `bots.deliver` job, committed with it. */
+  delivery?: { id: string; data: { workspaceId: string; requests: OutboundRequest[] } };
 }
 
 /** What a stored inbound message answers. */
@@ -126,20 +130,26 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     return updated ?? c;
   }
 
-  /** Starts a session of the account's live bot: recorded as assigned to the bot by the system. */
-  async function startSession(tx: Executor, ws: string, c: s.ConversationRow, text: string | null) {
-    if (c.assigneeMemberId || !c.whatsappAccountId) return null;
-    const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
-    if (!live || live.bot.workspaceId !== ws || !startsSession(live.version.rfInstance as BotRfInstance, text)) return null;
+  /** A new session at Start of the bot's published version. */
+  function insertAtStart(tx: Executor, ws: string, c: s.ConversationRow, live: { bot: { id: string }; version: { id: string; rfInstance: unknown } }, handledUntil: Date | null = null) {
     const rf = live.version.rfInstance as BotRfInstance;
-    const session = await s.insertSession(tx, {
+    return s.insertSession(tx, {
       workspaceId: ws,
       botId: live.bot.id,
       botVersionId: live.version.id,
       conversationId: c.id,
       currentNodeId: startState(rf).currentNodeId ?? 'start',
       expiresAt: new Date(Date.now() + idleMinutesOf(rf) * 60_000),
+      handledUntil,
     });
+  }
+
+  /** Starts a session of the account's live bot: recorded as assigned to the bot by the system. */
+  async function startSession(tx: Executor, ws: string, c: s.ConversationRow, text: string | null) {
+    if (c.assigneeMemberId || !c.whatsappAccountId) return null;
+    const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
+    if (!live || live.bot.workspaceId !== ws || !startsSession(live.version.rfInstance as BotRfInstance, text)) return null;
+    const session = await insertAtStart(tx, ws, c, live);
     const updated = await conv.updateConversation(tx, ws, c.id, { assigneeBotId: live.bot.id });
     await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'system', assignedById: null, assigneeType: 'bot', assigneeBotId: live.bot.id, assigneeMemberId: null });
     if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
@@ -186,22 +196,41 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     return c;
   }
 
-  /** Queues the turn's e-mails in its transaction. */
+  /**
+   * Queues the turn's e-mails and its sends in its transaction: the sends as one `bots.deliver` job that commits
+   * with the turn (no gap between the commit and the enqueue), run from memory by `afterCommit`, or by any worker
+   * after runInSenderSeconds if this process dies first.
+   */
   async function queueEffects(tx: Executor, ws: string, fx: Effects) {
     for (const mail of fx.emails) await d.jobs.send('bots.email', { workspaceId: ws, ...mail }, { tx });
+    if (fx.requests.length === 0) return;
+    const data = { workspaceId: ws, requests: fx.requests };
+    const id = await d.jobs.send('bots.deliver', data, { tx, runInSender: true });
+    if (id) fx.delivery = { id, data };
   }
 
-  /** Sends in order, each once (a replayed key sends nothing); stops at the first failure, for the job to retry. */
-  async function deliver(requests: OutboundRequest[]): Promise<void> {
-    for (const req of requests) await outbound.send(req);
+  /** After the turn committed: its sends go out now, from memory. */
+  function afterCommit(fx: Effects) {
+    if (fx.delivery) d.jobs.runCommitted('bots.deliver', fx.delivery.id, fx.delivery.data);
   }
 
   /**
-   * The turn's sends, as one job run at once by this process from memory (runInSender) and by any worker if this
-   * process dies first. Known gap: a crash between the commit and this call loses the turn's sends.
+   * Sends in order, each once (a replayed key sends nothing); stops at the first failure, for the job to retry.
+   * Deliveries of one conversation run one after the other in this process (turns' jobs run concurrently).
    */
-  async function afterCommit(ws: string, fx: Effects) {
-    if (fx.requests.length) await d.jobs.send('bots.deliver', { workspaceId: ws, requests: fx.requests });
+  const chains = new Map<string, Promise<void>>();
+  async function deliver(requests: OutboundRequest[]): Promise<void> {
+    const key = requests[0]?.target && 'conversationId' in requests[0].target ? requests[0].target.conversationId : '';
+    const previous = chains.get(key) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(async () => {
+      for (const req of requests) await outbound.send(req);
+    });
+    chains.set(key, mine);
+    try {
+      await mine;
+    } finally {
+      if (chains.get(key) === mine) chains.delete(key);
+    }
   }
 
   return {
@@ -236,7 +265,33 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         }
         await queueEffects(tx, ws, fx);
       });
-      await afterCommit(ws, fx);
+      afterCommit(fx);
+    },
+
+    /**
+     * `bots.assigned`: an agent handed the conversation to a bot from live chat. Starts a session at Start of the
+     * bot's published version (its first messages go out at once); the messages before the handoff are not
+     * answers. Nothing when the conversation is no longer the bot's, a session runs already, or the bot stopped
+     * being live on the conversation's number.
+     */
+    async onAssigned(data: { workspaceId: string; conversationId: string; botId: string }): Promise<void> {
+      const ws = data.workspaceId;
+      const fx: Effects = { requests: [], emails: [] };
+      await d.db.transaction(async (tx) => {
+        const c = await s.lockConversation(tx, ws, data.conversationId);
+        if (!c || c.assigneeBotId !== data.botId || c.assigneeMemberId || !c.whatsappAccountId) return;
+        if (await s.liveSessionOf(tx, ws, c.id)) return;
+        const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
+        if (!live || live.bot.id !== data.botId || live.bot.workspaceId !== ws) {
+          log.warn({ conversationId: c.id, botId: data.botId }, 'conversation handed to a bot that is no longer live on its number; no session');
+          return;
+        }
+        const now = new Date();
+        const session = await insertAtStart(tx, ws, c, live, now);
+        await applyTurn(tx, ws, c, session, null, now, fx);
+        await queueEffects(tx, ws, fx);
+      });
+      afterCommit(fx);
     },
 
     /** `bots.timeout`: the waiting node's no-answer edge, or the session's expiry, if nothing happened since. */
@@ -256,7 +311,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         await applyTurn(tx, ws, c, session, { type: 'noAnswer' }, new Date(), fx);
         await queueEffects(tx, ws, fx);
       });
-      await afterCommit(ws, fx);
+      afterCommit(fx);
     },
 
     /** `bots.deliver`: the durable path of a turn's sends. */

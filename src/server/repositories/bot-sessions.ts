@@ -41,6 +41,14 @@ export async function updateSession(ex: Executor, workspaceId: string, id: strin
     .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.id, id)));
 }
 
+/** Ends the conversation's running session, if any (the conversation was taken from the bot). */
+export async function endLiveSession(ex: Executor, workspaceId: string, conversationId: string, endReason: 'member'): Promise<void> {
+  await ex
+    .update(t.botSessions)
+    .set({ status: 'ended', endReason, endedAt: new Date(), waitingFor: null, noAnswerAt: null, updatedAt: new Date() })
+    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.conversationId, conversationId), eq(t.botSessions.status, 'active')));
+}
+
 /** The customer's messages of a conversation after `after` up to `upTo`, oldest first. */
 export async function inboundBetween(ex: Executor, workspaceId: string, conversationId: string, after: Date | null, upTo: Date) {
   return ex
