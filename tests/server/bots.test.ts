@@ -233,6 +233,21 @@ describe('a customer walks the bot', () => {
     const assigned = events.map((e) => e.data as { type: string; assignedByType?: string; assigneeType?: string });
     expect(assigned).toContainEqual(expect.objectContaining({ type: 'CONVERSATION_ASSIGNED', assignedByType: 'system', assigneeType: 'bot' }));
     expect(assigned).toContainEqual(expect.objectContaining({ type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assigneeType: 'member' }));
+    // The member's desktop app is told on the event stream, by name (never a uid), before the conversation update.
+    const stream = await ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, admin.workspaceId));
+    const handoff = stream.filter((e) => e.type === 'bot.handoff' && (e.payload as { conversationId: string }).conversationId === c.conversation.id);
+    expect(handoff).toHaveLength(1);
+    expect(handoff[0].payload).toEqual({
+      conversationId: c.conversation.id,
+      memberId: admin.member.id,
+      memberName: 'Ada Admin',
+      botId,
+      botName: 'Bakery bot',
+      contact: { name: c.contact.name, phoneNumber: `+${waId}` },
+      message: 'Ada will answer ada@bakery.test',
+    });
+    const next = stream.find((e) => e.seq === handoff[0].seq + 1)!;
+    expect(next.type).toBe('conversation.updated');
   });
 
   it('answers free text to a list with its errorMessage and the list again; the Default branch takes other choices', async () => {
@@ -525,7 +540,7 @@ describe('preview', () => {
     const turn3 = (await ta.call('POST', `/bot/${id}/preview/answer`, { token: admin.token, body: { session: turn2.session, answer: { type: 'text', text: 'p@bakery.test' } } })).json();
     expect(turn3.ended).toBe(true);
     expect(turn3.endReason).toBe('handoff');
-    expect(turn3.messages.at(-1).type).toBe('note');
+    expect(turn3.messages.at(-1)).toMatchObject({ type: 'note', text: 'Conversation handed to Ada Admin' });
     const after = await ta.db.select().from(t.contacts).where(eq(t.contacts.workspaceId, admin.workspaceId));
     expect(after).toEqual(before);
     expect(await ta.db.select().from(t.botSessions).where(eq(t.botSessions.botId, id))).toHaveLength(0);

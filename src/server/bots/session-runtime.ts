@@ -17,9 +17,10 @@ import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
 import * as conv from '../repositories/conversations';
 import { attributesOf } from '../repositories/attributes';
-import { toContact } from '../repositories/resources';
+import * as r from '../repositories/resources';
 import { appendEvent } from '../realtime/event-log';
 import { guardedFetch } from './http-node';
+import { memberNames, unnamedMember } from './member-names';
 import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession, type AttributeInfo, type BotEnv, type BotMessage, type EndReason, type RunState } from './walker';
 
 const DAY_MS = 24 * 3600_000;
@@ -77,7 +78,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
 
   /** The seam for a live session: sends and e-mails are collected for the commit, a handoff is remembered. */
   function liveEnv(ws: string, session: s.BotSessionRow, attributes: Map<string, AttributeInfo>, known: Record<string, string>, fx: Effects) {
-    const handoff: { memberId: string | null } = { memberId: null };
+    const handoff: { memberId: string | null; message: string } = { memberId: null, message: '' };
     const push = (key: string, m: BotMessage) => {
       const content = toContent(m, session.id);
       if (!content) return;
@@ -91,6 +92,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       handoff: (nodeId, memberId, text, key) => {
         if (text.trim()) push(key, { nodeId, type: 'text', text, header: null, footer: null, mediaUrl: null, filename: null, buttons: [], actionLabel: null });
         handoff.memberId = memberId;
+        handoff.message = text.trim();
       },
       http: guardedFetch,
       note: (nodeId, text) => log.info({ sessionId: session.id, nodeId }, text),
@@ -117,14 +119,30 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     }
     await s.mergeConversationAttributes(tx, ws, c.id, conversationValues);
     const contact = await s.mergeContactAttributes(tx, ws, c.contactId, contactValues);
-    if (contact) await appendEvent(tx, ws, 'contact.updated', { contact: toContact(contact) });
+    if (contact) await appendEvent(tx, ws, 'contact.updated', { contact: r.toContact(contact) });
   }
 
-  /** Gives the conversation to a member (handoff) or back to nobody (session over), with its event. */
-  async function reassign(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string | null) {
+  /** The `bot.handoff` event: the member (by name) and what the bot told the customer; their desktop app notifies. */
+  async function handoffEvent(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string, message: string) {
+    const [names, bot, contact] = await Promise.all([memberNames(d, tx, ws, [memberId]), r.bots.get(tx, ws, botId), r.contacts.get(tx, ws, c.contactId)]);
+    await appendEvent(tx, ws, 'bot.handoff', {
+      conversationId: c.id,
+      memberId,
+      memberName: names.get(memberId) ?? unnamedMember,
+      botId,
+      botName: bot?.title ?? 'Bot',
+      contact: { name: contact?.name ?? null, phoneNumber: contact?.phoneNumber ?? '' },
+      message,
+    });
+  }
+
+  /** Gives the conversation to a member (handoff) or back to nobody (session over), with its events. */
+  async function reassign(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string | null, message = '') {
     const updated = await conv.updateConversation(tx, ws, c.id, { assigneeMemberId: memberId ?? c.assigneeMemberId, assigneeBotId: null });
     if (memberId) {
       await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assignedById: botId, assigneeType: 'member', assigneeBotId: null, assigneeMemberId: memberId });
+      // Before conversation.updated: a notifier taking both at once tells of the handoff, not a bare assignment.
+      await handoffEvent(tx, ws, c, botId, memberId, message);
     }
     if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
     return updated ?? c;
@@ -156,10 +174,10 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     return session;
   }
 
-  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, memberId: string | null = null) {
+  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, memberId: string | null = null, message = '') {
     await s.updateSession(tx, ws, session.id, { status: 'ended', endReason: reason, endedAt: new Date(), waitingFor: null, noAnswerAt: null });
     if (reason === 'failed') log.warn({ sessionId: session.id }, 'bot session ended without finishing; the conversation waits for a human');
-    if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, memberId);
+    if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, memberId, message);
     return c;
   }
 
@@ -190,7 +208,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       expiresAt,
       noAnswerAt,
     });
-    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, handoff.memberId);
+    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, handoff.memberId, handoff.message);
     await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'expire' }, { tx, startAfter: expiresAt });
     if (noAnswerAt) await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'noAnswer' }, { tx, startAfter: noAnswerAt });
     return c;
