@@ -18,7 +18,7 @@ import * as v from '../repositories/bot-versions';
 import * as conv from '../repositories/conversations';
 import { attributesOf } from '../repositories/attributes';
 import * as r from '../repositories/resources';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvents, type NewEvent } from '../realtime/event-log';
 import { guardedFetch } from './http-node';
 import { memberNames, unnamedMember } from './member-names';
 import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession, type AttributeInfo, type BotEnv, type BotMessage, type EndReason, type RunState } from './walker';
@@ -29,6 +29,12 @@ export interface BotMail { to: string[]; cc: string[]; bcc: string[]; subject: s
 interface Effects {
   requests: OutboundRequest[];
   emails: BotMail[];
+  /**
+   * The turn's workspace events, appended last in its transaction: appending takes the workspace's event lock to
+   * the commit, so appending early held every other writer of the workspace (the inbound store, other turns,
+   * sends) for the whole turn.
+   */
+  events: NewEvent[];
   /** The turn's `bots.deliver` job, committed with it. */
   delivery?: { id: string; data: { workspaceId: string; requests: OutboundRequest[] } };
 }
@@ -109,7 +115,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
   }
 
   /** Writes what the turn collected: contact-type attributes on the contact, conversation-type on the conversation. */
-  async function storeCollected(tx: Executor, ws: string, c: s.ConversationRow, attributes: Map<string, AttributeInfo>, before: Record<string, string>, after: Record<string, string>) {
+  async function storeCollected(tx: Executor, ws: string, c: s.ConversationRow, attributes: Map<string, AttributeInfo>, before: Record<string, string>, after: Record<string, string>, fx: Effects) {
     const contactValues: Record<string, string> = {};
     const conversationValues: Record<string, string> = {};
     for (const [id, value] of Object.entries(after)) {
@@ -119,32 +125,35 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     }
     await s.mergeConversationAttributes(tx, ws, c.id, conversationValues);
     const contact = await s.mergeContactAttributes(tx, ws, c.contactId, contactValues);
-    if (contact) await appendEvent(tx, ws, 'contact.updated', { contact: r.toContact(contact) });
+    if (contact) fx.events.push({ type: 'contact.updated', payload: { contact: r.toContact(contact) } });
   }
 
   /** The `bot.handoff` event: the member (by name) and what the bot told the customer; their desktop app notifies. */
-  async function handoffEvent(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string, message: string) {
+  async function handoffEvent(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string, message: string, fx: Effects) {
     const [names, bot, contact] = await Promise.all([memberNames(d, tx, ws, [memberId]), r.bots.get(tx, ws, botId), r.contacts.get(tx, ws, c.contactId)]);
-    await appendEvent(tx, ws, 'bot.handoff', {
-      conversationId: c.id,
-      memberId,
-      memberName: names.get(memberId) ?? unnamedMember,
-      botId,
-      botName: bot?.title ?? 'Bot',
-      contact: { name: contact?.name ?? null, phoneNumber: contact?.phoneNumber ?? '' },
-      message,
+    fx.events.push({
+      type: 'bot.handoff',
+      payload: {
+        conversationId: c.id,
+        memberId,
+        memberName: names.get(memberId) ?? unnamedMember,
+        botId,
+        botName: bot?.title ?? 'Bot',
+        contact: { name: contact?.name ?? null, phoneNumber: contact?.phoneNumber ?? '' },
+        message,
+      },
     });
   }
 
   /** Gives the conversation to a member (handoff) or back to nobody (session over), with its events. */
-  async function reassign(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string | null, message = '') {
+  async function reassign(tx: Executor, ws: string, c: s.ConversationRow, botId: string, fx: Effects, memberId: string | null, message = '') {
     const updated = await conv.updateConversation(tx, ws, c.id, { assigneeMemberId: memberId ?? c.assigneeMemberId, assigneeBotId: null });
     if (memberId) {
       await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assignedById: botId, assigneeType: 'member', assigneeBotId: null, assigneeMemberId: memberId });
       // Before conversation.updated: a notifier taking both at once tells of the handoff, not a bare assignment.
-      await handoffEvent(tx, ws, c, botId, memberId, message);
+      await handoffEvent(tx, ws, c, botId, memberId, message, fx);
     }
-    if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
+    if (updated) fx.events.push({ type: 'conversation.updated', payload: { conversation: conv.toConversation(updated) } });
     return updated ?? c;
   }
 
@@ -163,21 +172,21 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
   }
 
   /** Starts a session of the account's live bot: recorded as assigned to the bot by the system. */
-  async function startSession(tx: Executor, ws: string, c: s.ConversationRow, text: string | null) {
+  async function startSession(tx: Executor, ws: string, c: s.ConversationRow, text: string | null, fx: Effects) {
     if (c.assigneeMemberId || !c.whatsappAccountId) return null;
     const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
     if (!live || live.bot.workspaceId !== ws || !startsSession(live.version.rfInstance as BotRfInstance, text)) return null;
     const session = await insertAtStart(tx, ws, c, live);
     const updated = await conv.updateConversation(tx, ws, c.id, { assigneeBotId: live.bot.id });
     await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'system', assignedById: null, assigneeType: 'bot', assigneeBotId: live.bot.id, assigneeMemberId: null });
-    if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
+    if (updated) fx.events.push({ type: 'conversation.updated', payload: { conversation: conv.toConversation(updated) } });
     return session;
   }
 
-  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, memberId: string | null = null, message = '') {
+  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, fx: Effects, memberId: string | null = null, message = '') {
     await s.updateSession(tx, ws, session.id, { status: 'ended', endReason: reason, endedAt: new Date(), waitingFor: null, noAnswerAt: null });
     if (reason === 'failed') log.warn({ sessionId: session.id }, 'bot session ended without finishing; the conversation waits for a human');
-    if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, memberId, message);
+    if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, fx, memberId, message);
     return c;
   }
 
@@ -187,14 +196,14 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
    */
   async function applyTurn(tx: Executor, ws: string, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, fx: Effects) {
     const version = session.botVersionId ? await v.versionOfSession(tx, ws, session.botVersionId) : null;
-    if (!version) return endSession(tx, ws, session, c, 'failed');
+    if (!version) return endSession(tx, ws, session, c, 'failed', fx);
     const rf = version.rfInstance as BotRfInstance;
     const attributes = await attributeMap(tx, ws);
     const { env, handoff } = liveEnv(ws, session, attributes, await knownValues(tx, ws, c), fx);
     const before = (session.variables ?? {}) as Record<string, string>;
     const state: RunState = { currentNodeId: session.currentNodeId, step: session.step, waitingFor: session.waitingFor, invalidAnswers: session.invalidAnswers, variables: before };
     const turn = await runTurn(rf, env, state, answer);
-    await storeCollected(tx, ws, c, attributes, before, turn.state.variables);
+    await storeCollected(tx, ws, c, attributes, before, turn.state.variables, fx);
     const windowEnd = (c.lastInboundAt ?? at).getTime() + DAY_MS;
     const expiresAt = new Date(Math.min(windowEnd, at.getTime() + idleMinutesOf(rf) * 60_000));
     const minutes = turn.ended ? null : noAnswerMinutesOf(rf, turn.state);
@@ -208,7 +217,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       expiresAt,
       noAnswerAt,
     });
-    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, handoff.memberId, handoff.message);
+    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, fx, handoff.memberId, handoff.message);
     await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'expire' }, { tx, startAfter: expiresAt });
     if (noAnswerAt) await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'noAnswer' }, { tx, startAfter: noAnswerAt });
     return c;
@@ -221,10 +230,12 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
    */
   async function queueEffects(tx: Executor, ws: string, fx: Effects) {
     for (const mail of fx.emails) await d.jobs.send('bots.email', { workspaceId: ws, ...mail }, { tx });
-    if (fx.requests.length === 0) return;
-    const data = { workspaceId: ws, requests: fx.requests };
-    const id = await d.jobs.send('bots.deliver', data, { tx, runInSender: true });
-    if (id) fx.delivery = { id, data };
+    if (fx.requests.length > 0) {
+      const data = { workspaceId: ws, requests: fx.requests };
+      const id = await d.jobs.send('bots.deliver', data, { tx, runInSender: true });
+      if (id) fx.delivery = { id, data };
+    }
+    await appendEvents(tx, ws, fx.events);
   }
 
   /** After the turn committed: its sends go out now, from memory. */
@@ -255,7 +266,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     /** `bots.turn`: applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order. */
     async onInbound(data: { workspaceId: string; conversationId: string; from: string; upTo: string }): Promise<void> {
       const ws = data.workspaceId;
-      const fx: Effects = { requests: [], emails: [] };
+      const fx: Effects = { requests: [], emails: [], events: [] };
       await d.db.transaction(async (tx) => {
         let c = await s.lockConversation(tx, ws, data.conversationId);
         if (!c) return;
@@ -263,15 +274,15 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         const after = session?.handledUntil ?? new Date(new Date(data.from).getTime() - 1);
         for (const m of await s.inboundBetween(tx, ws, c.id, after, new Date(data.upTo))) {
           if (session && (c.assigneeMemberId || (await s.agentWroteSince(tx, ws, c.id, session.createdAt)))) {
-            c = await endSession(tx, ws, session, c, 'member');
+            c = await endSession(tx, ws, session, c, 'member', fx);
             session = null;
           }
           if (session && session.expiresAt.getTime() < m.createdAt.getTime()) {
-            c = await endSession(tx, ws, session, c, 'expired');
+            c = await endSession(tx, ws, session, c, 'expired', fx);
             session = null;
           }
           if (!session) {
-            session = await startSession(tx, ws, c, m.text);
+            session = await startSession(tx, ws, c, m.text, fx);
             if (!session) continue;
             c = { ...c, assigneeBotId: session.botId };
             c = await applyTurn(tx, ws, c, session, null, m.createdAt, fx);
@@ -294,7 +305,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
      */
     async onAssigned(data: { workspaceId: string; conversationId: string; botId: string }): Promise<void> {
       const ws = data.workspaceId;
-      const fx: Effects = { requests: [], emails: [] };
+      const fx: Effects = { requests: [], emails: [], events: [] };
       await d.db.transaction(async (tx) => {
         const c = await s.lockConversation(tx, ws, data.conversationId);
         if (!c || c.assigneeBotId !== data.botId || c.assigneeMemberId || !c.whatsappAccountId) return;
@@ -315,7 +326,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     /** `bots.timeout`: the waiting node's no-answer edge, or the session's expiry, if nothing happened since. */
     async onTimeout(data: { workspaceId: string; sessionId: string; step: number; kind: 'noAnswer' | 'expire' }): Promise<void> {
       const ws = data.workspaceId;
-      const fx: Effects = { requests: [], emails: [] };
+      const fx: Effects = { requests: [], emails: [], events: [] };
       await d.db.transaction(async (tx) => {
         const first = await s.sessionById(tx, ws, data.sessionId);
         if (!first) return;
@@ -323,7 +334,10 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         const session = await s.sessionById(tx, ws, data.sessionId);
         if (!c || !session || session.status !== 'active' || session.step !== data.step) return;
         if (data.kind === 'expire') {
-          if (session.expiresAt.getTime() <= Date.now() + 1000) await endSession(tx, ws, session, c, 'expired');
+          if (session.expiresAt.getTime() <= Date.now() + 1000) {
+            await endSession(tx, ws, session, c, 'expired', fx);
+            await appendEvents(tx, ws, fx.events);
+          }
           return;
         }
         await applyTurn(tx, ws, c, session, { type: 'noAnswer' }, new Date(), fx);
