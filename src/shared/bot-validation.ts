@@ -10,7 +10,7 @@
  * - Every other node has at most one normal outgoing edge; the extra handles of botRuntime (noAnswer, failure,
  *   invalid) at most one each.
  */
-import { templateVariables } from './template-variables';
+import { attributeVariables } from './template-variables';
 import { botNodeDataSchemas, botRuntime } from './schemas/bot-canvas';
 import type { BotDraftRfInstance, BotNodeType } from './schemas/bot-canvas';
 
@@ -170,7 +170,7 @@ function referenceProblems(rf: Canvas, ctx: BotValidationContext): BotCanvasProb
     const refs = referencesOf(n);
     if (ids) for (const id of refs.attributeIds) if (!ids.has(id)) problems.push({ nodeId: n.id, message: `${nameOf(n)}: The attribute ${id} does not exist` });
     if (names) {
-      for (const v of new Set(refs.texts.flatMap((t) => templateVariables(t)))) {
+      for (const v of new Set(refs.texts.flatMap((t) => attributeVariables(t)))) {
         if (!names.has(v)) problems.push({ nodeId: n.id, message: `${nameOf(n)}: The variable {{${v}}} is not an attribute of this workspace` });
       }
     }

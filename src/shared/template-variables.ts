@@ -3,6 +3,10 @@
  * URL button text. One set of rules for the server (sending, storing the filled text), the renderer (template
  * editor preview, template sender, message bubbles) and the sandbox. Spaces inside the braces are tolerated, as
  * editors type them.
+ *
+ * Bot texts use the same braces for workspace attributes, whose names are free text (`{{First name}}`,
+ * `{{Order #}}`): `attributeVariables` and `fillAttributeVariables` read those, for the bot's deploy check, its
+ * editor and its runtime alike. A WhatsApp template's named variable stays `[A-Za-z0-9_]` (Meta's rule).
  */
 
 /** A fresh global regex each time: a shared `g` regex keeps `lastIndex` between callers. */
@@ -34,5 +38,28 @@ export function fillTemplateVariables(text: string, values: Readonly<Record<stri
   return text.replace(placeholder(), (whole, name: string) => {
     const value = byName[name];
     return value !== undefined && value.trim() !== '' ? value : whole;
+  });
+}
+
+/** A bot's `{{attribute name}}`: any characters but braces, trimmed; a blank name is no variable. */
+const attributePlaceholder = () => /\{\{([^{}]+)\}\}/g;
+
+/**
+ * The distinct attribute names a bot text refers to, in order of first appearance:
+ * "Hi {{ First name }}, {{email}}" -> ['First name', 'email'].
+ */
+export function attributeVariables(text: string | null | undefined): string[] {
+  if (!text) return [];
+  return [...new Set([...text.matchAll(attributePlaceholder())].map((m) => m[1].trim()).filter((name) => name !== ''))];
+}
+
+/**
+ * A bot text with its `{{attribute name}}` variables filled from values by attribute name; a name without a
+ * value becomes empty (the customer never sees braces). Blank braces stay as written.
+ */
+export function fillAttributeVariables(text: string, values: Readonly<Record<string, string | undefined>>): string {
+  return text.replace(attributePlaceholder(), (whole, raw: string) => {
+    const name = raw.trim();
+    return name === '' ? whole : (values[name] ?? '');
   });
 }

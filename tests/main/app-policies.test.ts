@@ -140,6 +140,19 @@ describe('notification decisions', () => {
     expect(decideNotifications([mention(me, 3)], before, { ...ctx, settings: { ...all, assignedToMe: false } })).toEqual([]);
   });
 
+  // issue 18: a bot's HumanHandoff notifies the member it hands the conversation to, by the bot's name, once.
+  it("a bot's handoff notifies only the member it names, saying which bot and what it told the customer", () => {
+    const handoff = (memberId: string, seq: number): WorkspaceEvent => ({
+      seq, workspaceId: 'w', type: 'bot.handoff', createdAt: '2026-11-23T10:00:00.000Z',
+      payload: { conversationId: 'free', memberId, memberName: 'Grace Hopper', botId: 'b1', botName: 'Bakery bot', contact: { name: 'Ada', phoneNumber: '+1' }, message: 'Grace will answer you' },
+    });
+    // As the server appends them: the handoff, then the conversation now assigned to the member.
+    const notices = decideNotifications([handoff(me, 1), updated('free', me, 2)], before, ctx);
+    expect(notices).toEqual([{ kind: 'assignedToMe', conversationId: 'free', title: 'Bakery bot handed you Ada', body: 'Grace will answer you' }]);
+    expect(decideNotifications([handoff('other', 3), updated('free', 'other', 4)], before, ctx)).toEqual([]);
+    expect(decideNotifications([handoff(me, 5)], before, { ...ctx, settings: { ...all, assignedToMe: false } })).toEqual([]);
+  });
+
   it('each kind can be turned off', () => {
     expect(decideNotifications([message('mine', 'user', 1)], before, { ...ctx, settings: { ...all, inboundMessage: false } })).toEqual([]);
     expect(decideNotifications([updated('free', me, 1)], before, { ...ctx, settings: { ...all, assignedToMe: false } })).toEqual([]);

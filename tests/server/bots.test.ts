@@ -6,7 +6,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../src/server/db/client';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
@@ -232,6 +233,21 @@ describe('a customer walks the bot', () => {
     const assigned = events.map((e) => e.data as { type: string; assignedByType?: string; assigneeType?: string });
     expect(assigned).toContainEqual(expect.objectContaining({ type: 'CONVERSATION_ASSIGNED', assignedByType: 'system', assigneeType: 'bot' }));
     expect(assigned).toContainEqual(expect.objectContaining({ type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assigneeType: 'member' }));
+    // The member's desktop app is told on the event stream, by name (never a uid), before the conversation update.
+    const stream = await ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, admin.workspaceId));
+    const handoff = stream.filter((e) => e.type === 'bot.handoff' && (e.payload as { conversationId: string }).conversationId === c.conversation.id);
+    expect(handoff).toHaveLength(1);
+    expect(handoff[0].payload).toEqual({
+      conversationId: c.conversation.id,
+      memberId: admin.member.id,
+      memberName: 'Ada Admin',
+      botId,
+      botName: 'Bakery bot',
+      contact: { name: c.contact.name, phoneNumber: `+${waId}` },
+      message: 'Ada will answer ada@bakery.test',
+    });
+    const next = stream.find((e) => e.seq === handoff[0].seq + 1)!;
+    expect(next.type).toBe('conversation.updated');
   });
 
   it('answers free text to a list with its errorMessage and the list again; the Default branch takes other choices', async () => {
@@ -299,6 +315,104 @@ describe('start conditions', () => {
     expect(sentTo(waId)).toHaveLength(0);
     await say(waId, 'Show me the MENU please', n);
     expect(sentTo(waId).length).toBeGreaterThan(0);
+  });
+});
+
+describe('an agent hands a conversation to a bot from live chat', () => {
+  it('starts a session at Start: the greeting goes out as the bot; reassigning to a member ends it', async () => {
+    const { n, id: acc } = await addNumber();
+    const canvas = walkCanvas('Hello from the handed-over bot');
+    // A keyword start: the customer's own message does not start the bot; the agent's handoff does.
+    canvas.nodes[0].data = { label: 'Start', startCondition: { type: 'keywords', keywords: ['robot'], match: 'exact' } } as never;
+    const botId = await newBot(canvas, { account: acc, deploy: true });
+    const waId = newCustomer();
+    await say(waId, 'Can someone help me?', n);
+    expect(sentTo(waId)).toHaveLength(0);
+    let c = await conversationOf(waId);
+    expect(c.sessions).toHaveLength(0);
+
+    const res = await ta.call('PATCH', `/conversation/${c.conversation.id}`, { token: admin.token, body: { assigneeBotId: botId, assigneeMemberId: null } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ assigneeBotId: botId, assigneeMemberId: null });
+    await drain();
+    const sent = sentTo(waId);
+    expect(sent.map((m) => m.type)).toEqual(['text', 'interactive']);
+    expect(textOf(sent[0])).toContain('Hello from the handed-over bot');
+    c = await conversationOf(waId);
+    expect(c.sessions).toHaveLength(1);
+    expect(c.sessions[0]).toMatchObject({ status: 'active', botId, waitingFor: 'list' });
+    const botMessages = await ta.db.select().from(t.messages).where(and(eq(t.messages.conversationId, c.conversation.id), eq(t.messages.creator, 'bot')));
+    expect(botMessages).toHaveLength(2);
+    const events = (await ta.db.select().from(t.conversationEvents).where(eq(t.conversationEvents.conversationId, c.conversation.id))).map((e) => e.data);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'CONVERSATION_ASSIGNED', assignedByType: 'member', assignedById: admin.member.id, assigneeType: 'bot', assigneeBotId: botId }));
+
+    // The customer's answer goes to the session the agent started.
+    await tap(waId, { type: 'list_reply', id: 'sales' }, n);
+    expect(textOf(sentTo(waId).at(-1)!)).toContain('Your e-mail, Sales fan?');
+
+    const back = await ta.call('PATCH', `/conversation/${c.conversation.id}`, { token: admin.token, body: { assigneeMemberId: admin.member.id, assigneeBotId: null } });
+    expect(back.statusCode).toBe(200);
+    c = await conversationOf(waId);
+    expect(c.sessions[0]).toMatchObject({ status: 'ended', endReason: 'member' });
+    const before = sentTo(waId).length;
+    await say(waId, 'me@bakery.test', n);
+    expect(sentTo(waId)).toHaveLength(before);
+    expect((await conversationOf(waId)).contact.attributes).not.toHaveProperty('email');
+  });
+
+  it('refuses a bot that is not active (409) or not on the conversation\'s number (400)', async () => {
+    const { n, id: acc } = await addNumber();
+    const other = await addNumber();
+    const waId = newCustomer();
+    await say(waId, 'hello', n);
+    const c = await conversationOf(waId);
+    const idle = await newBot(walkCanvas(), { account: acc });
+    const elsewhere = await newBot(walkCanvas(), { account: other.id, deploy: true });
+    const notActive = await ta.call('PATCH', `/conversation/${c.conversation.id}`, { token: admin.token, body: { assigneeBotId: idle } });
+    expect(notActive.statusCode).toBe(409);
+    expect(notActive.json()).toMatchObject({ statusCode: 409, error: 'Conflict', message: 'The bot Bakery bot is not active: deploy it before handing conversations to it' });
+    const wrongNumber = await ta.call('PATCH', `/conversation/${c.conversation.id}`, { token: admin.token, body: { assigneeBotId: elsewhere } });
+    expect(wrongNumber.statusCode).toBe(400);
+    expect(wrongNumber.json().message).toBe("The bot Bakery bot is not connected to this conversation's WhatsApp number");
+    await drain();
+    const after = await conversationOf(waId);
+    expect(after.conversation.assigneeBotId).toBeNull();
+    expect(after.sessions).toHaveLength(0);
+    expect(sentTo(waId)).toHaveLength(0);
+    await deactivate(elsewhere);
+  });
+});
+
+describe('a process dying right after a turn commits', () => {
+  it("loses none of the turn's replies: their bots.deliver job committed with the turn and a worker sends them", async () => {
+    const { n, id: acc } = await addNumber();
+    await newBot(walkCanvas('Greeting that survives a crash'), { account: acc, deploy: true });
+    const waId = newCustomer();
+    const jobs = ta.app.parley.jobs;
+    const runCommitted = jobs.runCommitted;
+    // The process "dies" the moment the turn commits: nothing it held in memory runs.
+    jobs.runCommitted = () => undefined;
+    try {
+      await ta.sandbox.customers.say(waId, 'hi', { phoneNumberId: n.phoneNumberId });
+      const started = Date.now();
+      while ((await conversationOf(waId).catch(() => null))?.sessions[0]?.waitingFor !== 'list') {
+        expect(Date.now() - started).toBeLessThan(30_000);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      jobs.runCommitted = runCommitted;
+    }
+    const c = await conversationOf(waId);
+    expect(sentTo(waId)).toHaveLength(0);
+    const queued = rowsOf<{ data: { requests: { idempotencyKey: string }[] }; state: string }>(
+      await ta.db.execute(sql`select data, state::text as state from pgboss.job where name = 'bots.deliver' and data->>'workspaceId' = ${admin.workspaceId}`),
+    ).filter((j) => j.data.requests.some((r) => r.idempotencyKey.startsWith(`bot:${c.sessions[0].id}:`)));
+    expect(queued).toHaveLength(1);
+    expect(queued[0].state).toBe('created');
+    // A worker (of this process or any other) takes it after runInSenderSeconds: the greeting and the list, once.
+    await drain();
+    expect(sentTo(waId).map((m) => m.type)).toEqual(['text', 'interactive']);
+    expect(textOf(sentTo(waId)[0])).toContain('Greeting that survives a crash');
   });
 });
 
@@ -426,7 +540,7 @@ describe('preview', () => {
     const turn3 = (await ta.call('POST', `/bot/${id}/preview/answer`, { token: admin.token, body: { session: turn2.session, answer: { type: 'text', text: 'p@bakery.test' } } })).json();
     expect(turn3.ended).toBe(true);
     expect(turn3.endReason).toBe('handoff');
-    expect(turn3.messages.at(-1).type).toBe('note');
+    expect(turn3.messages.at(-1)).toMatchObject({ type: 'note', text: 'Conversation handed to Ada Admin' });
     const after = await ta.db.select().from(t.contacts).where(eq(t.contacts.workspaceId, admin.workspaceId));
     expect(after).toEqual(before);
     expect(await ta.db.select().from(t.botSessions).where(eq(t.botSessions.botId, id))).toHaveLength(0);

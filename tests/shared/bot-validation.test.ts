@@ -46,6 +46,15 @@ describe('validateBotCanvas', () => {
     expect(of('hand')).toContain('Hand: The variable {{missing}} is not an attribute of this workspace');
   });
 
+  it('knows {{variables}} of attributes whose names hold spaces, and flags a misspelt one', () => {
+    const rf = canvas(
+      [{ id: 'msg', type: 'SendMessageNode', position: pos, data: { label: 'Hi', messageBlocks: [{ id: 'b', type: 'text', text: 'Hello {{First name}}, or is it {{Frist name}}?' }] } }],
+      [e('start', 'msg')],
+    );
+    const problems = validateBotCanvas(rf, { attributes: [...attributes, { id: 'a-first', name: 'First name' }], memberIds: [] }).map((p) => p.message);
+    expect(problems).toEqual(['Hi: The variable {{Frist name}} is not an attribute of this workspace']);
+  });
+
   it('flags unreachable steps and a Start leading nowhere', () => {
     const rf = canvas([{ id: 'm', type: 'SendMessageNode', position: pos, data: { label: 'Orphan', messageBlocks: [] } }], []);
     const messages = validateBotCanvas(rf).map((p) => p.message);

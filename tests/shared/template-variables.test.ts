@@ -1,7 +1,7 @@
 // The one set of template-variable rules the server (stored text of a sent template), the template sender, the
 // template editor's preview and the message bubbles all use.
 import { describe, expect, it } from 'vitest';
-import { fillTemplateVariables, positionalVariables, templateVariables } from '../../src/shared/template-variables';
+import { attributeVariables, fillAttributeVariables, fillTemplateVariables, positionalVariables, templateVariables } from '../../src/shared/template-variables';
 
 describe('templateVariables', () => {
   it('lists positional and named variables once, in order of first appearance', () => {
@@ -54,5 +54,26 @@ describe('fillTemplateVariables', () => {
 
   it('keeps values as given, including characters special in replacement strings', () => {
     expect(fillTemplateVariables('Total: {{1}}', ['$& 10 $1'])).toBe('Total: $& 10 $1');
+  });
+});
+
+// Bots (issue 18): `{{attribute}}` names a workspace attribute by its name, which may hold spaces and signs.
+describe('attributeVariables', () => {
+  it('reads attribute names with spaces and signs, trimmed, once each, in order', () => {
+    expect(attributeVariables('Hi {{First name}}, is {{ e-mail address }} right? {{First name}}')).toEqual(['First name', 'e-mail address']);
+    expect(attributeVariables('Order {{Order #}} for {{choice}}')).toEqual(['Order #', 'choice']);
+  });
+
+  it('finds none in blank braces, single braces or missing text', () => {
+    expect(attributeVariables('{{ }} {First name} {{open')).toEqual([]);
+    expect(attributeVariables(undefined)).toEqual([]);
+  });
+
+  it('fills by attribute name; a name without a value becomes empty, blank braces stay', () => {
+    expect(fillAttributeVariables('Hello {{ First name }}, your code is {{code}}{{missing}} {{ }}', { 'First name': 'Ada', code: '$1 42' })).toBe('Hello Ada, your code is $1 42 {{ }}');
+  });
+
+  it('leaves WhatsApp template variables to their own rule', () => {
+    expect(templateVariables('Hi {{First name}}')).toEqual([]);
   });
 });

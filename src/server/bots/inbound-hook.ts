@@ -21,7 +21,9 @@ export async function botsInboundCommitted(d: ServiceDeps, workspaceId: string, 
       if (r.createdAt > x.upTo) x.upTo = r.createdAt;
     }
   }
-  for (const [conversationId, { from, upTo }] of span) {
-    await d.jobs.send('bots.turn', { workspaceId, conversationId, from: from.toISOString(), upTo: upTo.toISOString() });
-  }
+  // Sent together: the queue commits them in one INSERT (one at a time, a batch of 100 conversations waited
+  // for 100 commits before the next webhook batch could be stored).
+  await Promise.all(
+    [...span].map(([conversationId, { from, upTo }]) => d.jobs.send('bots.turn', { workspaceId, conversationId, from: from.toISOString(), upTo: upTo.toISOString() })),
+  );
 }

@@ -12,6 +12,7 @@ import { workspaceMembersOf } from '../repositories/workspaces';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from '../services/context';
 import { guardedFetch } from './http-node';
+import { memberNames, unnamedMember } from './member-names';
 import { runTurn, startState, type AttributeInfo, type BotEnv, type BotMessage, type RunState } from './walker';
 
 export function botPreview(d: ServiceDeps) {
@@ -23,7 +24,8 @@ export function botPreview(d: ServiceDeps) {
     const problems = validateBotCanvas(rf, { attributes: attrs, memberIds: members.map((m) => m.member.id) });
     if (problems.length) throw new HttpError(400, problems.map((p) => p.message), { problems });
     const attributes = new Map<string, AttributeInfo>(attrs.map((a) => [a.id, { id: a.id, name: a.name, format: a.format, type: a.type }]));
-    const names = new Map(members.map((m) => [m.member.id, m.member.uid]));
+    const handedTo = rf.nodes.flatMap((n) => (n.type === 'HumanHandoffNode' && n.data.assigneeMemberId ? [n.data.assigneeMemberId as string] : []));
+    const names = await memberNames(d, d.db.db, ctx.workspaceId, handedTo);
     return { rf, attributes, names };
   }
 
@@ -39,7 +41,7 @@ export function botPreview(d: ServiceDeps) {
       email: (nodeId, _key, m) => note(nodeId, `E-mail "${m.subject}" to ${[...m.to, ...m.cc, ...m.bcc].join(', ')} (not sent in the preview)`),
       handoff: (nodeId, memberId, text) => {
         if (text.trim()) messages.push({ nodeId, type: 'text', text, header: null, footer: null, mediaUrl: null, filename: null, buttons: [], actionLabel: null });
-        note(nodeId, `Conversation handed to ${names.get(memberId) ?? memberId}`);
+        note(nodeId, `Conversation handed to ${names.get(memberId) ?? unnamedMember}`);
       },
       http: guardedFetch,
       note,

@@ -2,9 +2,11 @@
  * Live bot sessions on WhatsApp. After an inbound batch commits, a `bots.turn` job per conversation applies the
  * customer's new messages, one at a time and in order, under a lock of the conversation row (two messages racing
  * in are applied one after the other, never against the same step). A turn's state, attribute writes,
- * assignment changes, e-mails and due-time jobs (no-answer timeouts, expiry) commit together; the turn's sends
- * then go out in order through one `bots.deliver` job run at once from memory (and by a worker if this process
- * dies), every send keyed `bot:<sessionId>:<step>:<block>`, so a job run twice never sends twice.
+ * assignment changes, e-mails, due-time jobs (no-answer timeouts, expiry) and the turn's `bots.deliver` job commit
+ * together; the sends then go out in order, run at once from memory after the commit (and by a worker if this
+ * process dies, even right after the commit), every send keyed `bot:<sessionId>:<step>:<block>`, so a job run
+ * twice never sends twice. An agent handing a conversation to a bot from live chat starts a session too
+ * (`bots.assigned`, queued by the assignment's transaction).
  */
 import type { BotPreviewAnswer, BotRfInstance } from '../../shared';
 import type { OutboundContent, OutboundRequest } from '../messaging/outbound-request';
@@ -15,9 +17,10 @@ import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
 import * as conv from '../repositories/conversations';
 import { attributesOf } from '../repositories/attributes';
-import { toContact } from '../repositories/resources';
-import { appendEvent } from '../realtime/event-log';
+import * as r from '../repositories/resources';
+import { appendEvents, type NewEvent } from '../realtime/event-log';
 import { guardedFetch } from './http-node';
+import { memberNames, unnamedMember } from './member-names';
 import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession, type AttributeInfo, type BotEnv, type BotMessage, type EndReason, type RunState } from './walker';
 
 const DAY_MS = 24 * 3600_000;
@@ -26,6 +29,14 @@ export interface BotMail { to: string[]; cc: string[]; bcc: string[]; subject: s
 interface Effects {
   requests: OutboundRequest[];
   emails: BotMail[];
+  /**
+   * The turn's workspace events, appended last in its transaction: appending takes the workspace's event lock to
+   * the commit, so appending early held every other writer of the workspace (the inbound store, other turns,
+   * sends) for the whole turn.
+   */
+  events: NewEvent[];
+  /** The turn's `bots.deliver` job, committed with it. */
+  delivery?: { id: string; data: { workspaceId: string; requests: OutboundRequest[] } };
 }
 
 /** What a stored inbound message answers. */
@@ -73,7 +84,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
 
   /** The seam for a live session: sends and e-mails are collected for the commit, a handoff is remembered. */
   function liveEnv(ws: string, session: s.BotSessionRow, attributes: Map<string, AttributeInfo>, known: Record<string, string>, fx: Effects) {
-    const handoff: { memberId: string | null } = { memberId: null };
+    const handoff: { memberId: string | null; message: string } = { memberId: null, message: '' };
     const push = (key: string, m: BotMessage) => {
       const content = toContent(m, session.id);
       if (!content) return;
@@ -87,6 +98,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       handoff: (nodeId, memberId, text, key) => {
         if (text.trim()) push(key, { nodeId, type: 'text', text, header: null, footer: null, mediaUrl: null, filename: null, buttons: [], actionLabel: null });
         handoff.memberId = memberId;
+        handoff.message = text.trim();
       },
       http: guardedFetch,
       note: (nodeId, text) => log.info({ sessionId: session.id, nodeId }, text),
@@ -103,7 +115,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
   }
 
   /** Writes what the turn collected: contact-type attributes on the contact, conversation-type on the conversation. */
-  async function storeCollected(tx: Executor, ws: string, c: s.ConversationRow, attributes: Map<string, AttributeInfo>, before: Record<string, string>, after: Record<string, string>) {
+  async function storeCollected(tx: Executor, ws: string, c: s.ConversationRow, attributes: Map<string, AttributeInfo>, before: Record<string, string>, after: Record<string, string>, fx: Effects) {
     const contactValues: Record<string, string> = {};
     const conversationValues: Record<string, string> = {};
     for (const [id, value] of Object.entries(after)) {
@@ -113,43 +125,68 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     }
     await s.mergeConversationAttributes(tx, ws, c.id, conversationValues);
     const contact = await s.mergeContactAttributes(tx, ws, c.contactId, contactValues);
-    if (contact) await appendEvent(tx, ws, 'contact.updated', { contact: toContact(contact) });
+    if (contact) fx.events.push({ type: 'contact.updated', payload: { contact: r.toContact(contact) } });
   }
 
-  /** Gives the conversation to a member (handoff) or back to nobody (session over), with its event. */
-  async function reassign(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string | null) {
+  /** The `bot.handoff` event: the member (by name) and what the bot told the customer; their desktop app notifies. */
+  async function handoffEvent(tx: Executor, ws: string, c: s.ConversationRow, botId: string, memberId: string, message: string, fx: Effects) {
+    const [names, bot, contact] = await Promise.all([memberNames(d, tx, ws, [memberId]), r.bots.get(tx, ws, botId), r.contacts.get(tx, ws, c.contactId)]);
+    fx.events.push({
+      type: 'bot.handoff',
+      payload: {
+        conversationId: c.id,
+        memberId,
+        memberName: names.get(memberId) ?? unnamedMember,
+        botId,
+        botName: bot?.title ?? 'Bot',
+        contact: { name: contact?.name ?? null, phoneNumber: contact?.phoneNumber ?? '' },
+        message,
+      },
+    });
+  }
+
+  /** Gives the conversation to a member (handoff) or back to nobody (session over), with its events. */
+  async function reassign(tx: Executor, ws: string, c: s.ConversationRow, botId: string, fx: Effects, memberId: string | null, message = '') {
     const updated = await conv.updateConversation(tx, ws, c.id, { assigneeMemberId: memberId ?? c.assigneeMemberId, assigneeBotId: null });
     if (memberId) {
       await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assignedById: botId, assigneeType: 'member', assigneeBotId: null, assigneeMemberId: memberId });
+      // Before conversation.updated: a notifier taking both at once tells of the handoff, not a bare assignment.
+      await handoffEvent(tx, ws, c, botId, memberId, message, fx);
     }
-    if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
+    if (updated) fx.events.push({ type: 'conversation.updated', payload: { conversation: conv.toConversation(updated) } });
     return updated ?? c;
   }
 
-  /** Starts a session of the account's live bot: recorded as assigned to the bot by the system. */
-  async function startSession(tx: Executor, ws: string, c: s.ConversationRow, text: string | null) {
-    if (c.assigneeMemberId || !c.whatsappAccountId) return null;
-    const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
-    if (!live || live.bot.workspaceId !== ws || !startsSession(live.version.rfInstance as BotRfInstance, text)) return null;
+  /** A new session at Start of the bot's published version. */
+  function insertAtStart(tx: Executor, ws: string, c: s.ConversationRow, live: { bot: { id: string }; version: { id: string; rfInstance: unknown } }, handledUntil: Date | null = null) {
     const rf = live.version.rfInstance as BotRfInstance;
-    const session = await s.insertSession(tx, {
+    return s.insertSession(tx, {
       workspaceId: ws,
       botId: live.bot.id,
       botVersionId: live.version.id,
       conversationId: c.id,
       currentNodeId: startState(rf).currentNodeId ?? 'start',
       expiresAt: new Date(Date.now() + idleMinutesOf(rf) * 60_000),
+      handledUntil,
     });
+  }
+
+  /** Starts a session of the account's live bot: recorded as assigned to the bot by the system. */
+  async function startSession(tx: Executor, ws: string, c: s.ConversationRow, text: string | null, fx: Effects) {
+    if (c.assigneeMemberId || !c.whatsappAccountId) return null;
+    const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
+    if (!live || live.bot.workspaceId !== ws || !startsSession(live.version.rfInstance as BotRfInstance, text)) return null;
+    const session = await insertAtStart(tx, ws, c, live);
     const updated = await conv.updateConversation(tx, ws, c.id, { assigneeBotId: live.bot.id });
     await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'system', assignedById: null, assigneeType: 'bot', assigneeBotId: live.bot.id, assigneeMemberId: null });
-    if (updated) await appendEvent(tx, ws, 'conversation.updated', { conversation: conv.toConversation(updated) });
+    if (updated) fx.events.push({ type: 'conversation.updated', payload: { conversation: conv.toConversation(updated) } });
     return session;
   }
 
-  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, memberId: string | null = null) {
+  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, fx: Effects, memberId: string | null = null, message = '') {
     await s.updateSession(tx, ws, session.id, { status: 'ended', endReason: reason, endedAt: new Date(), waitingFor: null, noAnswerAt: null });
     if (reason === 'failed') log.warn({ sessionId: session.id }, 'bot session ended without finishing; the conversation waits for a human');
-    if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, memberId);
+    if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, fx, memberId, message);
     return c;
   }
 
@@ -159,14 +196,14 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
    */
   async function applyTurn(tx: Executor, ws: string, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, fx: Effects) {
     const version = session.botVersionId ? await v.versionOfSession(tx, ws, session.botVersionId) : null;
-    if (!version) return endSession(tx, ws, session, c, 'failed');
+    if (!version) return endSession(tx, ws, session, c, 'failed', fx);
     const rf = version.rfInstance as BotRfInstance;
     const attributes = await attributeMap(tx, ws);
     const { env, handoff } = liveEnv(ws, session, attributes, await knownValues(tx, ws, c), fx);
     const before = (session.variables ?? {}) as Record<string, string>;
     const state: RunState = { currentNodeId: session.currentNodeId, step: session.step, waitingFor: session.waitingFor, invalidAnswers: session.invalidAnswers, variables: before };
     const turn = await runTurn(rf, env, state, answer);
-    await storeCollected(tx, ws, c, attributes, before, turn.state.variables);
+    await storeCollected(tx, ws, c, attributes, before, turn.state.variables, fx);
     const windowEnd = (c.lastInboundAt ?? at).getTime() + DAY_MS;
     const expiresAt = new Date(Math.min(windowEnd, at.getTime() + idleMinutesOf(rf) * 60_000));
     const minutes = turn.ended ? null : noAnswerMinutesOf(rf, turn.state);
@@ -180,35 +217,56 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       expiresAt,
       noAnswerAt,
     });
-    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, handoff.memberId);
+    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, fx, handoff.memberId, handoff.message);
     await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'expire' }, { tx, startAfter: expiresAt });
     if (noAnswerAt) await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'noAnswer' }, { tx, startAfter: noAnswerAt });
     return c;
   }
 
-  /** Queues the turn's e-mails in its transaction. */
+  /**
+   * Queues the turn's e-mails and its sends in its transaction: the sends as one `bots.deliver` job that commits
+   * with the turn (no gap between the commit and the enqueue), run from memory by `afterCommit`, or by any worker
+   * after runInSenderSeconds if this process dies first.
+   */
   async function queueEffects(tx: Executor, ws: string, fx: Effects) {
     for (const mail of fx.emails) await d.jobs.send('bots.email', { workspaceId: ws, ...mail }, { tx });
+    if (fx.requests.length > 0) {
+      const data = { workspaceId: ws, requests: fx.requests };
+      const id = await d.jobs.send('bots.deliver', data, { tx, runInSender: true });
+      if (id) fx.delivery = { id, data };
+    }
+    await appendEvents(tx, ws, fx.events);
   }
 
-  /** Sends in order, each once (a replayed key sends nothing); stops at the first failure, for the job to retry. */
-  async function deliver(requests: OutboundRequest[]): Promise<void> {
-    for (const req of requests) await outbound.send(req);
+  /** After the turn committed: its sends go out now, from memory. */
+  function afterCommit(fx: Effects) {
+    if (fx.delivery) d.jobs.runCommitted('bots.deliver', fx.delivery.id, fx.delivery.data);
   }
 
   /**
-   * The turn's sends, as one job run at once by this process from memory (runInSender) and by any worker if this
-   * process dies first. Known gap: a crash between the commit and this call loses the turn's sends.
+   * Sends in order, each once (a replayed key sends nothing); stops at the first failure, for the job to retry.
+   * Deliveries of one conversation run one after the other in this process (turns' jobs run concurrently).
    */
-  async function afterCommit(ws: string, fx: Effects) {
-    if (fx.requests.length) await d.jobs.send('bots.deliver', { workspaceId: ws, requests: fx.requests });
+  const chains = new Map<string, Promise<void>>();
+  async function deliver(requests: OutboundRequest[]): Promise<void> {
+    const key = requests[0]?.target && 'conversationId' in requests[0].target ? requests[0].target.conversationId : '';
+    const previous = chains.get(key) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(async () => {
+      for (const req of requests) await outbound.send(req);
+    });
+    chains.set(key, mine);
+    try {
+      await mine;
+    } finally {
+      if (chains.get(key) === mine) chains.delete(key);
+    }
   }
 
   return {
     /** `bots.turn`: applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order. */
     async onInbound(data: { workspaceId: string; conversationId: string; from: string; upTo: string }): Promise<void> {
       const ws = data.workspaceId;
-      const fx: Effects = { requests: [], emails: [] };
+      const fx: Effects = { requests: [], emails: [], events: [] };
       await d.db.transaction(async (tx) => {
         let c = await s.lockConversation(tx, ws, data.conversationId);
         if (!c) return;
@@ -216,15 +274,15 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         const after = session?.handledUntil ?? new Date(new Date(data.from).getTime() - 1);
         for (const m of await s.inboundBetween(tx, ws, c.id, after, new Date(data.upTo))) {
           if (session && (c.assigneeMemberId || (await s.agentWroteSince(tx, ws, c.id, session.createdAt)))) {
-            c = await endSession(tx, ws, session, c, 'member');
+            c = await endSession(tx, ws, session, c, 'member', fx);
             session = null;
           }
           if (session && session.expiresAt.getTime() < m.createdAt.getTime()) {
-            c = await endSession(tx, ws, session, c, 'expired');
+            c = await endSession(tx, ws, session, c, 'expired', fx);
             session = null;
           }
           if (!session) {
-            session = await startSession(tx, ws, c, m.text);
+            session = await startSession(tx, ws, c, m.text, fx);
             if (!session) continue;
             c = { ...c, assigneeBotId: session.botId };
             c = await applyTurn(tx, ws, c, session, null, m.createdAt, fx);
@@ -236,13 +294,39 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         }
         await queueEffects(tx, ws, fx);
       });
-      await afterCommit(ws, fx);
+      afterCommit(fx);
+    },
+
+    /**
+     * `bots.assigned`: an agent handed the conversation to a bot from live chat. Starts a session at Start of the
+     * bot's published version (its first messages go out at once); the messages before the handoff are not
+     * answers. Nothing when the conversation is no longer the bot's, a session runs already, or the bot stopped
+     * being live on the conversation's number.
+     */
+    async onAssigned(data: { workspaceId: string; conversationId: string; botId: string }): Promise<void> {
+      const ws = data.workspaceId;
+      const fx: Effects = { requests: [], emails: [], events: [] };
+      await d.db.transaction(async (tx) => {
+        const c = await s.lockConversation(tx, ws, data.conversationId);
+        if (!c || c.assigneeBotId !== data.botId || c.assigneeMemberId || !c.whatsappAccountId) return;
+        if (await s.liveSessionOf(tx, ws, c.id)) return;
+        const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
+        if (!live || live.bot.id !== data.botId || live.bot.workspaceId !== ws) {
+          log.warn({ conversationId: c.id, botId: data.botId }, 'conversation handed to a bot that is no longer live on its number; no session');
+          return;
+        }
+        const now = new Date();
+        const session = await insertAtStart(tx, ws, c, live, now);
+        await applyTurn(tx, ws, c, session, null, now, fx);
+        await queueEffects(tx, ws, fx);
+      });
+      afterCommit(fx);
     },
 
     /** `bots.timeout`: the waiting node's no-answer edge, or the session's expiry, if nothing happened since. */
     async onTimeout(data: { workspaceId: string; sessionId: string; step: number; kind: 'noAnswer' | 'expire' }): Promise<void> {
       const ws = data.workspaceId;
-      const fx: Effects = { requests: [], emails: [] };
+      const fx: Effects = { requests: [], emails: [], events: [] };
       await d.db.transaction(async (tx) => {
         const first = await s.sessionById(tx, ws, data.sessionId);
         if (!first) return;
@@ -250,13 +334,16 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         const session = await s.sessionById(tx, ws, data.sessionId);
         if (!c || !session || session.status !== 'active' || session.step !== data.step) return;
         if (data.kind === 'expire') {
-          if (session.expiresAt.getTime() <= Date.now() + 1000) await endSession(tx, ws, session, c, 'expired');
+          if (session.expiresAt.getTime() <= Date.now() + 1000) {
+            await endSession(tx, ws, session, c, 'expired', fx);
+            await appendEvents(tx, ws, fx.events);
+          }
           return;
         }
         await applyTurn(tx, ws, c, session, { type: 'noAnswer' }, new Date(), fx);
         await queueEffects(tx, ws, fx);
       });
-      await afterCommit(ws, fx);
+      afterCommit(fx);
     },
 
     /** `bots.deliver`: the durable path of a turn's sends. */

@@ -8,6 +8,7 @@ import type { BotNode, BotRfInstance, BotPreviewMessage, BotPreviewAnswer } from
 import { botRuntime } from '../../shared/schemas/bot-canvas';
 import { botGraph, type BotGraph } from '../../shared/bot-validation';
 import { executors } from './executors';
+import { fillAttributeVariables } from '../../shared/template-variables';
 
 export type Waiting = 'input' | 'reply' | 'list' | 'flow';
 export type EndReason = 'completed' | 'handoff' | 'failed' | 'expired' | 'member' | 'bot_stopped';
@@ -96,7 +97,7 @@ function contextOf(g: BotGraph, env: BotEnv, state: RunState): ExecContext {
     g,
     env,
     state,
-    fill: (text) => (text ?? '').replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (whole, name: string) => valuesByName(env, state.variables)[name] ?? ''),
+    fill: (text) => fillAttributeVariables(text ?? '', valuesByName(env, state.variables)),
     key: (block) => `${state.step}:${block}`,
     set: (attributeId, value) => {
       state.variables = { ...state.variables, [attributeId]: value };

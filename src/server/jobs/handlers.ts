@@ -22,6 +22,7 @@ export function registerJobHandlers(jobs: JobQueue, services: Services, retentio
     // bots (issue 18)
     'bots.turn': (data) => services.bots.onInbound(data),
     'bots.timeout': (data) => services.bots.onTimeout(data),
+    'bots.assigned': (data) => services.bots.onAssigned(data),
     'bots.deliver': (data) => services.bots.deliver(data),
     'bots.email': (data) => services.bots.email(data),
     'campaigns.due': () => services.campaigns.runDue(),

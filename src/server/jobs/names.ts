@@ -81,6 +81,17 @@ export const jobDefinitions = {
     concurrency: 4,
     runInSenderSeconds: 20,
   }),
+  /**
+   * A conversation an agent handed to a bot from live chat (queued in the assignment's transaction, run at once by
+   * the sender): starts a session at Start on the bot's published version; does nothing if the conversation has
+   * moved on (assigned elsewhere, a session already running).
+   */
+  'bots.assigned': job(z.object({ workspaceId: uuid, conversationId: uuid, botId: uuid }), {
+    retryLimit: 5,
+    retryDelaySeconds: 2,
+    concurrency: 4,
+    runInSenderSeconds: 20,
+  }),
   /** A session's no-answer timeout or expiry, due at its time; does nothing when the session moved on. */
   'bots.timeout': job(z.object({ workspaceId: uuid, sessionId: uuid, step: z.number().int(), kind: z.enum(['noAnswer', 'expire']) }), { retryLimit: 5 }),
   /** The durable path of a bot turn's sends, in order, each keyed (a send done already is not repeated). */
@@ -88,6 +99,7 @@ export const jobDefinitions = {
     retryLimit: 5,
     retryDelaySeconds: 5,
     retryBackoff: true,
+    concurrency: 8,
     runInSenderSeconds: 20,
   }),
   /** A SendEmail node's e-mail. */

@@ -48,6 +48,12 @@ export interface SendOptions {
    * inside a transaction MUST pass it (PGlite is one session: a send outside it would wait for it forever).
    */
   tx?: Executor;
+  /**
+   * With `tx`, for a job whose definition has runInSenderSeconds: workers take it only after that delay, and the
+   * sender runs it from memory with `runCommitted` once the transaction has committed. The job commits with the
+   * caller's writes, so a crash right after the commit only delays it (no gap between commit and enqueue).
+   */
+  runInSender?: boolean;
 }
 
 export interface JobQueue<M extends JobMap = ProductJobs> {
@@ -66,6 +72,11 @@ export interface JobQueue<M extends JobMap = ProductJobs> {
    * answers its id, or null when a job with the same singletonKey is already queued.
    */
   send<N extends JobName<M>>(name: N, data: JobInput<N, M>, opts?: SendOptions): Promise<string | null>;
+  /**
+   * Runs here, from memory, a job sent with `tx` and `runInSender` (its id from `send`), once that transaction has
+   * committed. Not called (the process died): a worker takes the job after runInSenderSeconds.
+   */
+  runCommitted<N extends JobName<M>>(name: N, id: string, data: JobInput<N, M>): void;
   /**
    * For tests: resolves once no job of a registered name is queued, retrying or running (jobs scheduled more
    * than a minute ahead, such as tomorrow's event pruning, do not count).
@@ -282,21 +293,26 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     });
 
   /**
-   * Jobs whose definition has runInSenderSeconds, committed by this process and run here from memory. One run
-   * per name at a time takes everything committed meanwhile (up to batchSize), so a burst is batched; a job
+   * Jobs whose definition has runInSenderSeconds, committed by this process and run here from memory. A batch
+   * handler runs once per name at a time and takes everything committed meanwhile (up to batchSize), so a burst is
+   * batched; a one-job handler runs up to the definition's concurrency at once (one slow job does not hold the
+   * others back, as the workers would not either); a job
    * finished here is deleted (its outcome is in the product's own rows), a failed one is failed as its first
    * attempt, so the workers retry it after its retry delay.
    */
   const localPending = new Map<string, { data: never; job: JobInfo }[]>();
-  const localRunning = new Map<string, Promise<void>>();
+  const localRunning = new Map<string, Set<Promise<void>>>();
   const runLocally = (name: string) => {
-    if (localRunning.has(name) || stopping) return;
+    if (stopping) return;
     const def = known(name);
     const pending = localPending.get(name);
     if (!pending?.length) return;
     const handler = handlers.get(name);
     const b = boss;
     if (!handler || !b) return; // the workers take them after their startAfter
+    let running = localRunning.get(name);
+    if (!running) localRunning.set(name, (running = new Set()));
+    if (running.size >= (handler.batch ? 1 : Math.max(1, def.concurrency ?? 1))) return;
     const batch = pending.splice(0, Math.max(1, def.batchSize ?? 1));
     const run = (async () => {
       let failed = new Map<string, unknown>();
@@ -319,10 +335,11 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       const done = batch.filter((j) => !failed.has(j.job.id)).map((j) => j.job.id);
       if (done.length > 0) await b.deleteJob(name, done).catch((err) => log.warn({ err, job: name }, 'could not delete jobs run here; they run again, idempotently'));
     })().finally(() => {
-      localRunning.delete(name);
+      running.delete(run);
       runLocally(name);
     });
-    localRunning.set(name, run);
+    running.add(run);
+    runLocally(name);
   };
   const queueLocally = (name: string, id: string, data: unknown) => {
     let list = localPending.get(name);
@@ -372,6 +389,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
         if (here) queueLocally(name, id, data);
         return id;
       }
+      const inSender = !!(o.tx && o.runInSender && def.runInSenderSeconds !== undefined && o.startAfter === undefined && handlers.has(name));
       if (o.tx) {
         // Starting pg-boss inside a caller's transaction would wait for that transaction on PGlite (one session)
         // and not on PostgreSQL; refusing alike on both keeps a transaction's job the same everywhere.
@@ -382,6 +400,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       const id = await boss!.send(name, data, {
         singletonKey: o.singletonKey ?? `job:${randomUUID()}`,
         ...(o.startAfter !== undefined && { startAfter: o.startAfter }),
+        ...(inSender && { startAfter: def.runInSenderSeconds }),
         retryLimit,
         retryDelay,
         retryBackoff,
@@ -391,6 +410,10 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       // Wakes this process's workers now instead of at their next poll (a transaction's job is polled after commit).
       if (id && !o.tx) notify(name);
       return id;
+    },
+
+    runCommitted(name, id, input) {
+      queueLocally(name, id, known(name).payload.parse(input));
     },
 
     async drain({ timeoutMs = 15_000 } = {}) {
@@ -431,7 +454,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
       stopping ??= (async () => {
         if (retryTimer) clearTimeout(retryTimer);
         // Runs under way here finish; what is still pending here is left to the workers (after its startAfter).
-        await Promise.allSettled(localRunning.values());
+        await Promise.allSettled([...localRunning.values()].flatMap((r) => [...r]));
         if (!booting) return;
         await booting.catch(() => undefined);
         if (!boss) return;

@@ -41,6 +41,25 @@ export async function updateSession(ex: Executor, workspaceId: string, id: strin
     .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.id, id)));
 }
 
+/** Ends the conversation's running session, if any (the conversation was taken from the bot). */
+export async function endLiveSession(ex: Executor, workspaceId: string, conversationId: string, endReason: 'member'): Promise<void> {
+  await ex
+    .update(t.botSessions)
+    .set({ status: 'ended', endReason, endedAt: new Date(), waitingFor: null, noAnswerAt: null, updatedAt: new Date() })
+    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.conversationId, conversationId), eq(t.botSessions.status, 'active')));
+}
+
+/** Identity uids of these members of the workspace (to name them: a handoff says who takes the conversation). */
+export async function memberUids(ex: Executor, workspaceId: string, memberIds: string[]): Promise<Map<string, string>> {
+  if (memberIds.length === 0) return new Map();
+  const rows = await ex
+    .select({ id: t.members.id, uid: t.members.uid })
+    .from(t.members)
+    .innerJoin(t.workspaceMembers, and(eq(t.workspaceMembers.memberId, t.members.id), eq(t.workspaceMembers.workspaceId, workspaceId)))
+    .where(inArray(t.members.id, memberIds));
+  return new Map(rows.map((r) => [r.id, r.uid]));
+}
+
 /** The customer's messages of a conversation after `after` up to `upTo`, oldest first. */
 export async function inboundBetween(ex: Executor, workspaceId: string, conversationId: string, after: Date | null, upTo: Date) {
   return ex

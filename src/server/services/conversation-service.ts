@@ -1,14 +1,16 @@
 import type { z } from 'zod';
 import type { Conversation, ConversationDetail } from '../../shared';
 import type { PatchConversationBody } from '../../shared/schemas/requests';
-import { badRequest, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
+import * as botSessions from '../repositories/bot-sessions';
 import * as ws from '../repositories/workspaces';
 import { readMark } from '../repositories/unread';
 import { isUuid } from '../repositories/pagination';
 import type { WorkspaceContext } from '../http/types';
 import type { ServiceDeps } from './context';
+import type { Executor } from '../db/client';
 import { appendEvent } from '../realtime/event-log';
 import { type Actor, assignedByOf } from '../messaging/outbound-request';
 
@@ -22,6 +24,16 @@ function reopenedByOf(a: Actor) {
   return a.type === 'member'
     ? { reopenedBy: 'member' as const, memberId: a.memberId }
     : { reopenedBy: a.type === 'bot' ? ('bot' as const) : ('system' as const), memberId: null };
+}
+
+/** A bot takes a conversation only while it runs (active) on the conversation's own WhatsApp number. */
+async function checkBotTakes(tx: Executor, workspaceId: string, row: botSessions.ConversationRow, botId: string) {
+  const bot = isUuid(botId) ? await r.bots.get(tx, workspaceId, botId) : null;
+  if (!bot) throw badRequest('The bot is not in this workspace');
+  if (!bot.isActive) throw conflict(`The bot ${bot.title} is not active: deploy it before handing conversations to it`);
+  if (!row.whatsappAccountId || bot.whatsappAccountId !== row.whatsappAccountId) {
+    throw badRequest(`The bot ${bot.title} is not connected to this conversation's WhatsApp number`);
+  }
 }
 
 export function conversationService(d: ServiceDeps) {
@@ -49,12 +61,17 @@ export function conversationService(d: ServiceDeps) {
     /**
      * Opens, closes or assigns on behalf of an actor (a member, a bot, a campaign or the system). Closing records
      * CONVERSATION_CLOSED, assigning CONVERSATION_ASSIGNED, reopening CONVERSATION_REOPENED, each saying who did
-     * it; all in one transaction.
+     * it; all in one transaction. Handing the conversation to a bot (it must be live on the conversation's number)
+     * queues `bots.assigned` in that transaction, which starts the bot's session at Start once it commits; taking
+     * it from a bot ends the bot's running session.
      */
     async change(workspaceId: string, actor: Actor, id: string, body: z.output<typeof PatchConversationBody>): Promise<Conversation> {
       const ctx = { workspaceId };
-      return d.db.transaction(async (tx) => {
-        const row = await r.conversations.get(tx, ctx.workspaceId, id);
+      const botJob: { job?: { id: string; data: { workspaceId: string; conversationId: string; botId: string } } } = {};
+      const result = await d.db.transaction(async (tx) => {
+        const assigning = body.assigneeMemberId !== undefined || body.assigneeBotId !== undefined;
+        // Locked when assigning: a bot's turn (which also locks it) and this change come one after the other.
+        const row = assigning ? await botSessions.lockConversation(tx, ctx.workspaceId, id) : await r.conversations.get(tx, ctx.workspaceId, id);
         if (!row) throw notFound('Conversation not found');
         const changes: conv.ConversationChanges = {};
 
@@ -64,7 +81,7 @@ export function conversationService(d: ServiceDeps) {
           if (memberId && !(isUuid(memberId) && (await ws.membership(tx, ctx.workspaceId, memberId)))) {
             throw badRequest('The assignee is not a member of this workspace');
           }
-          if (botId && !(await r.bots.get(tx, ctx.workspaceId, botId))) throw badRequest('The bot is not in this workspace');
+          if (botId && botId !== row.assigneeBotId) await checkBotTakes(tx, ctx.workspaceId, row, botId);
           changes.assigneeMemberId = memberId;
           changes.assigneeBotId = botId;
           if ((memberId || botId) && (memberId !== row.assigneeMemberId || botId !== row.assigneeBotId)) {
@@ -75,6 +92,15 @@ export function conversationService(d: ServiceDeps) {
               assigneeBotId: botId,
               assigneeMemberId: memberId,
             });
+          }
+          if (row.assigneeBotId && (memberId || botId !== row.assigneeBotId)) {
+            // Taken from the bot (to a member, another bot or nobody): its running session ends now.
+            await botSessions.endLiveSession(tx, ctx.workspaceId, id, 'member');
+          }
+          if (botId && botId !== row.assigneeBotId) {
+            const data = { workspaceId: ctx.workspaceId, conversationId: id, botId };
+            const jobId = await d.jobs.send('bots.assigned', data, { tx, runInSender: true });
+            if (jobId) botJob.job = { id: jobId, data };
           }
         }
         if (body.isActive !== undefined && body.isActive !== row.isActive) {
@@ -93,6 +119,9 @@ export function conversationService(d: ServiceDeps) {
         await appendEvent(tx, ctx.workspaceId, 'conversation.updated', { conversation });
         return conversation;
       });
+      // Committed: the bot's session starts now (a worker starts it if this process dies first).
+      if (botJob.job) d.jobs.runCommitted('bots.assigned', botJob.job.id, botJob.job.data);
+      return result;
     },
   };
   return service;

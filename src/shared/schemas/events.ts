@@ -34,6 +34,19 @@ export const eventPayloads = {
   'campaign.updated': z.object({ campaign: CampaignListEntry }),
   /** Addition (issue 17): a running campaign's counts, at most one a second per campaign. */
   'campaign.progress': z.object({ campaignId: Id, counts: CampaignCounts }),
+  /**
+   * Addition (issue 18): a bot's HumanHandoff gave a conversation to a member (`memberId`, named `memberName`);
+   * their desktop app notifies. `message` is what the bot told the customer (may be empty).
+   */
+  'bot.handoff': z.object({
+    conversationId: Id,
+    memberId: Id,
+    memberName: z.string(),
+    botId: Id,
+    botName: z.string(),
+    contact: z.object({ name: z.string().nullable(), phoneNumber: z.string() }),
+    message: z.string(),
+  }),
 } as const;
 
 export type WorkspaceEventType = keyof typeof eventPayloads;
@@ -64,6 +77,7 @@ export const WorkspaceEvent = z.discriminatedUnion('type', [
   eventOf('mention.created'),
   eventOf('campaign.updated'),
   eventOf('campaign.progress'),
+  eventOf('bot.handoff'),
 ]);
 export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;
 

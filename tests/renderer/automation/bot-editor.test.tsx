@@ -89,6 +89,35 @@ describe('bot editor', () => {
     expect(within(steps()).getByRole('heading')).toHaveTextContent('Steps (3)');
   });
 
+  it("adds back a Condition's deleted Default branch from the condition's form, joined to the condition", async () => {
+    const cond = { id: 'cond', type: 'ConditionNode', position: { x: 0, y: 150 }, data: { label: 'Which', branches: [{ id: 'vip', label: 'VIP', type: 'Normal', conditions: [] }] } };
+    const vip = { id: 'vip', type: 'ConditionBranchNode', position: { x: 0, y: 300 }, data: { label: 'VIP', type: 'Normal' } };
+    const noDefault = { nodes: [start, cond, vip], edges: [{ id: 'e1', source: 'start', target: 'cond' }, { id: 'e2', source: 'cond', target: 'vip', sourceHandle: 'vip' }], viewport: canvas.viewport };
+    const { calls } = await renderApp(`/automation/${botId}`, {
+      answers: answers({
+        [`GET /bot/${botId}`]: { status: 200, body: bot({ rfInstance: noDefault }) },
+        [`PATCH /bot/${botId}`]: ({ body }) => ({ status: 200, body: bot({ rfInstance: (body as { rfInstance?: unknown }).rfInstance ?? noDefault }) }),
+      }),
+    });
+    await userEvent.click(await within(steps()).findByRole('button', { name: 'Edit Condition · Which' }));
+    expect(await within(side()).findByText(/This condition has no Default branch/)).toBeInTheDocument();
+    await userEvent.click(within(side()).getByRole('button', { name: 'Add Default branch' }));
+    expect(within(side()).getByText('Default branch: taken when no branch above holds.')).toBeInTheDocument();
+    expect(within(side()).queryByRole('button', { name: 'Add Default branch' })).not.toBeInTheDocument();
+    await waitFor(
+      () => {
+        const saved = calls.filter((c) => c.method === 'PATCH' && c.path === `/bot/${botId}`).at(-1)?.body as { rfInstance: typeof noDefault } | undefined;
+        const fallback = saved?.rfInstance.nodes.find((n) => n.type === 'ConditionBranchNode' && (n.data as { type: string }).type === 'Default');
+        expect(fallback).toBeDefined();
+        expect(saved!.rfInstance.edges).toContainEqual(expect.objectContaining({ source: 'cond', target: fallback!.id }));
+        // The Default branch is a child node only, not an entry of the condition's branches.
+        const condition = saved!.rfInstance.nodes.find((n) => n.id === 'cond')!;
+        expect((condition.data as { branches: unknown[] }).branches).toHaveLength(1);
+      },
+      { timeout: 5000 },
+    );
+  });
+
   it('lists every problem of a refused deploy and goes to the step of one', async () => {
     const problems = [
       { nodeId: 'list', message: 'Menu: Add at least 1 list item' },

@@ -57,6 +57,7 @@ export function childOpsOf(store: BotStore, parent: BotCanvasNode) {
     add: () => addChild(store, parent.id, parent.type === 'ConditionNode' ? { label: `Branch ${childrenOf(s.nodes, s.edges, parent.id).length}`, type: 'Normal' } : undefined),
     remove: (id: string) => removeChild(store, parent.id, id),
     rename: (id: string, label: string) => renameChild(store, id, label),
+    ...(parent.type === 'ConditionNode' && { addDefault: () => addChild(store, parent.id, { label: 'Default', type: 'Default' }) }),
   };
 }
 

@@ -97,9 +97,16 @@ export function ConditionForm({ data, onPatch, childOps: children }: NodeFormPro
           <Plus /> Add branch
         </Button>
       )}
-      <p className="text-xs text-fg-muted">
-        {hasDefault ? 'Default branch: taken when no branch above holds.' : 'This condition has no Default branch: add one from the canvas, or delete and re-add the condition.'}
-      </p>
+      {hasDefault || !children?.addDefault ? (
+        <p className="text-xs text-fg-muted">{hasDefault ? 'Default branch: taken when no branch above holds.' : 'This condition has no Default branch.'}</p>
+      ) : (
+        <div className="flex flex-col gap-1.5 rounded-md border border-danger/40 bg-danger-soft p-2">
+          <p className="text-xs text-danger">This condition has no Default branch: the bot needs one for when no branch holds.</p>
+          <Button type="button" size="sm" variant="secondary" className="self-start" onClick={children.addDefault}>
+            <Plus /> Add Default branch
+          </Button>
+        </div>
+      )}
     </div>
   );
 }

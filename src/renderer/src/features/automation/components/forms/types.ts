@@ -9,6 +9,8 @@ export interface ChildOps {
   add: () => void;
   remove: (id: string) => void;
   rename: (id: string, label: string) => void;
+  /** A Condition's Default branch, when it has none (it was deleted): adds it back. */
+  addDefault?: () => void;
 }
 
 export interface NodeFormProps<K extends BotNodeType> {
