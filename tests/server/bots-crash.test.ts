@@ -5,9 +5,6 @@
  * The test process seeds through its own app (its job workers stopped) and hosts the sandbox, whose webhooks go
  * to the current child process.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
@@ -16,51 +13,31 @@ import type { SandboxAccount } from '../../src/sandbox';
 import { startSandbox } from '../../src/sandbox';
 import { TestApp, emulatorHost, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
 import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
+import { answers, killAllServerProcesses, killHard, startServerProcess, type ServerProcess, until } from '../support/server-process';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let ta: TestApp;
 let url: string;
 let admin: Session;
 let number: SandboxAccount;
 let childPort = 0;
-const children: ChildProcess[] = [];
 
-const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await what()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-};
-
-async function startServer(): Promise<ChildProcess> {
-  const port = 45000 + Math.floor(Math.random() * 2000);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    DATABASE_URL: url,
-    PARLEY_DATA_DIR: `/tmp/parley-bot-crash-${randomUUID()}`,
-    LOG_LEVEL: 'silent',
-    GRAPH_API_URL: ta.sandbox.baseUrl,
-    WHATSAPP_APP_SECRET: testAppSecret,
-    WHATSAPP_VERIFY_TOKEN: testVerifyToken,
-    SECRETS_KEY: testSecretsKey,
-    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
-    FIREBASE_PROJECT_ID: 'demo-parley',
-  };
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/index.ts'], { cwd: root, env, stdio: 'ignore' });
-  children.push(child);
-  await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 120_000);
-  childPort = port;
-  return child;
+/** A real server process (its pid is the server: SIGKILL kills it), webhooks pointed at it. */
+async function startServer(): Promise<ServerProcess> {
+  const server = await startServerProcess(
+    {
+      DATABASE_URL: url,
+      GRAPH_API_URL: ta.sandbox.baseUrl,
+      WHATSAPP_APP_SECRET: testAppSecret,
+      WHATSAPP_VERIFY_TOKEN: testVerifyToken,
+      SECRETS_KEY: testSecretsKey,
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+      FIREBASE_PROJECT_ID: 'demo-parley',
+    },
+    { readyMs: 120_000 },
+  );
+  childPort = server.port;
+  return server;
 }
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 describe.skipIf(!onPostgres)('a bot session across processes (PostgreSQL)', () => {
   beforeAll(async () => {
@@ -115,7 +92,7 @@ describe.skipIf(!onPostgres)('a bot session across processes (PostgreSQL)', () =
     await app.parley.jobs.stop();
   }, 180_000);
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await killAllServerProcesses();
     await ta?.close();
   });
 
@@ -125,7 +102,9 @@ describe.skipIf(!onPostgres)('a bot session across processes (PostgreSQL)', () =
     const first = await startServer();
     await ta.sandbox.customers.say(waId, 'hi', { phoneNumberId: number.phoneNumberId });
     await until(() => sent().some((b) => b.includes('What do you wish for?')), 60_000);
-    await kill(first);
+    await killHard(first);
+    // The server itself is gone (not only a wrapper process): nothing answers on its port any more.
+    expect(await answers(first)).toBe(false);
 
     await startServer();
     await ta.sandbox.customers.say(waId, 'a bicycle', { phoneNumberId: number.phoneNumberId });
