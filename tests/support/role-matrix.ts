@@ -129,6 +129,7 @@ export const roleMatrix: Record<string, Who> = {
   'GET /workspace/:workspaceId/whatsapp-webhook': 'admin',
   'PATCH /whatsapp/:id': 'admin',
   'DELETE /whatsapp/:id': 'admin',
+  'POST /whatsapp/:id/health': 'admin',
   'POST /attribute': 'admin',
   'PATCH /attribute/:attributeId': 'admin',
   'DELETE /attribute/:attributeId': 'admin',

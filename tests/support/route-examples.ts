@@ -45,6 +45,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
     parameters: { body: ['Ada'] },
   }),
   syncTemplates: () => ({}),
+  refreshWhatsappHealth: () => ({}),
   createImport: (s) => ({
     fileName: 'c.csv',
     fileUrl: 'file://c.csv',

@@ -142,6 +142,7 @@ export function buildHandlers(s: Services): Handlers {
     deleteWhatsappAccount: ({ ctx, params }) => s.team.deleteWhatsappAccount(ctx, params.id),
     createWhatsappAccount: ({ ctx, body }) => s.whatsappAccounts.create(ctx, body),
     patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.update(ctx, params.id, body),
+    refreshWhatsappHealth: ({ ctx, params }) => s.numberHealth.refresh(ctx, params.id),
     listWhatsappFlows: ({ ctx, params }) => s.flows.list(ctx, params.whatsappAccountId),
 
     // messages and templates (WhatsApp channel)

@@ -540,6 +540,11 @@ export const routes = {
     method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API) or set its throughputPerSecond',
     params: p.id, body: PatchWhatsappBody, status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
   }),
+  refreshWhatsappHealth: route({
+    method: 'POST', path: '/whatsapp/:id/health', tag: 'whatsapp',
+    summary: "Read the number's quality rating, messaging-limit tier and throughput level from the Graph API now, store and answer them",
+    params: p.id, body: z.strictObject({}).optional(), status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
+  }),
   deleteWhatsappAccount: route({
     method: 'DELETE', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Disconnect a WhatsApp number',
     params: p.id, status: 200, response: Success, access: adminIn('whatsappAccount', 'id'),
