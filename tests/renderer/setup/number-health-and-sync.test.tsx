@@ -11,7 +11,7 @@ beforeAll(() => polyfillDom());
 const account = {
   id: 'a1', phoneNumber: '+16505550100', wabaAccountId: '1', appId: '2', phoneNumberId: '3', token: '••••••••cret', workspaceId: 'w1',
   throughputPerSecond: 80, createdAt: now,
-  health: { qualityRating: 'YELLOW', messagingLimitTier: 'TIER_10K', throughputLevel: 'STANDARD', lastEvent: null, updatedAt: now },
+  health: { qualityRating: 'YELLOW', messagingLimitTier: 'TIER_10K', throughputLevel: 'STANDARD', lastEvent: null as string | null, updatedAt: now },
 };
 
 describe('number health in WhatsApp settings', () => {
