@@ -130,6 +130,7 @@ export const roleMatrix: Record<string, Who> = {
   'PATCH /whatsapp/:id': 'admin',
   'DELETE /whatsapp/:id': 'admin',
   'POST /whatsapp/:id/health': 'admin',
+  'GET /workspace/:workspaceId/contacts/export.csv': 'admin',
   'POST /attribute': 'admin',
   'PATCH /attribute/:attributeId': 'admin',
   'DELETE /attribute/:attributeId': 'admin',

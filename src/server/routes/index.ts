@@ -39,6 +39,7 @@ export function buildHandlers(s: Services): Handlers {
     listBots: async ({ ctx, query }) => mapPage(await r.bots.page(ex(), ctx.workspaceId, query), r.toBot),
     listCampaigns: ({ ctx, query }) => s.automation.listCampaigns(ctx, query),
     listContacts: ({ ctx, query }) => s.audience.listContacts(ctx, query),
+    exportContacts: ({ ctx, query, reply }) => s.contactExport.exportCsv(ctx, query, reply),
     listConversations: async ({ ctx, query }) =>
       withUnread(await conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }), ctx),
     countConversations: async ({ ctx }) => ({

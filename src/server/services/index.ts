@@ -3,6 +3,7 @@ import { authService } from './auth-service';
 import { workspaceService } from './workspace-service';
 import { automationService } from './automation-service';
 import { audienceService } from './audience-service';
+import { contactExport } from './contact-export';
 import { teamService } from './team-service';
 import { conversationService } from './conversation-service';
 import { createGraphClient } from '../whatsapp/graph-client';
@@ -66,6 +67,7 @@ export function buildServices(deps: ServiceDeps) {
     workspaces: workspaceService(deps),
     automation: automationService(deps),
     audience: audienceService(deps),
+    contactExport: contactExport(deps),
     imports: importService(deps),
     team: teamService(deps),
     conversations,

@@ -37,6 +37,7 @@ import {
 } from '../schemas/entities';
 import {
   ConnectWabaBody,
+  ContactExportQuery,
   ContactListQuery,
   ConversationListQuery,
   CreateAttributeBody,
@@ -231,6 +232,12 @@ export const routes = {
   listContacts: route({
     method: 'GET', path: '/workspace/:workspaceId/contacts', tag: 'workspace', summary: 'Contacts of a workspace, searchable',
     params: p.workspace, query: ContactListQuery, status: 200, response: pageOf(Contact), access: wsParams('agent'),
+  }),
+  exportContacts: route({
+    method: 'GET', path: '/workspace/:workspaceId/contacts/export.csv', tag: 'workspace',
+    summary: 'The contacts of a search, segment or opt-out filter as CSV (text/csv, streamed; admins; token also as ?token=)',
+    params: p.workspace, query: ContactExportQuery, status: 200, response: z.string(), access: wsParams('admin'), addition: true,
+    stream: true,
   }),
   listConversations: route({
     method: 'GET', path: '/workspace/:workspaceId/conversations', tag: 'workspace',

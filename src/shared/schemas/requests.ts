@@ -246,6 +246,13 @@ export const ConversationListQuery = PageQuery.extend({
 export const MessageListQuery = PageQuery.extend({
   before: Id.optional(),
 });
+/** Addition (issue 19): the contact list's filter for its CSV export; token also as ?token= (a download link). */
+export const ContactExportQuery = z.strictObject({
+  search: z.string().max(200).optional(),
+  segmentId: Id.optional(),
+  optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  token: z.string().min(1).max(8192).optional(),
+});
 export const ContactListQuery = PageQuery.extend({
   search: z.string().max(200).optional(),
   segmentId: Id.optional(),
