@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { FileUp, Search } from 'lucide-react';
+import { Download, FileUp, Search } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Contact } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
@@ -7,9 +7,11 @@ import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useAttributes } from '../../../lib/queries/attributes';
-import { useWorkspaceId } from '../../../lib/queries/session';
+import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
+import { toastError } from '../../../lib/api-client';
 import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { audienceKeys } from '../api/keys';
+import { downloadContacts } from '../api/export-contacts';
 import { useSegments } from '../../settings/api/get-segments';
 import { ContactDialog } from './contact-dialog';
 import { ContactsTable } from './contacts-table';
@@ -30,6 +32,7 @@ function useDebounced<T>(value: T, ms: number): T {
 /** Audience: the contacts (search, segment filter, attribute columns, editing), CSV import and its history. */
 export function AudiencePage() {
   const workspaceId = useWorkspaceId();
+  const isAdmin = useIsAdmin();
   const qc = useQueryClient();
   const attributes = useAttributes(workspaceId);
   const contactAttributes = (attributes.data ?? []).filter((a) => a.type === 'contact');
@@ -57,6 +60,8 @@ export function AudiencePage() {
     }, 1000);
   });
 
+  const exportFilter = { search, segmentId: segmentId === ALL ? null : segmentId, optedOut: optOut === ALL ? null : optOut === 'out' };
+  const filtered = !!search || segmentId !== ALL || optOut !== ALL;
   const segmentOptions = [{ value: ALL, label: 'All contacts' }, ...(segments.data ?? []).map((s) => ({ value: s.id, label: s.name }))];
   return (
     <Tabs value={view} onValueChange={(v) => setView(v as 'contacts' | 'imports')} className="flex h-full min-h-0 flex-col">
@@ -66,9 +71,20 @@ export function AudiencePage() {
           <TabsTrigger value="contacts">Contacts</TabsTrigger>
           <TabsTrigger value="imports">Import history</TabsTrigger>
         </TabsList>
-        <Button className="ml-auto" onClick={() => setImporting(true)}>
-          <FileUp aria-hidden /> Import contacts
-        </Button>
+        <div className="ml-auto flex gap-2">
+          {isAdmin && (
+            <Button
+              variant="secondary"
+              title={filtered ? 'Download the contacts of this search or segment as CSV' : 'Download all contacts as CSV'}
+              onClick={() => void downloadContacts(workspaceId, exportFilter).catch(toastError)}
+            >
+              <Download aria-hidden /> {filtered ? 'Export these' : 'Export CSV'}
+            </Button>
+          )}
+          <Button onClick={() => setImporting(true)}>
+            <FileUp aria-hidden /> Import contacts
+          </Button>
+        </div>
       </header>
       <TabsContent value="contacts" className="flex min-h-0 flex-1 flex-col bg-surface data-[state=inactive]:hidden">
         <div className="flex items-center gap-3 border-b border-border px-6 py-3">
