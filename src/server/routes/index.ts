@@ -40,6 +40,9 @@ export function buildHandlers(s: Services): Handlers {
     listCampaigns: ({ ctx, query }) => s.automation.listCampaigns(ctx, query),
     listContacts: ({ ctx, query }) => s.audience.listContacts(ctx, query),
     exportContacts: ({ ctx, query, reply }) => s.contactExport.exportCsv(ctx, query, reply),
+    countContacts: ({ ctx, query }) => s.contacts.count(ctx, query),
+    createContact: ({ ctx, body }) => s.contacts.create(ctx, body),
+    deleteContact: ({ ctx, params }) => s.contacts.remove(ctx, params.contactId),
     listConversations: async ({ ctx, query }) =>
       withUnread(await conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }), ctx),
     countConversations: async ({ ctx }) => ({

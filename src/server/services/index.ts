@@ -4,6 +4,7 @@ import { workspaceService } from './workspace-service';
 import { automationService } from './automation-service';
 import { audienceService } from './audience-service';
 import { contactExport } from './contact-export';
+import { contactService } from './contact-service';
 import { teamService } from './team-service';
 import { conversationService } from './conversation-service';
 import { createGraphClient } from '../whatsapp/graph-client';
@@ -68,6 +69,7 @@ export function buildServices(deps: ServiceDeps) {
     automation: automationService(deps),
     audience: audienceService(deps),
     contactExport: contactExport(deps),
+    contacts: contactService(deps),
     imports: importService(deps),
     team: teamService(deps),
     conversations,

@@ -38,6 +38,7 @@ import {
 import {
   ConnectWabaBody,
   ContactExportQuery,
+  CreateContactBody,
   ContactListQuery,
   ConversationListQuery,
   CreateAttributeBody,
@@ -232,6 +233,20 @@ export const routes = {
   listContacts: route({
     method: 'GET', path: '/workspace/:workspaceId/contacts', tag: 'workspace', summary: 'Contacts of a workspace, searchable',
     params: p.workspace, query: ContactListQuery, status: 200, response: pageOf(Contact), access: wsParams('agent'),
+  }),
+  countContacts: route({
+    method: 'GET', path: '/workspace/:workspaceId/contacts/count', tag: 'workspace',
+    summary: 'How many contacts a search, segment or opt-out filter selects',
+    params: p.workspace, query: ContactExportQuery.omit({ token: true }), status: 200, response: z.object({ count: z.number().int() }),
+    access: wsParams('agent'), addition: true,
+  }),
+  createContact: route({
+    method: 'POST', path: '/contact', tag: 'contact', summary: 'Add a contact by hand (phone number stored E.164; 409 when it exists)',
+    body: CreateContactBody, status: 201, response: Contact, access: wsBody('agent'), addition: true,
+  }),
+  deleteContact: route({
+    method: 'DELETE', path: '/contact/:contactId', tag: 'contact', summary: 'Delete a contact with its conversations and messages (admins)',
+    params: p.contact, status: 200, response: Success, access: adminIn('contact', 'contactId'), addition: true,
   }),
   exportContacts: route({
     method: 'GET', path: '/workspace/:workspaceId/contacts/export.csv', tag: 'workspace',

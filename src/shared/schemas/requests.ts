@@ -111,6 +111,17 @@ export const PatchContactBody = z.strictObject({
   optedOut: z.boolean().optional(),
 });
 
+/**
+ * Addition (issue 19): a contact added by hand. The phone number may be national (read in the workspace's
+ * default country) or start with +; the server stores it E.164.
+ */
+export const CreateContactBody = z.strictObject({
+  phoneNumber: z.string().trim().min(1, { error: 'Please enter a phone number' }).max(32, { error: 'Enter a valid phone number' }),
+  name: z.string().trim().max(200).optional(),
+  email: z.union([z.literal(''), Email]).optional(),
+  workspaceId: Id,
+});
+
 export const CreateMessageBody = z.strictObject({
   text: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax, { error: productMessages.whatsappTextTooLong }),
   conversationId: Id,
