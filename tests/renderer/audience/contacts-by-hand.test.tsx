@@ -5,6 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultAnswers, now, polyfillDom, renderApp } from '../support/app';
+import { withLayout } from '../live-chat/harness';
 
 beforeAll(() => polyfillDom());
 
@@ -46,5 +47,32 @@ describe('contacts by hand', () => {
     await renderApp('/audience', { answers });
     expect(await screen.findByText('12,345 contacts')).toBeInTheDocument();
     expect(screen.queryByText(/100\+/)).not.toBeInTheDocument();
+  });
+});
+
+describe('deleting a contact', () => {
+  it('asks for a confirmation naming what goes, then deletes (admins)', async () => {
+    const restore = withLayout();
+    try {
+      const answers = defaultAnswers('admin');
+      let items = [contact(1, 'Ada Lovelace')];
+      answers['GET /workspace/w1/contacts'] = () => ({ status: 200, body: { items, nextCursor: null } });
+      answers['DELETE /contact/c1'] = () => {
+        items = [];
+        return { status: 200, body: { success: true } };
+      };
+      const { calls } = await renderApp('/audience', { answers });
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: 'Edit Ada Lovelace' }));
+      await user.click(await screen.findByRole('button', { name: 'Delete contact' }));
+      const confirm = await screen.findByRole('alertdialog');
+      expect(within(confirm).getByText('Delete Ada Lovelace?')).toBeInTheDocument();
+      expect(within(confirm).getByText(/their conversations and messages are deleted/)).toBeInTheDocument();
+      await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+      expect(await screen.findByText('No contacts yet')).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'DELETE' && c.path === '/contact/c1')).toHaveLength(1);
+    } finally {
+      restore();
+    }
   });
 });
