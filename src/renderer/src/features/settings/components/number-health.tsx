@@ -35,25 +35,30 @@ export function NumberHealth({ account, workspaceId, canRefresh }: { account: Wh
   const q = h?.qualityRating ? quality[h.qualityRating] : undefined;
   const note = h?.lastEvent ? events[h.lastEvent] : undefined;
   return (
-    <div className="flex items-start gap-1" aria-label={`Health of ${account.phoneNumber}`}>
-      <div className="flex min-w-0 flex-wrap gap-1">
-        {h ? (
-          <>
+    <div className="flex items-start gap-1 py-1.5" aria-label={`Health of ${account.phoneNumber}`}>
+      {h ? (
+        <div className="flex min-w-0 flex-col gap-1">
+          <div className="flex flex-wrap gap-1">
             <Badge tone={q?.tone ?? 'neutral'} title={q?.hint ?? 'Meta has not rated this number yet.'}>
               {q?.label ?? 'Quality unknown'}
             </Badge>
-            <Badge title="Messaging limit: customers Parley may start conversations with in 24 hours">{limitLabel(h.messagingLimitTier)}</Badge>
-            <Badge title="Throughput level at Meta">{throughput[h.throughputLevel ?? ''] ?? 'Throughput unknown'}</Badge>
             {note && (
               <Badge tone={h.lastEvent === 'FLAGGED' || h.lastEvent === 'DOWNGRADE' ? 'red' : 'blue'} title={`Last update ${formatDate(h.updatedAt)}`}>
                 {note}
               </Badge>
             )}
-          </>
-        ) : (
-          <span className="text-xs text-fg-muted">Not read yet</span>
-        )}
-      </div>
+          </div>
+          <p className="text-xs text-fg-muted">
+            <span title="Messaging limit: customers Parley may start conversations with in 24 hours">{limitLabel(h.messagingLimitTier)}</span>
+            {' · '}
+            <span title="Throughput level at Meta" className="whitespace-nowrap">
+              {throughput[h.throughputLevel ?? ''] ?? 'Throughput unknown'}
+            </span>
+          </p>
+        </div>
+      ) : (
+        <span className="text-xs text-fg-muted">Not read yet</span>
+      )}
       {canRefresh && (
         <Button
           variant="ghost"

@@ -90,7 +90,7 @@ export function WhatsappAccountsPage() {
                       <p title="WhatsApp Business Account ID">WABA {a.wabaAccountId}</p>
                       <p title="App ID">App {a.appId}</p>
                     </TD>
-                    <TD className="max-w-72">
+                    <TD className="max-w-64 min-w-44">
                       <NumberHealth account={a} workspaceId={workspaceId} canRefresh={isAdmin} />
                     </TD>
                     <TD className="text-fg-muted tabular-nums">{a.throughputPerSecond}/s</TD>
