@@ -35,7 +35,7 @@ export function NumberHealth({ account, workspaceId, canRefresh }: { account: Wh
   const q = h?.qualityRating ? quality[h.qualityRating] : undefined;
   const note = h?.lastEvent ? events[h.lastEvent] : undefined;
   return (
-    <div className="flex items-start gap-1 py-1.5" aria-label={`Health of ${account.phoneNumber}`}>
+    <div role="group" className="flex items-start gap-1 py-1.5" aria-label={`Health of ${account.phoneNumber}`}>
       {h ? (
         <div className="flex min-w-0 flex-col gap-1">
           <div className="flex flex-wrap gap-1">
