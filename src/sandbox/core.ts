@@ -6,9 +6,11 @@
  *   templates.ts  template creation, review, listing, deletion, send checks; the samples of a new WABA
  *   media.ts      media, download URLs, resumable uploads
  *   customers.ts  simulated customers writing to a business number
+ *   health.ts     a number's quality rating, messaging-limit tier, throughput level and their webhook
  */
 import { type SandboxAccount, sandboxAccount } from './account';
 import { CustomerSimulator } from './customers';
+import { NumberHealthBook } from './health';
 import { MediaStore } from './media';
 import { Messaging } from './messaging';
 import { type SandboxOptions, SandboxState } from './state';
@@ -16,6 +18,7 @@ import { TemplateRegistry } from './templates';
 
 export type { CustomerMessage, CustomerSendOptions } from './customers';
 export type { UploadSession } from './media';
+export type { NumberHealthChange, NumberHealthState } from './health';
 export type { DeliveryCounts, InjectedFailure, RefusedShare } from './messaging';
 export type { ReceivedMessage, ReviewOutcome, SandboxFlow, SandboxMedia, SandboxOptions, SandboxTemplate, SentMessage, TemplateStatus } from './state';
 
@@ -25,6 +28,7 @@ export class SandboxCore {
   readonly messaging: Messaging;
   readonly media: MediaStore;
   readonly customers: CustomerSimulator;
+  readonly health: NumberHealthBook;
 
   constructor(opts: SandboxOptions) {
     this.state = new SandboxState(opts);
@@ -32,6 +36,7 @@ export class SandboxCore {
     this.messaging = new Messaging(this.state, this.templates);
     this.media = new MediaStore(this.state);
     this.customers = new CustomerSimulator(this.state, this.media);
+    this.health = new NumberHealthBook(this.state);
     this.addAccount(sandboxAccount);
   }
 

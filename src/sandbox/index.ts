@@ -9,6 +9,8 @@ import {
   type CustomerMessage,
   type CustomerSendOptions,
   type InjectedFailure,
+  type NumberHealthChange,
+  type NumberHealthState,
   type RefusedShare,
   type DeliveryCounts,
   type ReceivedMessage,
@@ -29,6 +31,8 @@ export type {
   CustomerMessage,
   CustomerSendOptions,
   InjectedFailure,
+  NumberHealthChange,
+  NumberHealthState,
   RefusedShare,
   DeliveryCounts,
   ReceivedMessage,
@@ -97,6 +101,10 @@ export interface Sandbox {
   interruptNextUpload(bytes: number): void;
   /** Moves the sandbox clock (24-hour windows, media URL expiry) forward. */
   advanceTime(ms: number): void;
+  /** Issue 19: changes a number's health and sends Meta's phone_number_quality_update webhook; resolves once delivered. */
+  setNumberHealth(phoneNumberId: string, change: NumberHealthChange): Promise<NumberHealthState>;
+  /** Issue 19: a template made in WhatsApp Manager (at Meta, unknown to Parley until a sync), no webhook. */
+  seedTemplate(phoneNumberId: string, t: { name: string; language?: string; category?: string; status?: TemplateStatus; components?: Record<string, unknown>[] }): SandboxTemplate;
   /** Changes a template's status now and sends its webhook. */
   setTemplateStatus(nameOrId: string, status: TemplateStatus, reason?: string): Promise<void>;
   /** The bytes of a resumable upload by its handle. */
@@ -161,6 +169,16 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> 
       const matches = core.state.templates.filter((t) => t.id === nameOrId || t.name === nameOrId);
       if (matches.length === 0) throw new Error(`no template ${nameOrId}`);
       for (const t of matches) await core.templates.setTemplateStatus(t, status, reason);
+    },
+    async setNumberHealth(phoneNumberId, change) {
+      const account = core.state.accounts.get(phoneNumberId);
+      if (!account) throw new Error(`no number ${phoneNumberId}`);
+      return core.health.change(account, change);
+    },
+    seedTemplate(phoneNumberId, t) {
+      const account = core.state.accounts.get(phoneNumberId);
+      if (!account) throw new Error(`no number ${phoneNumberId}`);
+      return core.templates.seedTemplate(account, t);
     },
     uploadedFile: (handle) => core.media.uploadedFile(handle),
     settle: () => core.state.settle(),

@@ -6,7 +6,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { type SandboxAccount, displayPhoneNumber } from './account';
-import { type CustomerMessage, type InjectedFailure, type SandboxCore, type TemplateStatus } from './core';
+import { type CustomerMessage, type InjectedFailure, type NumberHealthState, type SandboxCore, type TemplateStatus } from './core';
 import { SandboxGraphError, badParam, unknownObject } from './graph-error';
 import { isObj } from './validate';
 
@@ -133,7 +133,7 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
   app.get('/:version/:id/phone_numbers', async (req) => {
     const visible = graph(req);
     const account = core.state.waba(visible, (req.params as Params).id, 'GET');
-    return { data: [...core.state.accounts.values()].filter((a) => a.wabaAccountId === account.wabaAccountId).map(phoneNumberView) };
+    return { data: [...core.state.accounts.values()].filter((a) => a.wabaAccountId === account.wabaAccountId).map((a) => phoneNumberView(a, core.health.of(a.phoneNumberId))) };
   });
 
   app.post('/:version/:id/uploads', async (req) => {
@@ -150,7 +150,7 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
       return { id: s.id, file_offset: s.offset };
     }
     const phone = visible.find((a) => a.phoneNumberId === id);
-    if (phone) return phoneNumberView(phone);
+    if (phone) return phoneNumberView(phone, core.health.of(phone.phoneNumberId));
     const waba = visible.find((a) => a.wabaAccountId === id);
     if (waba) return { id, name: waba.verifiedName, currency: 'USD', timezone_id: '1', message_template_namespace: `sandbox_${id}` };
     const media = core.media.mediaFor(visible, id);
@@ -231,15 +231,16 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
   return app;
 }
 
-export function phoneNumberView(a: SandboxAccount) {
+export function phoneNumberView(a: SandboxAccount, health: NumberHealthState) {
   return {
     id: a.phoneNumberId,
     display_phone_number: displayPhoneNumber(a.phoneNumber),
     verified_name: a.verifiedName,
     code_verification_status: 'VERIFIED',
-    quality_rating: 'GREEN',
+    quality_rating: health.qualityRating,
+    messaging_limit_tier: health.messagingLimitTier,
     platform_type: 'CLOUD_API',
-    throughput: { level: 'STANDARD' },
+    throughput: { level: health.throughputLevel },
   };
 }
 
@@ -291,6 +292,28 @@ function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => 
     if (matches.length === 0) return reply.code(404).send({ error: `no template ${name}` });
     for (const t of matches) await core.templates.setTemplateStatus(t, b.status as TemplateStatus, typeof b.reason === 'string' ? b.reason : undefined);
     return { updated: matches.map((t) => ({ id: t.id, name: t.name, language: t.language, status: t.status })) };
+  });
+
+  // Issue 19: a number's health changes (Meta's phone_number_quality_update webhook follows) ...
+  app.post('/_sandbox/accounts/:phoneNumberId/health', async (req, reply) => {
+    const { phoneNumberId } = req.params as { phoneNumberId: string };
+    const account = core.state.accounts.get(phoneNumberId);
+    if (!account) return reply.code(404).send({ error: `no number ${phoneNumberId}` });
+    const b = isObj(req.body) ? req.body : {};
+    const text = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : undefined);
+    return core.health.change(account, {
+      qualityRating: text('qualityRating') as NumberHealthState['qualityRating'] | undefined,
+      messagingLimitTier: text('messagingLimitTier'),
+      throughputLevel: text('throughputLevel') as NumberHealthState['throughputLevel'] | undefined,
+      event: text('event'),
+    });
+  });
+  // ... and a template made elsewhere (WhatsApp Manager): at Meta, not in Parley until a sync lists it.
+  app.post('/_sandbox/templates', async (req, reply) => {
+    const b = isObj(req.body) ? req.body : {};
+    const account = core.state.accounts.get(String(b.phoneNumberId ?? ''));
+    if (!account || typeof b.name !== 'string') return reply.code(400).send({ error: 'body must be { phoneNumberId, name, language?, category?, status?, components? }' });
+    return core.templates.seedTemplate(account, b as never);
   });
 
   app.post('/_sandbox/failures', async (req, reply) => {

@@ -211,6 +211,29 @@ export class TemplateRegistry {
   }
 
   /** Every new WABA gets Meta's sample flows and hello_world template. */
+  /**
+   * A template made outside Parley (WhatsApp Manager): stored at once with its status, no review, no webhook.
+   * Components default to a one-line body.
+   */
+  seedTemplate(
+    account: SandboxAccount,
+    t: { name: string; language?: string; category?: string; status?: TemplateStatus; components?: Obj[] },
+  ): SandboxTemplate {
+    const template: SandboxTemplate = {
+      id: graphId(),
+      wabaId: account.wabaAccountId,
+      name: t.name,
+      language: t.language ?? 'en_US',
+      category: t.category ?? 'UTILITY',
+      status: t.status ?? 'APPROVED',
+      parameterFormat: 'POSITIONAL',
+      components: structuredClone(t.components ?? [{ type: 'BODY', text: `Made in WhatsApp Manager: ${t.name}` }]),
+    };
+    this.state.templates.push(template);
+    this.state.save();
+    return template;
+  }
+
   seedWaba(wabaId: string): void {
     this.state.flows.push(
       { id: stableId(`${wabaId}:flow:1`), wabaId, name: 'Book an appointment', status: 'PUBLISHED', categories: ['APPOINTMENT_BOOKING'], validation_errors: [] },

@@ -189,3 +189,87 @@ describe('POST /workspace/{id}/whatsapp-templates/sync', () => {
     expect(second.json()).toEqual({ updated: 0, imported: 0 });
   });
 });
+
+describe('template sync from the Graph API (issue 19 item 9)', () => {
+  const connect = async (session: Session, n: SandboxAccount) => {
+    const res = await ta.call('POST', '/whatsapp', {
+      token: session.token,
+      body: { phoneNumber: n.phoneNumber, wabaAccountId: n.wabaAccountId, appId: n.appId, phoneNumberId: n.phoneNumberId, token: n.token, workspaceId: session.workspaceId },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json().id as string;
+  };
+  const listed = async (session: Session) =>
+    (await ta.call('GET', `/workspace/${session.workspaceId}/whatsapp-templates?limit=200`, { token: session.token })).json().items as {
+      id: string; name: string; language: string; status: string; whatsappTemplateId: string; memberId: string; mediaUrl: string | null;
+    }[];
+
+  it('lists on connect every template the number already has at Meta, over several pages of the Graph listing', async () => {
+    const owner = await ta.newAdmin('Already On Meta');
+    const n = ta.sandbox.addAccount();
+    // 105 approved templates made in WhatsApp Manager: more than one page of the listing (100 a page).
+    for (let i = 0; i < 105; i++) ta.sandbox.seedTemplate(n.phoneNumberId, { name: `existing_${String(i).padStart(3, '0')}` });
+    ta.sandbox.seedTemplate(n.phoneNumberId, { name: 'existing_000', language: 'es', status: 'PAUSED' });
+    await connect(owner, n);
+
+    const items = await listed(owner);
+    const existing = items.filter((x) => x.name.startsWith('existing_'));
+    expect(existing).toHaveLength(106);
+    expect(items.map((x) => x.name)).toContain('hello_world');
+    expect(existing.find((x) => x.name === 'existing_000' && x.language === 'es')).toMatchObject({ status: 'PAUSED', memberId: owner.member.id });
+    const atMeta = ta.sandbox.templates.find((x) => x.name === 'existing_104' && x.wabaId === n.wabaAccountId)!;
+    expect(existing.find((x) => x.name === 'existing_104')).toMatchObject({ status: 'APPROVED', whatsappTemplateId: atMeta.id });
+  });
+
+  it('syncs on demand without ever doubling a template, and keeps what Parley holds of its own', async () => {
+    const owner = await ta.newAdmin('Sync Twice');
+    const n = ta.sandbox.addAccount();
+    await connect(owner, n);
+    const accountId = (await ta.call('GET', `/workspace/${owner.workspaceId}/whatsapp`, { token: owner.token })).json().items[0].id;
+    const created = await ta.call('POST', '/whatsapp-template', {
+      token: owner.token,
+      body: { ...template('my_own_template'), mediaUrl: 'https://cdn.example.com/header.png', whatsappAccountId: accountId, workspaceId: owner.workspaceId },
+    });
+    expect(created.statusCode).toBe(201);
+    await settle();
+    // At Meta it was paused meanwhile, and a new one was made in WhatsApp Manager.
+    await ta.db.update(t.whatsappTemplates).set({ status: 'PENDING' }).where(eq(t.whatsappTemplates.id, created.json().id));
+    ta.sandbox.templates.find((x) => x.id === created.json().whatsappTemplateId)!.status = 'PAUSED';
+    ta.sandbox.seedTemplate(n.phoneNumberId, { name: 'made_in_manager', category: 'MARKETING' });
+
+    const first = await ta.call('POST', `/workspace/${owner.workspaceId}/whatsapp-templates/sync`, { token: owner.token, body: {} });
+    expect(first.json()).toEqual({ updated: 1, imported: 1 });
+    const second = await ta.call('POST', `/workspace/${owner.workspaceId}/whatsapp-templates/sync`, { token: owner.token, body: {} });
+    expect(second.json()).toEqual({ updated: 0, imported: 0 });
+
+    const items = await listed(owner);
+    expect(items.filter((x) => x.name === 'my_own_template')).toHaveLength(1);
+    expect(items.filter((x) => x.name === 'made_in_manager')).toHaveLength(1);
+    expect(items.filter((x) => x.name === 'hello_world')).toHaveLength(1);
+    // Parley's own data stays: the header media and the author.
+    expect(items.find((x) => x.name === 'my_own_template')).toMatchObject({
+      status: 'PAUSED',
+      mediaUrl: 'https://cdn.example.com/header.png',
+      memberId: owner.member.id,
+    });
+  });
+
+  it('syncs the number when the review webhook names a template Parley does not know', async () => {
+    const owner = await ta.newAdmin('Webhook Sync');
+    const n = ta.sandbox.addAccount();
+    await connect(owner, n);
+    const later = ta.sandbox.seedTemplate(n.phoneNumberId, { name: 'reviewed_elsewhere', status: 'PENDING' });
+    await ta.sandbox.setTemplateStatus(later.id, 'APPROVED');
+    await settle();
+    const items = await listed(owner);
+    expect(items.filter((x) => x.name === 'reviewed_elsewhere')).toEqual([expect.objectContaining({ status: 'APPROVED', whatsappTemplateId: later.id })]);
+    const events = await ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, owner.workspaceId));
+    expect(events.some((e) => e.type === 'template.status' && JSON.stringify(e.payload).includes('reviewed_elsewhere'))).toBe(true);
+  });
+
+  it('answers the sync to admins only', async () => {
+    const agent = await ta.newMember(admin, 'agent');
+    const res = await ta.call('POST', `/workspace/${admin.workspaceId}/whatsapp-templates/sync`, { token: agent.token, body: {} });
+    expect(res.statusCode).toBe(403);
+  });
+});

@@ -45,6 +45,8 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
     parameters: { body: ['Ada'] },
   }),
   syncTemplates: () => ({}),
+  refreshWhatsappHealth: () => ({}),
+  createContact: (s) => ({ phoneNumber: `+1415555${String(Date.now()).slice(-4)}`, name: 'Added By Hand', workspaceId: s.workspaceId }),
   createImport: (s) => ({
     fileName: 'c.csv',
     fileUrl: 'file://c.csv',

@@ -174,6 +174,13 @@ export const whatsappAccounts = pgTable(
     tokenLast4: text('token_last4').notNull(),
     /** Messages per second this number may send (Meta's throughput tier): the rate of its pacer. */
     throughputPerSecond: integer('throughput_per_second').notNull().default(80),
+    /** Issue 19 item 8: the number's health as Meta last told it (Graph read or phone_number_quality_update). */
+    qualityRating: text('quality_rating'),
+    messagingLimitTier: text('messaging_limit_tier'),
+    throughputLevel: text('throughput_level'),
+    /** The last phone_number_quality_update event (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE, THROUGHPUT_UPGRADE...). */
+    qualityEvent: text('quality_event'),
+    healthUpdatedAt: timestamp('health_updated_at', { withTimezone: true, precision: 3 }),
     memberId: uuid('member_id').notNull(),
     createdAt: createdAt(),
   },

@@ -69,3 +69,13 @@ export async function contactsPage(
   const page = await contacts.page(ex, workspaceId, query, and(segmentCond, searchCond));
   return { items: page.items.map(toContact), nextCursor: page.nextCursor };
 }
+
+/** How many contacts a segment and/or a search selects (the audience screen's exact total). */
+export async function countContacts(ex: Executor, workspaceId: string, segmentCond: SQL | undefined, searchCond: SQL | undefined): Promise<number> {
+  const c = t.contacts;
+  const [row] = await ex
+    .select({ n: sql<number>`count(*)::int` })
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), segmentCond, searchCond));
+  return Number(row?.n ?? 0);
+}

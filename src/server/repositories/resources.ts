@@ -142,6 +142,15 @@ export const toWhatsappAccount = (r: typeof t.whatsappAccounts.$inferSelect): Wh
   workspaceId: r.workspaceId,
   createdAt: iso(r.createdAt),
   throughputPerSecond: r.throughputPerSecond,
+  health: r.healthUpdatedAt
+    ? {
+        qualityRating: r.qualityRating,
+        messagingLimitTier: r.messagingLimitTier,
+        throughputLevel: r.throughputLevel,
+        lastEvent: r.qualityEvent,
+        updatedAt: iso(r.healthUpdatedAt),
+      }
+    : null,
 });
 
 export const toTemplate = (r: typeof t.whatsappTemplates.$inferSelect): WhatsappTemplate => ({

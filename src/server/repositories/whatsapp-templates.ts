@@ -88,3 +88,9 @@ export async function removeTemplatesOfAccount(ex: Executor, workspaceId: string
     .delete(t.whatsappTemplates)
     .where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), eq(t.whatsappTemplates.whatsappAccountId, whatsappAccountId)));
 }
+
+/** Every template of one WhatsApp account (a sync matches Meta's list against them). */
+export async function templatesOfAccount(ex: Executor, workspaceId: string, whatsappAccountId: string): Promise<TemplateRow[]> {
+  const w = t.whatsappTemplates;
+  return ex.select().from(w).where(and(eq(w.workspaceId, workspaceId), eq(w.whatsappAccountId, whatsappAccountId)));
+}

@@ -39,6 +39,10 @@ export function buildHandlers(s: Services): Handlers {
     listBots: async ({ ctx, query }) => mapPage(await r.bots.page(ex(), ctx.workspaceId, query), r.toBot),
     listCampaigns: ({ ctx, query }) => s.automation.listCampaigns(ctx, query),
     listContacts: ({ ctx, query }) => s.audience.listContacts(ctx, query),
+    exportContacts: ({ ctx, query, reply }) => s.contactExport.exportCsv(ctx, query, reply),
+    countContacts: ({ ctx, query }) => s.contacts.count(ctx, query),
+    createContact: ({ ctx, body }) => s.contacts.create(ctx, body),
+    deleteContact: ({ ctx, params }) => s.contacts.remove(ctx, params.contactId),
     listConversations: async ({ ctx, query }) =>
       withUnread(await conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }), ctx),
     countConversations: async ({ ctx }) => ({
@@ -142,6 +146,7 @@ export function buildHandlers(s: Services): Handlers {
     deleteWhatsappAccount: ({ ctx, params }) => s.team.deleteWhatsappAccount(ctx, params.id),
     createWhatsappAccount: ({ ctx, body }) => s.whatsappAccounts.create(ctx, body),
     patchWhatsappAccount: ({ ctx, params, body }) => s.whatsappAccounts.update(ctx, params.id, body),
+    refreshWhatsappHealth: ({ ctx, params }) => s.numberHealth.refresh(ctx, params.id),
     listWhatsappFlows: ({ ctx, params }) => s.flows.list(ctx, params.whatsappAccountId),
 
     // messages and templates (WhatsApp channel)

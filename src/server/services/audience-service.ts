@@ -12,14 +12,13 @@ import type {
 import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as attributeRepo from '../repositories/attributes';
-import { contactSearchIn, contactsPage } from '../repositories/contact-list';
+import { contactsPage } from '../repositories/contact-list';
+import { contactConditions } from './contact-filter';
 import type { WorkspaceContext } from '../http/types';
 import { isUniqueViolation, type ServiceDeps } from './context';
 import { appendEvent } from '../realtime/event-log';
 
 import { attributeIndex, countSegment, segmentWhere, validateFilters } from '../segments';
-import type { SegmentFilter } from '../../shared/schemas/entities';
-import { withOptOutFilter } from '../repositories/campaign-runs';
 
 /** The contact's own columns a segment filter may name, besides the workspace's attributes. */
 export { contactColumns } from '../segments';
@@ -144,16 +143,7 @@ export function audienceService(d: ServiceDeps) {
 
     /** A page of contacts, newest first: searched, and/or limited to a saved segment. */
     async listContacts(ctx: WorkspaceContext, query: z.output<typeof ContactListQuery>) {
-      let segmentFilters: SegmentFilter[] | undefined;
-      if (query.segmentId) {
-        const segment = await r.segments.get(ex(), ctx.workspaceId, query.segmentId);
-        if (!segment) throw notFound('Segment not found');
-        segmentFilters = segment.filters as SegmentFilter[];
-      }
-      const inSegment = segmentFilters ? await segmentWhere(ex(), ctx.workspaceId, segmentFilters) : undefined;
-      // Issue 17: the opt-out filter (campaigns) narrows the segment condition.
-      const segmentCond = withOptOutFilter(inSegment, query.optedOut);
-      const searchCond = query.search?.trim() ? await contactSearchIn(ex(), ctx.workspaceId, query.search) : undefined;
+      const { segmentCond, searchCond } = await contactConditions(ex(), ctx.workspaceId, query);
       return contactsPage(ex(), ctx.workspaceId, query, segmentCond, searchCond);
     },
 

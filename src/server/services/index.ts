@@ -3,6 +3,8 @@ import { authService } from './auth-service';
 import { workspaceService } from './workspace-service';
 import { automationService } from './automation-service';
 import { audienceService } from './audience-service';
+import { contactExport } from './contact-export';
+import { contactService } from './contact-service';
 import { teamService } from './team-service';
 import { conversationService } from './conversation-service';
 import { createGraphClient } from '../whatsapp/graph-client';
@@ -10,6 +12,8 @@ import { createChannel } from '../whatsapp/channel';
 import { whatsappAccountService } from './whatsapp-account-service';
 import { messageService } from './message-service';
 import { templateService } from './template-service';
+import { templateSync } from './template-sync';
+import { numberHealth } from './number-health';
 import { flowService } from './flow-service';
 import { importService } from '../imports/import-service';
 import { createOutbound } from '../messaging/outbound';
@@ -29,7 +33,18 @@ export function buildServices(deps: ServiceDeps) {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
   const graph = createGraphClient({ baseUrl: deps.config.graphApiUrl, log: deps.log });
   // Issue 19 part B: committed inbound messages go to auto-assignment (routing, built below).
-  const channel = createChannel({ ...deps, afterInbound: (ws, wamids) => routing.afterInbound(ws, wamids) }, graph);
+  // Issue 19 items 8 and 9: review webhooks of unknown templates sync them; quality webhooks refresh a number's health.
+  const channel = createChannel(
+    {
+      ...deps,
+      afterInbound: (ws, wamids) => routing.afterInbound(ws, wamids),
+      afterUnknownTemplate: (accounts) => templatesSync.afterUnknownTemplate(accounts),
+      afterQualityUpdate: (account, value) => health.afterQualityUpdate(account, value),
+    },
+    graph,
+  );
+  const templatesSync = templateSync(deps, channel, graph);
+  const health = numberHealth(deps, channel, graph);
   // Every message Parley sends goes through this one path (src/server/messaging/outbound.ts).
   // Campaigns (issue 17): a send claimed longer than the lease without an outcome counts as unknown.
   const leaseMs = (deps.config.campaigns?.leaseSeconds ?? 300) * 1000;
@@ -43,15 +58,18 @@ export function buildServices(deps: ServiceDeps) {
     channel,
     routing,
     outbound,
-    whatsappAccounts: whatsappAccountService(deps, channel, graph),
+    whatsappAccounts: whatsappAccountService(deps, channel, graph, { templatesSync, health }),
+    numberHealth: health,
     messages: messageService(deps, channel, outbound),
-    templates: templateService(deps, channel, graph),
+    templates: templateService(deps, channel, graph, templatesSync),
     flows: flowService(deps, channel, graph),
     deps,
     auth: authService(deps),
     workspaces: workspaceService(deps),
     automation: automationService(deps),
     audience: audienceService(deps),
+    contactExport: contactExport(deps),
+    contacts: contactService(deps),
     imports: importService(deps),
     team: teamService(deps),
     conversations,

@@ -4,7 +4,6 @@
  */
 import type { z } from 'zod';
 import type { WhatsappTemplate } from '../../shared';
-import { TemplateComponent } from '../../shared/schemas/entities';
 import type { CreateTemplateBody } from '../../shared/schemas/requests';
 import type { MultipartSpec } from '../../shared/api/routes';
 import { badRequest, conflict, notFound } from '../errors';
@@ -14,8 +13,8 @@ import type { WorkspaceContext } from '../http/types';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError, type GraphClient } from '../whatsapp/graph-client';
 import { productErrorOf, viaGraph } from '../whatsapp/graph-failure';
-import { appendEvent } from '../realtime/event-log';
 import { type ServiceDeps, isUniqueViolation } from './context';
+import type { SyncCounts, TemplateSync } from './template-sync';
 import type { FastifyRequest } from 'fastify';
 import { receiveUpload } from '../storage/http';
 
@@ -25,7 +24,7 @@ const templateExists = (name: string, language: string) =>
 /** Meta answers "not found" for a template deleted there already (code 100 with these subcodes). */
 const goneAtMeta = (err: unknown) => err instanceof GraphApiError && err.code === 100 && (err.subcode === 2593002 || err.subcode === 33);
 
-export function templateService(d: ServiceDeps, channel: Channel, graph: GraphClient) {
+export function templateService(d: ServiceDeps, channel: Channel, graph: GraphClient, sync: TemplateSync) {
   const ex = () => d.db.db;
 
   return {
@@ -67,8 +66,16 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
         });
         return r.toTemplate(row);
       } catch (err) {
-        if (isUniqueViolation(err)) throw templateExists(body.name, body.language);
-        throw err;
+        if (!isUniqueViolation(err)) throw err;
+        // A template sync (its review webhook) may have listed it from Meta between Meta's answer and this insert.
+        const synced = await ch.templateByMetaId(ex(), ctx.workspaceId, account.id, created.id);
+        if (!synced) throw templateExists(body.name, body.language);
+        const row = await ch.updateTemplate(ex(), ctx.workspaceId, synced.id, {
+          components: body.components,
+          mediaUrl: media?.url ?? null,
+          memberId: ctx.caller.member.id,
+        });
+        return r.toTemplate(row ?? synced);
       }
     },
 
@@ -92,54 +99,17 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
     },
 
     /**
-     * Pulls every template of the workspace's numbers from Meta: statuses of known ones are updated, templates
-     * made elsewhere (WhatsApp Manager) are added when their components fit Parley's template shape.
+     * Pulls every template of the workspace's numbers from Meta (template-sync.ts): statuses of known ones are
+     * updated, templates made elsewhere (WhatsApp Manager) are added when their components fit Parley's shape.
      */
-    async sync(ctx: WorkspaceContext): Promise<{ updated: number; imported: number }> {
-      const accounts = await ch.accountsOfWorkspace(ex(), ctx.workspaceId);
-      let updated = 0;
-      let imported = 0;
-      for (const account of accounts) {
-        const remote = await viaGraph(d.log, 'list templates', () => graph.listTemplates(channel.credsOf(account)));
-        for (const g of remote) {
-          const local =
-            (await ch.templateByMetaId(ex(), ctx.workspaceId, account.id, g.id)) ??
-            (await ch.templateByName(ex(), ctx.workspaceId, account.id, g.name, g.language));
-          if (local) {
-            if (local.status !== g.status || local.whatsappTemplateId !== g.id) {
-              await d.db.transaction(async (tx) => {
-                const row = await ch.updateTemplate(tx, ctx.workspaceId, local.id, { status: g.status, whatsappTemplateId: g.id, statusAt: new Date() });
-                if (row) await appendEvent(tx, ctx.workspaceId, 'template.status', { template: r.toTemplate(row) });
-              });
-              updated++;
-            }
-            continue;
-          }
-          const components = TemplateComponent.array().min(1).safeParse(g.components);
-          const category = ['AUTHENTICATION', 'UTILITY', 'MARKETING'].includes(g.category) ? g.category : null;
-          if (!components.success || !category) {
-            d.log.info({ template: g.name }, 'template at WhatsApp not imported: its components do not fit Parley');
-            continue;
-          }
-          try {
-            await r.whatsappTemplates.insert(ex(), {
-              workspaceId: ctx.workspaceId,
-              whatsappAccountId: account.id,
-              name: g.name,
-              language: g.language,
-              category,
-              components: components.data,
-              status: g.status,
-              whatsappTemplateId: g.id,
-              memberId: ctx.caller.member.id,
-            });
-            imported++;
-          } catch (err) {
-            if (!isUniqueViolation(err)) throw err;
-          }
-        }
+    async sync(ctx: WorkspaceContext): Promise<SyncCounts> {
+      const total: SyncCounts = { updated: 0, imported: 0 };
+      for (const account of await ch.accountsOfWorkspace(ex(), ctx.workspaceId)) {
+        const counts = await viaGraph(d.log, 'list templates', () => sync.syncAccount(account, ctx.caller.member.id));
+        total.updated += counts.updated;
+        total.imported += counts.imported;
       }
-      return { updated, imported };
+      return total;
     },
 
     /**

@@ -12,15 +12,24 @@ import type { Channel } from '../whatsapp/channel';
 import { GraphApiError } from '../whatsapp/graph-errors';
 import { productErrorOf } from '../whatsapp/graph-failure';
 import type { GraphClient, GraphCredentials } from '../whatsapp/graph-client';
+import type { PhoneNumberInfo } from '../whatsapp/graph-types';
 import { type ServiceDeps, isUniqueViolation } from './context';
+import type { TemplateSync } from './template-sync';
+import type { NumberHealth } from './number-health';
 
 const alreadyConnected = () => conflict('This WhatsApp number is already connected');
 
-export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: GraphClient) {
+/** What a new connection sets going: the number's templates listed from Meta and its health stored. */
+interface OnConnect {
+  templatesSync: TemplateSync;
+  health: NumberHealth;
+}
+
+export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: GraphClient, onConnect: OnConnect) {
   const ex = () => d.db.db;
 
   /** The token must see the phone number id, and the number behind it must be the one entered. */
-  async function checkCredentials(creds: GraphCredentials, phoneNumber: string): Promise<void> {
+  async function checkCredentials(creds: GraphCredentials, phoneNumber: string): Promise<PhoneNumberInfo> {
     let info;
     try {
       info = await graph.getPhoneNumber(creds);
@@ -38,6 +47,22 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
     if (shown && shown !== phoneNumber.replace(/\D/g, '')) {
       throw badRequest(`This Phone Number ID belongs to ${info.display_phone_number}, not to ${phoneNumber}`);
     }
+    return info;
+  }
+
+  /**
+   * After the number is stored: its health from the check's answer, and the templates it already has at Meta
+   * (issue 19 item 9). A sync that fails is logged: the number is connected, and the templates screen can retry.
+   */
+  async function afterConnect(row: ch.AccountRow, info: PhoneNumberInfo, memberId: string): Promise<ch.AccountRow> {
+    const stored = await onConnect.health.store(row, info);
+    try {
+      const counts = await onConnect.templatesSync.syncAccount(stored, memberId);
+      d.log.info({ account: row.id, ...counts }, 'templates synced on connect');
+    } catch (err) {
+      d.log.warn({ account: row.id, err: (err as Error).message }, 'template sync on connect failed');
+    }
+    return stored;
   }
 
   return {
@@ -51,12 +76,13 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
       const phoneNumber = parsePhoneNumberFromString(raw.startsWith('+') ? raw : `+${raw}`)?.number ?? raw;
       if (await ch.accountByPhoneNumberId(ex(), body.phoneNumberId)) throw alreadyConnected();
 
-      await checkCredentials(
+      const info = await checkCredentials(
         { token: body.token, phoneNumberId: body.phoneNumberId, wabaAccountId: body.wabaAccountId, appId: body.appId },
         phoneNumber,
       );
+      let row: ch.AccountRow;
       try {
-        const row = await r.whatsappAccounts.insert(ex(), {
+        row = await r.whatsappAccounts.insert(ex(), {
           workspaceId: ctx.workspaceId,
           phoneNumber,
           wabaAccountId: body.wabaAccountId,
@@ -67,11 +93,11 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
           ...(body.throughputPerSecond !== undefined && { throughputPerSecond: body.throughputPerSecond }),
           memberId: ctx.caller.member.id,
         });
-        return r.toWhatsappAccount(row);
       } catch (err) {
         if (isUniqueViolation(err)) throw alreadyConnected();
         throw err;
       }
+      return r.toWhatsappAccount(await afterConnect(row, info, ctx.caller.member.id));
     },
 
     /**

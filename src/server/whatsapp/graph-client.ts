@@ -356,7 +356,7 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
       return request<PhoneNumberInfo>(creds.token, {
         method: 'GET',
         path: enc(creds.phoneNumberId),
-        query: { fields: 'id,display_phone_number,verified_name,quality_rating,code_verification_status,platform_type,throughput' },
+        query: { fields: 'id,display_phone_number,verified_name,quality_rating,code_verification_status,platform_type,throughput,messaging_limit_tier' },
         idempotent: true,
       });
     },

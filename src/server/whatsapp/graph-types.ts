@@ -200,4 +200,6 @@ export interface PhoneNumberInfo {
   code_verification_status?: string;
   platform_type?: string;
   throughput?: { level: string };
+  /** TIER_250, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED (reference §7). */
+  messaging_limit_tier?: string;
 }

@@ -12,6 +12,7 @@ import {
   type InboundMedia,
   InboundMessage,
   MessagesValue,
+  QualityUpdateValue,
   StatusUpdate,
   TemplateStatusValue,
   WebhookPayload,
@@ -289,7 +290,23 @@ export function webhookProcessor(d: ChannelDeps) {
         if (row) await appendEvent(tx, tpl.workspaceId, 'template.status', { template: toTemplate(row) });
       });
     }
-    if (templates.length === 0) d.log.info({ templateId: v.message_template_id }, 'status update for a template Parley does not know');
+    if (templates.length === 0) {
+      d.log.info({ templateId: v.message_template_id }, 'status update for a template Parley does not know: syncing its numbers');
+      if (accounts.length > 0) await d.afterUnknownTemplate?.(accounts);
+    }
+  }
+
+  /** phone_number_quality_update: the number on that WABA whose display digits the value names. */
+  async function ingestQualityUpdate(wabaId: string, value: unknown) {
+    const parsed = QualityUpdateValue.safeParse(value);
+    if (!parsed.success) {
+      d.log.warn({ issues: parsed.error.issues.slice(0, 5) }, 'malformed phone number quality update dropped');
+      return;
+    }
+    const digits = parsed.data.display_phone_number.replace(/\D/g, '');
+    const accounts = (await ch.accountsByWaba(db(), wabaId)).filter((a) => a.phoneNumber.replace(/\D/g, '') === digits);
+    for (const account of accounts) await d.afterQualityUpdate?.(account, parsed.data);
+    if (accounts.length === 0) d.log.info({ wabaId }, 'quality update for a number Parley does not know');
   }
 
   /**
@@ -308,6 +325,7 @@ export function webhookProcessor(d: ChannelDeps) {
     };
     const changes: { index: number; account: ch.AccountRow; messages: NonNullable<Awaited<ReturnType<typeof readMessagesChange>>> }[] = [];
     const templates: { index: number; wabaId: string; value: unknown; at: Date | undefined }[] = [];
+    const qualities: { index: number; wabaId: string; value: unknown }[] = [];
     for (const [index, delivery] of deliveries.entries()) {
       const parsed = WebhookPayload.safeParse(delivery.payload);
       if (!parsed.success) {
@@ -320,6 +338,7 @@ export function webhookProcessor(d: ChannelDeps) {
             const read = await readMessagesChange(change.value, delivery.receivedAt ?? Date.now(), accountOf);
             if (read) changes.push({ index, account: read.account, messages: read });
           } else if (change.field === 'message_template_status_update') templates.push({ index, wabaId: entry.id, value: change.value, at: entry.time ? new Date(entry.time * 1000) : undefined });
+          else if (change.field === 'phone_number_quality_update') qualities.push({ index, wabaId: entry.id, value: change.value });
           else d.log.debug({ field: change.field }, 'webhook field not used by Parley');
         }
       }
@@ -375,6 +394,13 @@ export function webhookProcessor(d: ChannelDeps) {
     for (const { index, wabaId, value, at } of templates) {
       try {
         await ingestTemplateStatus(wabaId, value, at);
+      } catch (err) {
+        retry.set(index, err);
+      }
+    }
+    for (const { index, wabaId, value } of qualities) {
+      try {
+        await ingestQualityUpdate(wabaId, value);
       } catch (err) {
         retry.set(index, err);
       }

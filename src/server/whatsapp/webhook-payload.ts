@@ -78,6 +78,15 @@ export const TemplateStatusValue = z.looseObject({
 });
 export type TemplateStatusValue = z.infer<typeof TemplateStatusValue>;
 
+/** `phone_number_quality_update` (issue 19 item 8): the number by its display digits, the event and its new limit. */
+export const QualityUpdateValue = z.looseObject({
+  display_phone_number: z.string(),
+  event: z.string(),
+  current_limit: z.string().optional(),
+  old_limit: z.string().optional(),
+});
+export type QualityUpdateValue = z.infer<typeof QualityUpdateValue>;
+
 export const WebhookPayload = z.looseObject({
   object: z.string(),
   entry: z.array(

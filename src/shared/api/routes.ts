@@ -37,6 +37,8 @@ import {
 } from '../schemas/entities';
 import {
   ConnectWabaBody,
+  ContactExportQuery,
+  CreateContactBody,
   ContactListQuery,
   ConversationListQuery,
   CreateAttributeBody,
@@ -232,6 +234,26 @@ export const routes = {
   listContacts: route({
     method: 'GET', path: '/workspace/:workspaceId/contacts', tag: 'workspace', summary: 'Contacts of a workspace, searchable',
     params: p.workspace, query: ContactListQuery, status: 200, response: pageOf(Contact), access: wsParams('agent'),
+  }),
+  countContacts: route({
+    method: 'GET', path: '/workspace/:workspaceId/contacts/count', tag: 'workspace',
+    summary: 'How many contacts a search, segment or opt-out filter selects',
+    params: p.workspace, query: ContactExportQuery.omit({ token: true }), status: 200, response: z.object({ count: z.number().int() }),
+    access: wsParams('agent'), addition: true,
+  }),
+  createContact: route({
+    method: 'POST', path: '/contact', tag: 'contact', summary: 'Add a contact by hand (phone number stored E.164; 409 when it exists)',
+    body: CreateContactBody, status: 201, response: Contact, access: wsBody('agent'), addition: true,
+  }),
+  deleteContact: route({
+    method: 'DELETE', path: '/contact/:contactId', tag: 'contact', summary: 'Delete a contact with its conversations and messages (admins)',
+    params: p.contact, status: 200, response: Success, access: adminIn('contact', 'contactId'), addition: true,
+  }),
+  exportContacts: route({
+    method: 'GET', path: '/workspace/:workspaceId/contacts/export.csv', tag: 'workspace',
+    summary: 'The contacts of a search, segment or opt-out filter as CSV (text/csv, streamed; admins; token also as ?token=)',
+    params: p.workspace, query: ContactExportQuery, status: 200, response: z.string(), access: wsParams('admin'), addition: true,
+    stream: true,
   }),
   listConversations: route({
     method: 'GET', path: '/workspace/:workspaceId/conversations', tag: 'workspace',
@@ -540,6 +562,11 @@ export const routes = {
   patchWhatsappAccount: route({
     method: 'PATCH', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Replace the token of a connected number (checked with the Graph API) or set its throughputPerSecond',
     params: p.id, body: PatchWhatsappBody, status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
+  }),
+  refreshWhatsappHealth: route({
+    method: 'POST', path: '/whatsapp/:id/health', tag: 'whatsapp',
+    summary: "Read the number's quality rating, messaging-limit tier and throughput level from the Graph API now, store and answer them",
+    params: p.id, body: z.strictObject({}).optional(), status: 200, response: WhatsappAccount, access: adminIn('whatsappAccount', 'id'), addition: true,
   }),
   deleteWhatsappAccount: route({
     method: 'DELETE', path: '/whatsapp/:id', tag: 'whatsapp', summary: 'Disconnect a WhatsApp number',

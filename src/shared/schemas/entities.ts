@@ -413,6 +413,21 @@ export const WhatsappAccount = z.object({
   createdAt: Timestamp,
   /** Addition: messages per second Parley sends from this number (Meta's throughput tier; 80 by default). */
   throughputPerSecond: z.number().int(),
+  /** Addition (issue 19 item 8): the number's health as Meta last told it; null until first read. */
+  health: z
+    .object({
+      /** GREEN, YELLOW, RED or UNKNOWN. */
+      qualityRating: z.string().nullable(),
+      /** TIER_250, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED... */
+      messagingLimitTier: z.string().nullable(),
+      /** STANDARD (80 messages per second), HIGH (1,000) or NOT_APPLICABLE. */
+      throughputLevel: z.string().nullable(),
+      /** The last phone_number_quality_update event (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE, THROUGHPUT_UPGRADE...). */
+      lastEvent: z.string().nullable(),
+      updatedAt: Timestamp,
+    })
+    .nullable()
+    .optional(),
 });
 export type WhatsappAccount = z.infer<typeof WhatsappAccount>;
 

@@ -111,6 +111,17 @@ export const PatchContactBody = z.strictObject({
   optedOut: z.boolean().optional(),
 });
 
+/**
+ * Addition (issue 19): a contact added by hand. The phone number may be national (read in the workspace's
+ * default country) or start with +; the server stores it E.164.
+ */
+export const CreateContactBody = z.strictObject({
+  phoneNumber: z.string().trim().min(1, { error: 'Please enter a phone number' }).max(32, { error: 'Enter a valid phone number' }),
+  name: z.string().trim().max(200).optional(),
+  email: z.union([z.literal(''), Email]).optional(),
+  workspaceId: Id,
+});
+
 export const CreateMessageBody = z.strictObject({
   text: z.string().trim().min(1, { error: messages.fieldEmpty }).max(limits.whatsappTextMax, { error: productMessages.whatsappTextTooLong }),
   conversationId: Id,
@@ -245,6 +256,13 @@ export const ConversationListQuery = PageQuery.extend({
 /** Addition: a conversation's messages newest first; `before` pages back from a message the client holds. */
 export const MessageListQuery = PageQuery.extend({
   before: Id.optional(),
+});
+/** Addition (issue 19): the contact list's filter for its CSV export; token also as ?token= (a download link). */
+export const ContactExportQuery = z.strictObject({
+  search: z.string().max(200).optional(),
+  segmentId: Id.optional(),
+  optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  token: z.string().min(1).max(8192).optional(),
 });
 export const ContactListQuery = PageQuery.extend({
   search: z.string().max(200).optional(),

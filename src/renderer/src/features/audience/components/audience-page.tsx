@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { FileUp, Search } from 'lucide-react';
+import { Download, FileUp, Search, UserPlus } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Contact } from '@shared/schemas/entities';
 import { Button } from '../../../components/ui/button';
@@ -7,11 +7,15 @@ import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useAttributes } from '../../../lib/queries/attributes';
-import { useWorkspaceId } from '../../../lib/queries/session';
+import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
+import { toastError } from '../../../lib/api-client';
 import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { audienceKeys } from '../api/keys';
+import { downloadContacts } from '../api/export-contacts';
 import { useSegments } from '../../settings/api/get-segments';
 import { ContactDialog } from './contact-dialog';
+import { AddContactDialog } from './add-contact-dialog';
+import { useContactCount } from '../api/count-contacts';
 import { ContactsTable } from './contacts-table';
 import { ImportHistoryList } from './import-history-list';
 import { ImportWizard } from './import-wizard';
@@ -30,6 +34,7 @@ function useDebounced<T>(value: T, ms: number): T {
 /** Audience: the contacts (search, segment filter, attribute columns, editing), CSV import and its history. */
 export function AudiencePage() {
   const workspaceId = useWorkspaceId();
+  const isAdmin = useIsAdmin();
   const qc = useQueryClient();
   const attributes = useAttributes(workspaceId);
   const contactAttributes = (attributes.data ?? []).filter((a) => a.type === 'contact');
@@ -41,6 +46,7 @@ export function AudiencePage() {
   const [optOut, setOptOut] = useState<string>(ALL);
   const [editing, setEditing] = useState<Contact | null>(null);
   const [importing, setImporting] = useState(false);
+  const [adding, setAdding] = useState(false);
   const [loaded, setLoaded] = useState<{ n: number; more: boolean }>({ n: 0, more: false });
   const onCount = useCallback((n: number, more: boolean) => setLoaded({ n, more }), []);
 
@@ -57,6 +63,11 @@ export function AudiencePage() {
     }, 1000);
   });
 
+  const exportFilter = { search, segmentId: segmentId === ALL ? null : segmentId, optedOut: optOut === ALL ? null : optOut === 'out' };
+  const filtered = !!search || segmentId !== ALL || optOut !== ALL;
+  // The exact total: the loaded rows when every page is in, else the server's count of the same filter.
+  const total = useContactCount(workspaceId, exportFilter, loaded.more);
+  const shownTotal = loaded.more && total.data ? total.data.count : loaded.n;
   const segmentOptions = [{ value: ALL, label: 'All contacts' }, ...(segments.data ?? []).map((s) => ({ value: s.id, label: s.name }))];
   return (
     <Tabs value={view} onValueChange={(v) => setView(v as 'contacts' | 'imports')} className="flex h-full min-h-0 flex-col">
@@ -66,9 +77,23 @@ export function AudiencePage() {
           <TabsTrigger value="contacts">Contacts</TabsTrigger>
           <TabsTrigger value="imports">Import history</TabsTrigger>
         </TabsList>
-        <Button className="ml-auto" onClick={() => setImporting(true)}>
-          <FileUp aria-hidden /> Import contacts
-        </Button>
+        <div className="ml-auto flex gap-2">
+          {isAdmin && (
+            <Button
+              variant="secondary"
+              title={filtered ? 'Download the contacts of this search or segment as CSV' : 'Download all contacts as CSV'}
+              onClick={() => void downloadContacts(workspaceId, exportFilter).catch(toastError)}
+            >
+              <Download aria-hidden /> {filtered ? 'Export these' : 'Export CSV'}
+            </Button>
+          )}
+          <Button variant="secondary" onClick={() => setAdding(true)}>
+            <UserPlus aria-hidden /> Add contact
+          </Button>
+          <Button onClick={() => setImporting(true)}>
+            <FileUp aria-hidden /> Import contacts
+          </Button>
+        </div>
       </header>
       <TabsContent value="contacts" className="flex min-h-0 flex-1 flex-col bg-surface data-[state=inactive]:hidden">
         <div className="flex items-center gap-3 border-b border-border px-6 py-3">
@@ -89,8 +114,8 @@ export function AudiencePage() {
             className="w-48"
           />
           <p className="ml-auto text-[12px] text-fg-muted" aria-live="polite">
-            {loaded.n.toLocaleString()}
-            {loaded.more ? '+' : ''} {loaded.n === 1 ? 'contact' : 'contacts'}
+            {shownTotal.toLocaleString()}
+            {loaded.more && total.data === undefined ? '+' : ''} {shownTotal === 1 ? 'contact' : 'contacts'}
           </p>
         </div>
         <ContactsTable
@@ -106,7 +131,10 @@ export function AudiencePage() {
       <TabsContent value="imports" className="flex min-h-0 flex-1 flex-col bg-surface data-[state=inactive]:hidden">
         {view === 'imports' && <ImportHistoryList workspaceId={workspaceId} />}
       </TabsContent>
-      {editing && <ContactDialog contact={editing} attributes={contactAttributes} workspaceId={workspaceId} onClose={() => setEditing(null)} />}
+      {editing && (
+        <ContactDialog contact={editing} attributes={contactAttributes} workspaceId={workspaceId} canDelete={isAdmin} onClose={() => setEditing(null)} />
+      )}
+      {adding && <AddContactDialog workspaceId={workspaceId} onClose={() => setAdding(false)} />}
       {importing && (
         <ImportWizard
           workspaceId={workspaceId}

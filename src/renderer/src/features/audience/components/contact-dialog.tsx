@@ -3,12 +3,15 @@ import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { Attribute, Contact } from '@shared/schemas/entities';
 import { PatchContactBody } from '@shared/schemas/requests';
-import { FormDialog } from '../../../components/ui/dialog';
+import { Trash2 } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog, FormDialog } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
 import { useOfflineReason } from '../../../lib/connectivity';
 import { usePatchContact } from '../api/patch-contact';
+import { useDeleteContact } from '../api/delete-contact';
 
 const Form = z.object({
   name: z.string().trim().max(200),
@@ -32,14 +35,18 @@ export function ContactDialog({
   contact,
   attributes,
   workspaceId,
+  canDelete = false,
   onClose,
 }: {
   contact: Contact;
   attributes: Attribute[];
   workspaceId: string;
+  /** Admins may delete the contact (issue 19), after a confirmation naming what goes with it. */
+  canDelete?: boolean;
   onClose: () => void;
 }) {
   const patch = usePatchContact(workspaceId);
+  const remove = useDeleteContact(workspaceId);
   const offline = useOfflineReason();
   const form = useForm<Form>({
     resolver: zodResolver(Form),
@@ -130,6 +137,23 @@ export function ContactDialog({
             ),
           )}
         </fieldset>
+      )}
+      {canDelete && (
+        <div className="mt-1 border-t border-border pt-3.5">
+          <ConfirmDialog
+            trigger={
+              <Button type="button" variant="danger" size="sm">
+                <Trash2 aria-hidden /> Delete contact
+              </Button>
+            }
+            title={`Delete ${contact.name || contact.phoneNumber}?`}
+            description="The contact, their conversations and messages are deleted for the whole workspace. This cannot be undone."
+            onConfirm={async () => {
+              await remove.mutateAsync(contact.id);
+              onClose();
+            }}
+          />
+        </div>
       )}
     </FormDialog>
   );

@@ -20,6 +20,7 @@ import { useDeleteWhatsappAccount } from '../api/delete-whatsapp-account';
 import { useUpdateWhatsappAccount } from '../api/update-whatsapp-account';
 import { SettingsPage } from './settings-page';
 import { WebhookSetupCard } from './webhook-setup-card';
+import { NumberHealth } from './number-health';
 import { formatDate } from '../../../lib/format';
 
 /** `/settings/whatsapp`: the workspace's WhatsApp numbers. */
@@ -69,6 +70,7 @@ export function WhatsappAccountsPage() {
                 <tr>
                   <TH>Phone number</TH>
                   <TH title="WhatsApp Business Account ID and App ID">WABA and app</TH>
+                  <TH title="Quality rating, messaging limit and throughput, as Meta reports them">Health</TH>
                   <TH title="Messages per second Parley sends from this number">Send rate</TH>
                   <TH>Token</TH>
                   <TH>Connected</TH>
@@ -87,6 +89,9 @@ export function WhatsappAccountsPage() {
                     <TD className="font-mono text-xs text-fg-muted">
                       <p title="WhatsApp Business Account ID">WABA {a.wabaAccountId}</p>
                       <p title="App ID">App {a.appId}</p>
+                    </TD>
+                    <TD className="max-w-64 min-w-44">
+                      <NumberHealth account={a} workspaceId={workspaceId} canRefresh={isAdmin} />
                     </TD>
                     <TD className="text-fg-muted tabular-nums">{a.throughputPerSecond}/s</TD>
                     <TD className="font-mono text-xs text-fg-muted" aria-label="Token (masked)">

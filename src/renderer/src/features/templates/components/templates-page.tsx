@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { FileText, Plus, Search } from 'lucide-react';
+import { FileText, Plus, RefreshCw, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { ListPage } from '../../../components/layout/list-page';
 import { Button } from '../../../components/ui/button';
@@ -12,6 +12,7 @@ import { formatDate } from '../../../lib/format';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useDeleteTemplate } from '../api/delete-template';
+import { useSyncTemplates } from '../api/sync-templates';
 import { useTemplateStatusUpdates, useTemplates } from '../api/get-templates';
 import { TemplateStatusBadge } from './template-status';
 import { languageName } from './languages';
@@ -26,6 +27,7 @@ export function TemplatesPage() {
   useTemplateStatusUpdates(workspaceId);
   const accounts = useWhatsappAccounts(workspaceId);
   const remove = useDeleteTemplate(workspaceId);
+  const sync = useSyncTemplates(workspaceId);
   const [status, setStatus] = useState(ALL);
   const [category, setCategory] = useState(ALL);
   const [search, setSearch] = useState('');
@@ -49,11 +51,21 @@ export function TemplatesPage() {
       description="Pre-approved messages for starting conversations and campaigns."
       actions={
         isAdmin && (
-          <Button asChild>
-            <Link to="/templates/create">
-              <Plus /> New template
-            </Link>
-          </Button>
+          <div className="flex gap-2">
+            <Button
+              variant="secondary"
+              onClick={() => sync.mutate()}
+              disabled={sync.isPending || (accounts.data?.length ?? 0) === 0}
+              title={(accounts.data?.length ?? 0) === 0 ? 'Connect a WhatsApp number first' : 'List the templates your numbers have at WhatsApp'}
+            >
+              <RefreshCw className={sync.isPending ? 'animate-spin' : undefined} /> {sync.isPending ? 'Syncing…' : 'Sync from WhatsApp'}
+            </Button>
+            <Button asChild>
+              <Link to="/templates/create">
+                <Plus /> New template
+              </Link>
+            </Button>
+          </div>
         )
       }
       filters={
@@ -97,9 +109,16 @@ export function TemplatesPage() {
             description="Templates are the messages WhatsApp lets you send first: greetings, order updates, offers."
             action={
               isAdmin && (
-                <Button asChild>
-                  <Link to="/templates/create">New template</Link>
-                </Button>
+                <div className="flex gap-2">
+                  {(accounts.data?.length ?? 0) > 0 && (
+                    <Button variant="secondary" onClick={() => sync.mutate()} disabled={sync.isPending}>
+                      Sync from WhatsApp
+                    </Button>
+                  )}
+                  <Button asChild>
+                    <Link to="/templates/create">New template</Link>
+                  </Button>
+                </div>
               )
             }
           />

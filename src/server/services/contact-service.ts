@@ -1,0 +1,55 @@
+/**
+ * Contacts by hand (issue 19 item 9): add one (phone number read in the workspace's country, stored E.164,
+ * unique per workspace), delete one (its conversations and messages go with it), and the exact count of the
+ * list's current filter, so the audience screen shows the total rather than "100+".
+ */
+import type { z } from 'zod';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { Contact } from '../../shared';
+import type { CreateContactBody } from '../../shared/schemas/requests';
+import { badRequest, conflict, notFound } from '../errors';
+import * as r from '../repositories/resources';
+import { countContacts } from '../repositories/contact-list';
+import { defaultCountryOf } from '../repositories/workspaces';
+import type { WorkspaceContext } from '../http/types';
+import { appendEvent } from '../realtime/event-log';
+import { type ContactFilter, contactConditions } from './contact-filter';
+import { type ServiceDeps, isUniqueViolation } from './context';
+
+export function contactService(d: ServiceDeps) {
+  const ex = () => d.db.db;
+  return {
+    async create(ctx: WorkspaceContext, body: z.output<typeof CreateContactBody>): Promise<Contact> {
+      const country = (await defaultCountryOf(ex(), ctx.workspaceId)) as CountryCode;
+      const parsed = parsePhoneNumberFromString(body.phoneNumber, country);
+      if (!parsed?.isValid()) throw badRequest('Enter a valid phone number');
+      try {
+        return await d.db.transaction(async (tx) => {
+          const row = await r.contacts.insert(tx, {
+            workspaceId: ctx.workspaceId,
+            phoneNumber: parsed.number,
+            name: body.name || null,
+            email: body.email || null,
+            country: parsed.country ?? null,
+          });
+          const contact = r.toContact(row);
+          await appendEvent(tx, ctx.workspaceId, 'contact.created', { contact });
+          return contact;
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`A contact with the phone number ${parsed.number} exists already`);
+        throw err;
+      }
+    },
+
+    async remove(ctx: WorkspaceContext, id: string): Promise<{ success: true }> {
+      if (!(await r.contacts.remove(ex(), ctx.workspaceId, id))) throw notFound('Contact not found');
+      return { success: true };
+    },
+
+    async count(ctx: WorkspaceContext, filter: ContactFilter): Promise<{ count: number }> {
+      const { segmentCond, searchCond } = await contactConditions(ex(), ctx.workspaceId, filter);
+      return { count: await countContacts(ex(), ctx.workspaceId, segmentCond, searchCond) };
+    },
+  };
+}
