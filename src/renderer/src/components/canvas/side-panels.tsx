@@ -1,7 +1,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import { AlertCircle, CheckCircle2, CloudOff, Loader2, Pencil, Trash2 } from 'lucide-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, type RefObject, memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
 import { Button } from '../ui/button';
 import { NativeSelect } from '../ui/input';
@@ -147,11 +147,17 @@ function VirtualRows({
 }) {
   const listRef = useRef<HTMLOListElement>(null);
   const [margin, setMargin] = useState(0);
-  useLayoutEffect(() => {
-    // The list's offset in the scrolling panel (the palette is above it).
-    const top = listRef.current?.offsetTop ?? 0;
-    if (top !== margin) setMargin(top);
-  });
+  useEffect(() => {
+    // The list's offset in the scrolling panel (the palette is above it), read once the panel is painted (not
+    // after every commit: reading a layout value then forces a layout of the whole page, canvas included).
+    const measure = () => setMargin(listRef.current?.offsetTop ?? 0);
+    const frame = requestAnimationFrame(measure);
+    window.addEventListener('resize', measure);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('resize', measure);
+    };
+  }, []);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
