@@ -239,7 +239,7 @@ function FrameInner<N extends Node>({
         className="flex min-h-0 flex-1 overflow-hidden rounded-xl border border-border bg-surface outline-none"
         onKeyDown={onKeyDown}
       >
-        <aside ref={asideRef} className="relative flex w-64 shrink-0 flex-col overflow-y-auto border-r border-border" aria-label="Canvas tools">
+        <aside ref={asideRef} data-canvas-scroll className="relative flex w-64 shrink-0 flex-col overflow-y-auto border-r border-border" aria-label="Canvas tools">
           {!readOnly && <Palette entries={palette} nodes={nodes} onAdd={addFromPalette} />}
           <NodeList
             nodes={nodes}

@@ -160,7 +160,8 @@ function VirtualRows({
   }, []);
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
+    // On the first commit the panel's ref is not attached yet (children commit first): the list finds it.
+    getScrollElement: () => scrollRef.current ?? listRef.current?.closest<HTMLElement>('[data-canvas-scroll]') ?? null,
     estimateSize: () => (linear ? 72 : 42),
     getItemKey: (i) => rows[i].id,
     overscan: 8,
