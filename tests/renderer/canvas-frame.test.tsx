@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import type { Node, NodeProps, NodeTypes } from '@xyflow/react';
 import { Flag, MessageSquare } from 'lucide-react';
 import { memo } from 'react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   CanvasFrame,
   CanvasNode,
@@ -17,6 +17,7 @@ import {
   createCanvasStore,
   useNodeData,
 } from '../../src/renderer/src/components/canvas';
+import { withLayout } from './live-chat/harness';
 import { polyfillDom } from './support/app';
 
 type StartNode = Node<{ label: string; text?: string }, 'Start'>;
@@ -225,5 +226,30 @@ describe('canvas frame', () => {
     await userEvent.keyboard('{Delete}');
     expect(nodeNames(store)).toEqual(['Start', 'Hello']);
     expect(save).not.toHaveBeenCalled();
+  });
+
+  it('renders a long step list only where it is in view, each row with its place in the list; problems still reach their step', async () => {
+    const nodes: TestNode[] = [
+      { id: 'start', type: 'Start', position: { x: 0, y: 0 }, data: { label: 'Start' }, deletable: false },
+      ...Array.from({ length: 199 }, (_, i): TestNode => ({ id: `n${i}`, type: 'Text', position: { x: 0, y: 200 * (i + 1) }, data: { label: `Step ${i}`, text: i === 0 ? '' : 'Hi' } })),
+    ];
+    const store = createCanvasStore<TestNode>({ nodes, edges: [] });
+    // The DOM here has no layout: the panel is given a height, as a browser would.
+    onTestFinished(withLayout());
+    render(
+      <div style={{ width: 1000, height: 700, display: 'flex' }}>
+        <CanvasFrame store={store} nodeTypes={nodeTypes} palette={palette} validate={validate} save={async () => undefined} describeNode={describeNode} label="Test steps" />
+      </div>,
+    );
+    const steps = screen.getByRole('region', { name: /Steps/ });
+    expect(within(steps).getByRole('heading')).toHaveTextContent('Steps (200)');
+    const rows = await within(steps).findAllByRole('listitem');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(200);
+    expect(rows[0]).toHaveAttribute('aria-setsize', '200');
+    expect(rows[0]).toHaveAttribute('aria-posinset', '1');
+    // The one problem is listed and names its step; the first rows are rendered.
+    expect(within(screen.getByRole('list', { name: 'Problems' })).getByRole('button', { name: /Step 0: This field cannot be empty/ })).toBeInTheDocument();
+    expect(within(steps).getByRole('button', { name: 'Delete Start' })).toBeDisabled();
   });
 });

@@ -3,18 +3,31 @@ import {
   Background,
   Controls,
   MiniMap,
+  type Edge,
   type Node,
   type NodeTypes,
+  type Viewport,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
 } from '@xyflow/react';
 import { Maximize, Redo2, Undo2 } from 'lucide-react';
-import { type DragEvent, type KeyboardEvent, type ReactNode, type RefObject, useCallback, useImperativeHandle, useMemo, useRef } from 'react';
+import {
+  type DragEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useStore } from 'zustand';
 import { Button } from '../ui/button';
 import { useAutosave } from './autosave';
-import { type CanvasProblem, CanvasContext } from './context';
+import { type CanvasProblem, CanvasContext, createProblemStore, groupProblems } from './context';
 import { type PaletteEntry, Palette, PALETTE_MIME } from './palette';
 import { NodeList, ProblemList, SaveStatus } from './side-panels';
 import { type CanvasGraph, type CanvasStore, redo, undo } from './store';
@@ -56,6 +69,35 @@ export function CanvasFrame<N extends Node>(props: CanvasFrameProps<N>) {
   );
 }
 
+// Props of <ReactFlow> that never change: the same objects on every render, so React Flow's store is not
+// updated (and its subscribers not woken) each time the frame re-renders.
+const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
+const isUntouched = (vp: Viewport | undefined) => !vp || (vp.x === 0 && vp.y === 0 && vp.zoom === 1);
+
+/**
+ * The validator on what it reads: nodes' kinds and data and the edges. React Flow hands over a new nodes array
+ * for every measurement, selection and drag frame; the last problems are kept until the content changes.
+ */
+function useProblems<N extends Node>(validate: (graph: CanvasGraph<N>) => CanvasProblem[], nodes: N[], edges: Edge[]) {
+  const last = useRef<{ validate: typeof validate; nodes: N[]; edges: Edge[]; problems: CanvasProblem[] } | null>(null);
+  const l = last.current;
+  if (
+    l &&
+    l.validate === validate &&
+    l.edges === edges &&
+    l.nodes.length === nodes.length &&
+    l.nodes.every((n, i) => {
+      const m = nodes[i];
+      return n === m || (n.id === m.id && n.type === m.type && n.data === m.data && n.parentId === m.parentId && n.deletable === m.deletable);
+    })
+  ) {
+    return l.problems;
+  }
+  const problems = validate({ nodes, edges });
+  last.current = { validate, nodes, edges, problems };
+  return problems;
+}
+
 function isTyping(target: EventTarget | null) {
   const el = target as HTMLElement | null;
   return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
@@ -76,13 +118,23 @@ function FrameInner<N extends Node>({
 }: CanvasFrameProps<N>) {
   const nodes = useStore(store, (s) => s.nodes);
   const edges = useStore(store, (s) => s.edges);
-  const viewport = useStore(store, (s) => s.viewport);
+  // The viewport is React Flow's while the canvas is open (it is stored on each move's end, for saving): read
+  // once, so panning and zooming never re-render the frame and its side panels.
+  const [viewport] = useState(() => store.getState().viewport);
   const rf = useReactFlow();
   // Deleting the focused row or node drops focus; it comes back to the frame so shortcuts keep working.
   const rootRef = useRef<HTMLDivElement>(null);
-  const problems = useMemo(() => validate({ nodes, edges }), [validate, nodes, edges]);
+  const asideRef = useRef<HTMLElement>(null);
+  const problems = useProblems(validate, nodes, edges);
+  const [problemStore] = useState(() => createProblemStore(problems));
+  useLayoutEffect(() => {
+    if (problemStore.getState().all !== problems) problemStore.setState(groupProblems(problems, problemStore.getState()));
+  }, [problemStore, problems]);
   const autosave = useAutosave(store, save, { enabled: !readOnly });
-  const ctx = useMemo(() => ({ store: store as unknown as CanvasStore, readOnly, problems }), [store, readOnly, problems]);
+  const ctx = useMemo(() => ({ store: store as unknown as CanvasStore, readOnly, problems: problemStore }), [store, readOnly, problemStore]);
+  const onMoveEnd = useCallback((_: unknown, vp: Viewport) => store.getState().setViewport(vp), [store]);
+  const onDeleted = useCallback(() => rootRef.current?.focus(), []);
+  const onFit = useCallback(() => void rf.fitView({ padding: 0.2, duration: 200 }), [rf]);
 
   /** Selects a node, brings it into view and puts the keyboard in its form. */
   const focusNode = useCallback(
@@ -187,7 +239,7 @@ function FrameInner<N extends Node>({
         className="flex min-h-0 flex-1 overflow-hidden rounded-xl border border-border bg-surface outline-none"
         onKeyDown={onKeyDown}
       >
-        <aside className="flex w-64 shrink-0 flex-col overflow-y-auto border-r border-border" aria-label="Canvas tools">
+        <aside ref={asideRef} data-canvas-scroll className="relative flex w-64 shrink-0 flex-col overflow-y-auto border-r border-border" aria-label="Canvas tools">
           {!readOnly && <Palette entries={palette} nodes={nodes} onAdd={addFromPalette} />}
           <NodeList
             nodes={nodes}
@@ -196,13 +248,14 @@ function FrameInner<N extends Node>({
             describe={describeNode}
             linear={linear}
             onFocusNode={focusNode}
-            onDeleted={() => rootRef.current?.focus()}
+            onDeleted={onDeleted}
+            scrollRef={asideRef}
           />
           <ProblemList problems={problems} onFocusNode={focusNode} readyText={readOnly ? 'No problems' : 'Ready to deploy'} />
         </aside>
         <div className="relative flex min-w-0 flex-1 flex-col">
           <div className="flex items-center gap-1 border-b border-border px-3 py-1.5">
-            <Toolbar store={store} readOnly={readOnly} onFit={() => void rf.fitView({ padding: 0.2, duration: 200 })} />
+            <Toolbar store={store} readOnly={readOnly} onFit={onFit} />
             <div className="ml-auto">
               {readOnly ? <span className="text-xs text-fg-muted">{readOnlyReason}</span> : <SaveStatus state={autosave.state} onRetry={autosave.retry} />}
             </div>
@@ -214,14 +267,14 @@ function FrameInner<N extends Node>({
               edges={edges}
               nodeTypes={nodeTypes}
               defaultViewport={viewport}
-              fitView={!viewport || (viewport.x === 0 && viewport.y === 0 && viewport.zoom === 1)}
-              fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+              fitView={isUntouched(viewport)}
+              fitViewOptions={FIT_VIEW_OPTIONS}
               onNodesChange={store.getState().onNodesChange}
               onEdgesChange={store.getState().onEdgesChange}
               onConnect={readOnly ? undefined : store.getState().onConnect}
               onNodeDragStart={store.getState().beginGesture}
               onNodeDragStop={store.getState().endGesture}
-              onMoveEnd={(_, vp) => store.getState().setViewport(vp)}
+              onMoveEnd={onMoveEnd}
               nodesDraggable={!readOnly}
               nodesConnectable={!readOnly}
               edgesReconnectable={!readOnly}
