@@ -7,7 +7,7 @@ const variants = {
   primary: 'bg-accent text-accent-fg hover:bg-accent-hover shadow-xs',
   secondary: 'bg-surface text-fg border border-border-strong hover:bg-subtle shadow-xs',
   ghost: 'text-fg-muted hover:bg-muted hover:text-fg',
-  danger: 'bg-danger text-white hover:opacity-90 shadow-xs',
+  danger: 'bg-danger-solid text-white hover:opacity-90 shadow-xs',
   link: 'text-accent-text underline-offset-4 hover:underline px-0 h-auto',
 } as const;
 

@@ -174,7 +174,8 @@ export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimeline
                     {row.message.id === firstUnreadId && (
                       <div role="separator" aria-label="New messages" className="flex items-center gap-3 px-6 py-1.5 text-[12px] font-medium text-accent-text">
                         <span className="h-px flex-1 bg-accent/50" />
-                        New messages
+                        {/* On its own soft pill: accent text straight on the chat wallpaper is below 4.5:1. */}
+                        <span className="rounded-full bg-accent-soft px-2 py-0.5">New messages</span>
                         <span className="h-px flex-1 bg-accent/50" />
                       </div>
                     )}
