@@ -34,12 +34,15 @@ export const parts = {
   // Webhook verification: the route (verify handshake, raw body, 401 on a bad signature, queueing).
   webhookRoute: {
     mutate: ['src/server/whatsapp/webhook-route.ts'],
-    testFiles: ['tests/server/webhooks.test.ts'],
+    // The route on a bare Fastify instance; webhooks.test.ts runs it inside the whole app (slow, left out).
+    testFiles: ['tests/server/webhook-route.test.ts'],
   },
   // Ingest of webhook deliveries: messages, statuses, template reviews, redeliveries.
   ingest: {
     mutate: ['src/server/whatsapp/ingest.ts'],
-    testFiles: ['tests/server/redelivery.test.ts', 'tests/server/webhooks.test.ts'],
+    // The processor called directly on a fresh database (no app, no queue, no sandbox); redelivery.test.ts and
+    // webhooks.test.ts hold the same rules through the route and the job queue (a minute per mutant: left out).
+    testFiles: ['tests/server/ingest-rules.test.ts'],
   },
   // The outbound path: the 24-hour window, pacing, sending and the answer of the Graph API.
   outbound: {
@@ -56,6 +59,19 @@ export const parts = {
     mutate: ['src/main/identity/identity.ts'],
     // Against the Auth emulator with a keychain in memory (no OS keyring needed); identity.test.ts uses the real one.
     testFiles: ['tests/main/identity-rules.test.ts'],
+  },
+  // The campaign runner's rules that need no database: send windows in the recipient's zone, trigger keys and
+  // their rate limit. (runner.ts itself, the audience and the delivery log, is held by campaigns.test.ts and
+  // campaign-crash.test.ts, whole-app suites: not a part yet.)
+  campaigns: {
+    mutate: ['src/server/campaigns/send-window.ts', 'src/server/campaigns/trigger-keys.ts'],
+    testFiles: ['tests/server/campaign-rules.test.ts', 'tests/server/campaign-keys-windows.test.ts'],
+  },
+  // The bot runtime's network rule: the HTTPRequest node (public addresses only, limits, mappings). (walker.ts and
+  // executors.ts are held by bots.test.ts, a whole-app suite: not a part yet.)
+  bots: {
+    mutate: ['src/server/bots/http-node.ts'],
+    testFiles: ['tests/server/bot-http-node.test.ts'],
   },
 };
 
