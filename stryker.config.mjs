@@ -88,7 +88,8 @@ const label = (wanted.length === Object.keys(parts).length ? 'all' : wanted.join
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'tests/vitest.config.ts', related: false },
+  // tests/vitest.mutation.config.ts: the project's config with modules kept between runs (a mutant costs its tests).
+  vitest: { configFile: 'tests/vitest.mutation.config.ts', related: false },
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
   // Mutants that do not compile are dropped before any test runs (grouped checks: faster, rarely less exact).

@@ -236,12 +236,12 @@ describe('callHttpNode', () => {
 
   it('stores mapped values of a successful answer as text, objects as JSON; nothing for missing, null or a failure', async () => {
     const mappings = [
-      { path: '$.order.status', attributeId: 'a1' },
-      { path: '$.order.count', attributeId: 'a2' },
-      { path: '$.order.items', attributeId: 'a3' },
-      { path: '$.order.none', attributeId: 'a4' },
-      { path: '$.order.gone', attributeId: 'a5' },
-      { path: '$.order.paid', attributeId: 'a6' },
+      { id: 'm1', path: '$.order.status', attributeId: 'a1' },
+      { id: 'm2', path: '$.order.count', attributeId: 'a2' },
+      { id: 'm3', path: '$.order.items', attributeId: 'a3' },
+      { id: 'm4', path: '$.order.none', attributeId: 'a4' },
+      { id: 'm5', path: '$.order.gone', attributeId: 'a5' },
+      { id: 'm6', path: '$.order.paid', attributeId: 'a6' },
     ];
     const { c, set } = context(ok({ order: { status: 'shipped', count: 0, items: [{ sku: 'A1' }], none: null, paid: false } }));
     const out = await callHttpNode(node({ responseMappings: mappings }), c);
