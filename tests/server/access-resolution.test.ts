@@ -11,6 +11,8 @@ import { accessOptionsFor, authenticate, bearerToken, resolveAccess, streamStill
 import type { IdentityProvider } from '../../src/server/auth/identity';
 import type { Access } from '../../src/shared/api/routes';
 import { openTestDatabase } from '../support/server';
+import { hashTriggerKey } from '../../src/server/campaigns/trigger-keys';
+import { onAccessLost } from '../../src/server/realtime/access-lost';
 import type { Database } from '../../src/server/db/client';
 
 let database: Database;
@@ -242,5 +244,107 @@ describe('streamStillAllowed', () => {
     expect(checkedRevoked).toEqual([true]);
     expect(await streamStillAllowed(deps(), 'revoked', ctx(m.adminA))()).toBe(false);
     expect(await streamStillAllowed(deps(), 'loner', ctx(m.loner))()).toBe(false);
+  });
+});
+
+describe('a campaign trigger key (issue 17)', () => {
+  const key = 'pk_access-resolution-key-0123456789';
+  const otherKey = 'pk_access-resolution-other-key-999';
+  let campaignA = '';
+  let campaignB = '';
+  beforeAll(async () => {
+    const rows = await database.db
+      .insert(t.campaigns)
+      .values([
+        { workspaceId: ws.a, name: 'Keyed', type: 'recurring', rfInstance: {}, memberId: m.adminA, triggerKeyHash: hashTriggerKey(key), triggerKeyHint: key.slice(-4) },
+        { workspaceId: ws.b, name: 'Other', type: 'recurring', rfInstance: {}, memberId: m.adminA, triggerKeyHash: hashTriggerKey(otherKey), triggerKeyHint: otherKey.slice(-4) },
+      ])
+      .returning();
+    [campaignA, campaignB] = rows.map((r) => r.id);
+  });
+  const keyed: Access = { kind: 'campaignKey', resource: 'campaign', in: 'params', field: 'campaignId', role: 'admin' };
+  const withKey = (k: string, campaignId: string, header: 'x-parley-key' | 'authorization' = 'x-parley-key') =>
+    ({ headers: { [header]: header === 'authorization' ? `Bearer ${k}` : k }, params: { campaignId } }) as unknown as FastifyRequest;
+
+  it("acts as an admin of the campaign's workspace for the campaign whose key it is, from the header or as a Bearer token", async () => {
+    const expected = { caller: null, workspaceId: ws.a, role: 'admin', triggerKeyHash: hashTriggerKey(key) };
+    expect(await resolveAccess(keyed, withKey(key, campaignA), deps())).toEqual(expected);
+    expect(await resolveAccess(keyed, withKey(key, campaignA, 'authorization'), deps())).toEqual(expected);
+  });
+
+  it("refuses with 401 an unknown key, or another campaign's key", async () => {
+    const invalid = { statusCode: 401, message: 'Invalid trigger key for this campaign' };
+    expect(await refusal(resolveAccess(keyed, withKey('pk_unknown-key', campaignA), deps()))).toEqual(invalid);
+    expect(await refusal(resolveAccess(keyed, withKey(otherKey, campaignA), deps()))).toEqual(invalid);
+    expect(await refusal(resolveAccess(keyed, withKey(key, campaignB), deps()))).toEqual(invalid);
+  });
+
+  it('without a key, a member is checked as for the campaign resource', async () => {
+    expect(await resolveAccess(keyed, req('admin', { params: { campaignId: campaignA } }), deps())).toMatchObject({ workspaceId: ws.a, role: 'admin' });
+    expect(await refusal(resolveAccess(keyed, req('agent', { params: { campaignId: campaignA } }), deps()))).toEqual({ statusCode: 403, message: 'Only workspace admins can do this' });
+    expect(await refusal(resolveAccess(keyed, req('admin', { params: { campaignId: campaignB } }), deps()))).toEqual({ statusCode: 404, message: 'Campaign not found' });
+    expect(await refusal(resolveAccess(keyed, req(null, { params: { campaignId: campaignA } }), deps()))).toMatchObject({ statusCode: 401 });
+  });
+});
+
+describe('reporting lost access, so open event streams end at once', () => {
+  const lost: unknown[] = [];
+  let stop: () => void = () => undefined;
+  beforeAll(() => {
+    stop = onAccessLost(database, (l) => lost.push(l));
+  });
+  afterAll(() => stop());
+
+  const tokenOf = (sub: unknown) => `h.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.s`;
+  const refusingWith = (code: string): AccessDeps => ({
+    ...deps(),
+    identity: {
+      verifyIdToken: async () => {
+        throw Object.assign(new Error('refused'), { code });
+      },
+    } as unknown as IdentityProvider,
+  });
+
+  it('reports the uid of a genuine token whose user is disabled, deleted or revoked', async () => {
+    for (const code of ['auth/user-disabled', 'auth/user-not-found', 'auth/id-token-revoked']) {
+      lost.length = 0;
+      expect(await refusal(authenticate(req(tokenOf('uid-gone')), refusingWith(code)))).toEqual({ statusCode: 401, message: 'Missing or invalid identity token' });
+      expect(lost, code).toEqual([{ uid: 'uid-gone' }]);
+    }
+  });
+
+  it('reports nothing for any other refusal, or a token without a usable subject', async () => {
+    lost.length = 0;
+    await refusal(authenticate(req(tokenOf('uid-x')), refusingWith('auth/id-token-expired')));
+    await refusal(authenticate(req(tokenOf('uid-x')), refusingWith('auth/argument-error')));
+    await refusal(authenticate(req('forged'), deps()));
+    for (const token of [tokenOf(''), tokenOf(42), 'no-dots', 'h.%%%.s', `h.${Buffer.from('not json').toString('base64url')}.s`]) {
+      await refusal(authenticate(req(token), refusingWith('auth/user-disabled')));
+    }
+    const codeless: AccessDeps = { ...deps(), identity: { verifyIdToken: async () => Promise.reject(null) } as unknown as IdentityProvider };
+    await refusal(authenticate(req(tokenOf('uid-x')), codeless));
+    expect(lost).toEqual([]);
+  });
+
+  it('reports the uid of a valid identity that has no account, and nothing for a member', async () => {
+    lost.length = 0;
+    await authenticate(req('agent'), deps());
+    expect(lost).toEqual([]);
+    await authenticate(req('stranger'), deps());
+    expect(lost).toEqual([{ uid: 'uid-nobody' }]);
+  });
+
+  it("reports a member's lost membership of the workspace they asked for", async () => {
+    lost.length = 0;
+    await refusal(resolveAccess(wsParams('agent'), req('agent', { params: { workspaceId: ws.b } }), deps()));
+    expect(lost).toEqual([{ memberId: m.agentA, workspaceId: ws.b }]);
+    lost.length = 0;
+    await resolveAccess(wsParams('agent'), req('agent', { params: { workspaceId: ws.a } }), deps());
+    expect(lost).toEqual([]);
+  });
+
+  it('the stream check names whose stream it is', () => {
+    const check = streamStillAllowed(deps(), 'agent', { workspaceId: ws.a, caller: { uid: 'uid-agent-a', member: { id: m.agentA } } });
+    expect(check.subject).toEqual({ uid: 'uid-agent-a', memberId: m.agentA, workspaceId: ws.a });
   });
 });

@@ -1,0 +1,259 @@
+/**
+ * The bot runtime's HTTPRequest node as a unit (issue 20.4: the `bots` part of the mutation score, seconds per
+ * mutant): the network rule (public addresses only, unless the host is allowed by name), the answer's limits and
+ * words, the JSONPath subset of response mappings, and how the node builds its call. A local HTTP server stands
+ * in for the internet; it is reached only through BOT_HTTP_ALLOWED_HOSTS, which is the rule under test.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BotNode } from '../../src/shared';
+import { allowedHosts, callHttpNode, guardedFetch, isPublicAddress, valueAtPath } from '../../src/server/bots/http-node';
+import type { ExecContext, HttpCall, HttpOutcome } from '../../src/server/bots/walker';
+
+let server: http.Server;
+let port = 0;
+const seen: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const path = req.url!.split('?')[0];
+      if (path === '/json') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"order":{"status":"shipped","items":[{"sku":"A1"}]}}');
+      if (path === '/text') return res.writeHead(201).end('plain words');
+      if (path === '/missing') return res.writeHead(404).end('nope');
+      if (path === '/redirect') return res.writeHead(302, { location: '/json' }).end();
+      if (path === '/huge') {
+        res.writeHead(200);
+        const block = Buffer.alloc(64 * 1024, 97);
+        for (let i = 0; i < 17; i++) res.write(block);
+        return res.end();
+      }
+      if (path === '/exact') return res.writeHead(200).end(Buffer.alloc(1_000_000, 98));
+      if (path === '/slow') return setTimeout(() => res.writeHead(200).end('late'), 1500);
+      res.writeHead(299).end('odd but fine');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+});
+afterEach(() => {
+  delete process.env.BOT_HTTP_ALLOWED_HOSTS;
+});
+
+const call = (over: Partial<HttpCall> & { url: string }): HttpCall => ({ method: 'GET', headers: {}, timeoutMs: 3000, ...over });
+const local = (path: string) => `http://127.0.0.1:${port}${path}`;
+
+describe('isPublicAddress', () => {
+  it('passes unicast addresses on the public internet, v4, v6 and v4-mapped', () => {
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPublicAddress(a), a).toBe(true);
+  });
+  it('refuses private, loopback, link-local, metadata, CGNAT, multicast, unspecified and reserved addresses, and non-addresses', () => {
+    for (const a of ['10.0.0.1', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '224.0.0.1', '0.0.0.0', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'example.com', '']) {
+      expect(isPublicAddress(a), a).toBe(false);
+    }
+  });
+});
+
+describe('allowedHosts', () => {
+  it('reads BOT_HTTP_ALLOWED_HOSTS as comma-separated names, trimmed, in lower case, empties dropped', () => {
+    expect([...allowedHosts()]).toEqual([]);
+    process.env.BOT_HTTP_ALLOWED_HOSTS = ' Internal.Example ,, 127.0.0.1 ,';
+    expect([...allowedHosts()]).toEqual(['internal.example', '127.0.0.1']);
+  });
+});
+
+describe('guardedFetch: the network rule', () => {
+  it('refuses an address written in the URL that is not public, naming it', async () => {
+    expect(await guardedFetch(call({ url: local('/json') }))).toEqual({ ok: false, reason: '127.0.0.1 is not a public address' });
+    expect(await guardedFetch(call({ url: 'http://[::1]:9/x' }))).toEqual({ ok: false, reason: '::1 is not a public address' });
+    expect(await guardedFetch(call({ url: 'http://169.254.169.254/latest/meta-data' }))).toEqual({ ok: false, reason: '169.254.169.254 is not a public address' });
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a name that resolves to a non-public address, at connection time', async () => {
+    const out = await guardedFetch(call({ url: `http://localhost:${port}/json` }));
+    expect(out.ok).toBe(false);
+    expect((out as { reason: string }).reason).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
+    expect(seen).toEqual([]);
+  });
+
+  it('lets a host allowed by name through, by address or by name, in any case', async () => {
+    process.env.BOT_HTTP_ALLOWED_HOSTS = '127.0.0.1,LOCALHOST';
+    expect(await guardedFetch(call({ url: local('/json') }))).toEqual({
+      ok: true,
+      status: 200,
+      json: { order: { status: 'shipped', items: [{ sku: 'A1' }] } },
+      text: '{"order":{"status":"shipped","items":[{"sku":"A1"}]}}',
+    });
+    const byName = await guardedFetch(call({ url: `http://LocalHost:${port}/text` }));
+    expect(byName).toEqual({ ok: true, status: 201, json: null, text: 'plain words' });
+  });
+
+  it('refuses URLs that are not http(s) or not URLs at all', async () => {
+    expect(await guardedFetch(call({ url: 'not a url' }))).toEqual({ ok: false, reason: 'The URL is not valid' });
+    for (const url of ['ftp://example.com/x', 'file:///etc/passwd', 'gopher://example.com']) {
+      expect(await guardedFetch(call({ url })), url).toEqual({ ok: false, reason: 'Only http and https URLs are allowed' });
+    }
+  });
+});
+
+describe('guardedFetch: the answer', () => {
+  beforeAll(() => undefined);
+  const allow = () => {
+    process.env.BOT_HTTP_ALLOWED_HOSTS = '127.0.0.1';
+  };
+
+  it('counts any 2xx as success and anything else as a failure with its status; redirects are not followed', async () => {
+    allow();
+    expect(await guardedFetch(call({ url: local('/odd') }))).toEqual({ ok: true, status: 299, json: null, text: 'odd but fine' });
+    expect(await guardedFetch(call({ url: local('/missing') }))).toEqual({ ok: false, reason: 'The server answered 404', status: 404 });
+    expect(await guardedFetch(call({ url: local('/redirect') }))).toEqual({ ok: false, reason: 'The server answered 302', status: 302 });
+  });
+
+  it('gives up on an answer over 1 MB, and keeps one of exactly 1 MB', async () => {
+    allow();
+    expect(await guardedFetch(call({ url: local('/huge') }))).toEqual({ ok: false, reason: 'The answer is larger than 1000000 bytes', status: 200 });
+    const exact = await guardedFetch(call({ url: local('/exact') }));
+    expect(exact.ok && exact.text.length).toBe(1_000_000);
+  });
+
+  it('gives up after the node\'s timeout, saying so', async () => {
+    allow();
+    const started = Date.now();
+    expect(await guardedFetch(call({ url: local('/slow'), timeoutMs: 200 }))).toEqual({ ok: false, reason: 'No answer within 200 ms' });
+    expect(Date.now() - started).toBeLessThan(1400);
+  });
+
+  it('sends the method, headers and body; sets the content type unless a header names one; never a body on GET', async () => {
+    allow();
+    seen.length = 0;
+    await guardedFetch(call({ url: local('/text'), method: 'POST', headers: { 'x-token': 'abc' }, body: '{"a":1}', contentType: 'application/json' }));
+    await guardedFetch(call({ url: local('/text'), method: 'PUT', headers: { 'Content-Type': 'text/csv' }, body: 'a,b', contentType: 'application/json' }));
+    await guardedFetch(call({ url: local('/text'), method: 'PATCH', body: 'x' }));
+    await guardedFetch(call({ url: local('/text'), method: 'GET', body: 'ignored', contentType: 'text/plain' }));
+    expect(seen.map((s) => [s.method, s.headers['content-type'] ?? null, s.headers['x-token'] ?? null, s.body])).toEqual([
+      ['POST', 'application/json', 'abc', '{"a":1}'],
+      ['PUT', 'text/csv', null, 'a,b'],
+      ['PATCH', null, null, 'x'],
+      ['GET', 'text/plain', null, ''],
+    ]);
+  });
+
+  it('answers a connection failure in words, never throwing', async () => {
+    allow();
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const out = await guardedFetch(call({ url: `http://127.0.0.1:${deadPort}/x` }));
+    expect(out).toEqual({ ok: false, reason: expect.stringContaining('ECONNREFUSED') });
+  });
+});
+
+describe('valueAtPath', () => {
+  const json = { order: { status: 'shipped', 'the-id': 7, items: [{ sku: 'A1' }, { sku: 'B2' }], $meta: { n: 0 } }, 'a b': true };
+  it('follows .keys, [indexes] and [\'quoted keys\'] from $', () => {
+    expect(valueAtPath(json, '$')).toBe(json);
+    expect(valueAtPath(json, '$.order.status')).toBe('shipped');
+    expect(valueAtPath(json, '$.order.items[1].sku')).toBe('B2');
+    expect(valueAtPath(json, "$['a b']")).toBe(true);
+    expect(valueAtPath(json, "$.order['the-id']")).toBe(7);
+    expect(valueAtPath(json, '$.order.the-id')).toBe(7);
+    expect(valueAtPath(json, '$.order.$meta.n')).toBe(0);
+    expect(valueAtPath(json, '$._x')).toBeUndefined();
+  });
+  it('answers undefined past a leaf, a null or a missing key', () => {
+    expect(valueAtPath(json, '$.order.status.length')).toBeUndefined();
+    expect(valueAtPath({ a: null }, '$.a.b')).toBeUndefined();
+    expect(valueAtPath(json, '$.nothing.here')).toBeUndefined();
+    expect(valueAtPath(null, '$.a')).toBeUndefined();
+    expect(valueAtPath(json, '$.order.items[5]')).toBeUndefined();
+  });
+});
+
+describe('callHttpNode', () => {
+  type HttpNode = Extract<BotNode, { type: 'HTTPRequestNode' }>;
+  const node = (data: Partial<HttpNode['data']>): HttpNode =>
+    ({ id: 'h1', type: 'HTTPRequestNode', position: { x: 0, y: 0 }, data: { url: 'https://api.example.com/x', method: 'GET', headers: [], bodyType: 'raw', ...data } }) as HttpNode;
+
+  function context(answer: HttpOutcome) {
+    const calls: HttpCall[] = [];
+    const set: [string, string][] = [];
+    const vars: Record<string, string> = { name: 'Ada Lovelace', city: 'São Paulo', token: 't0k' };
+    const c = {
+      env: {
+        http: async (cl: HttpCall) => {
+          calls.push(cl);
+          return answer;
+        },
+      },
+      fill: (text: string | undefined) => (text ?? '').replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_w, n: string) => vars[n] ?? ''),
+      set: (id: string, v: string) => set.push([id, v]),
+    } as unknown as ExecContext;
+    return { c, calls, set };
+  }
+  const ok = (json: unknown): HttpOutcome => ({ ok: true, status: 200, json, text: JSON.stringify(json) });
+
+  it('fills variables into the URL encoded, into headers as they are, and uses the default timeout of 10 s', async () => {
+    const { c, calls } = context(ok({}));
+    await callHttpNode(node({ url: 'https://api.example.com/find?name={{ name }}&city={{city}}', headers: [{ key: 'Authorization', value: 'Bearer {{token}}' }] }), c);
+    expect(calls).toEqual([
+      {
+        method: 'GET',
+        url: 'https://api.example.com/find?name=Ada%20Lovelace&city=S%C3%A3o%20Paulo',
+        headers: { Authorization: 'Bearer t0k' },
+        body: undefined,
+        contentType: undefined,
+        timeoutMs: 10_000,
+      },
+    ]);
+  });
+
+  it('sends a raw body as JSON when it looks like JSON, else as text; a form body url-encoded', async () => {
+    const a = context(ok({}));
+    await callHttpNode(node({ method: 'POST', body: ' {"name": "{{name}}"}', timeoutMs: 500 }), a.c);
+    expect(a.calls[0]).toMatchObject({ body: ' {"name": "Ada Lovelace"}', contentType: 'application/json', timeoutMs: 500 });
+    const b = context(ok({}));
+    await callHttpNode(node({ method: 'PUT', body: '[1,2]' }), b.c);
+    expect(b.calls[0]).toMatchObject({ body: '[1,2]', contentType: 'application/json' });
+    const t = context(ok({}));
+    await callHttpNode(node({ method: 'POST', body: 'hello {{name}}' }), t.c);
+    expect(t.calls[0]).toMatchObject({ body: 'hello Ada Lovelace', contentType: 'text/plain; charset=utf-8' });
+    const f = context(ok({}));
+    await callHttpNode(node({ method: 'POST', bodyType: 'form', body: 'name = {{name}}\r\ncity={{city}}&q=a=b\n\n' }), f.c);
+    expect(f.calls[0]).toMatchObject({ body: 'name=Ada+Lovelace&city=S%C3%A3o+Paulo&q=a%3Db', contentType: 'application/x-www-form-urlencoded' });
+    const g = context(ok({}));
+    await callHttpNode(node({ method: 'GET', body: 'never sent' }), g.c);
+    expect(g.calls[0]).toMatchObject({ body: undefined, contentType: undefined });
+  });
+
+  it('stores mapped values of a successful answer as text, objects as JSON; nothing for missing, null or a failure', async () => {
+    const mappings = [
+      { id: 'm1', path: '$.order.status', attributeId: 'a1' },
+      { id: 'm2', path: '$.order.count', attributeId: 'a2' },
+      { id: 'm3', path: '$.order.items', attributeId: 'a3' },
+      { id: 'm4', path: '$.order.none', attributeId: 'a4' },
+      { id: 'm5', path: '$.order.gone', attributeId: 'a5' },
+      { id: 'm6', path: '$.order.paid', attributeId: 'a6' },
+    ];
+    const { c, set } = context(ok({ order: { status: 'shipped', count: 0, items: [{ sku: 'A1' }], none: null, paid: false } }));
+    const out = await callHttpNode(node({ responseMappings: mappings }), c);
+    expect(out.ok).toBe(true);
+    expect(set).toEqual([
+      ['a1', 'shipped'],
+      ['a2', '0'],
+      ['a3', '[{"sku":"A1"}]'],
+      ['a6', 'false'],
+    ]);
+    const failed = context({ ok: false, reason: 'The server answered 500', status: 500 });
+    expect(await callHttpNode(node({ responseMappings: mappings }), failed.c)).toEqual({ ok: false, reason: 'The server answered 500', status: 500 });
+    expect(failed.set).toEqual([]);
+  });
+});

@@ -1,0 +1,517 @@
+/**
+ * The ingest of webhook deliveries called directly (issue 20.4: the `ingest` part of the mutation score, seconds
+ * per mutant): the real repositories on a fresh database, a file store in a temp folder and a stand-in for the
+ * Graph media API, no app, no job queue, no sandbox. What each kind of inbound message is stored as, what is
+ * dropped, retried or applied, and what a redelivery leaves alone. The same path through the HTTP route and the
+ * job queue is in webhooks.test.ts and redelivery.test.ts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../src/server/db/schema';
+import type { Database } from '../../src/server/db/client';
+import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
+import type { ChannelDeps } from '../../src/server/whatsapp/channel-deps';
+import { e164OfWaId, StatusNotYetKnown, webhookProcessor, type WebhookDelivery } from '../../src/server/whatsapp/ingest';
+import { openTestDatabase } from '../support/server';
+
+let database: Database;
+let dispose: () => Promise<void>;
+let files: FileStore;
+let dataDir: string;
+let ws = '';
+let otherWs = '';
+let account: typeof t.whatsappAccounts.$inferSelect;
+const phoneNumberId = `pn-ingest-${Date.now()}`;
+const otherPhoneNumberId = `${phoneNumberId}-other`;
+const wabaId = `waba-ingest-${Date.now()}`;
+
+const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
+function logger(): FastifyBaseLogger {
+  const at =
+    (level: string) =>
+    (obj: unknown, msg?: string): void => {
+      if (typeof obj === 'string') logged.push({ level, msg: obj, obj: {} });
+      else logged.push({ level, msg: msg ?? '', obj: obj as Record<string, unknown> });
+    };
+  const log = { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), fatal: at('fatal'), level: 'debug' } as Record<string, unknown>;
+  log.child = () => log;
+  return log as unknown as FastifyBaseLogger;
+}
+
+const downloads: string[] = [];
+const afterInboundCalls: { workspaceId: string; wamids: string[] }[] = [];
+let afterInboundFails = false;
+const media = {
+  async download(_account: unknown, mediaId: string) {
+    downloads.push(mediaId);
+    if (mediaId.startsWith('broken')) throw new Error('Graph said no');
+    return { data: Buffer.from(`bytes of ${mediaId}`), mimeType: 'image/jpeg; q=1' };
+  },
+};
+
+function deps(over: Partial<ChannelDeps> = {}): ChannelDeps {
+  return {
+    db: database,
+    files,
+    log: logger(),
+    media,
+    jobs: { send: async () => null },
+    afterInbound: async (workspaceId: string, wamids: string[]) => {
+      afterInboundCalls.push({ workspaceId, wamids });
+      if (afterInboundFails) throw new Error('auto-assign down');
+    },
+    ...over,
+  } as unknown as ChannelDeps;
+}
+
+beforeAll(async () => {
+  ({ database, dispose } = await openTestDatabase());
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-ingest-'));
+  files = createFileStore({ dataDir, publicUrl: 'http://parley.test', secret: 's' });
+  const db = database.db;
+  const [w, o] = await db.insert(t.workspaces).values([{ name: 'Ingest Shop' }, { name: 'Other Shop' }]).returning();
+  ws = w.id;
+  otherWs = o.id;
+  const [m] = await db.insert(t.members).values({ uid: `uid-ingest-${Date.now()}` }).returning();
+  const accountRow = (workspaceId: string, pnid: string) => ({
+    workspaceId,
+    phoneNumber: '+14155550000',
+    wabaAccountId: wabaId,
+    appId: 'app',
+    phoneNumberId: pnid,
+    tokenCiphertext: 'sealed',
+    tokenLast4: '0000',
+    memberId: m.id,
+  });
+  [account] = await db.insert(t.whatsappAccounts).values(accountRow(ws, phoneNumberId)).returning();
+  await db.insert(t.whatsappAccounts).values(accountRow(otherWs, otherPhoneNumberId));
+});
+afterAll(async () => {
+  await dispose?.();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+let seq = 0;
+const wamid = () => `wamid.ingest.${Date.now()}.${++seq}`;
+const now = () => String(Math.floor(Date.now() / 1000));
+
+function messagesPayload(value: Record<string, unknown>, pnid = phoneNumberId) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [{ id: wabaId, changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: pnid }, ...value } }] }],
+  };
+}
+const inbound = (from: string, message: Record<string, unknown>, name?: string, pnid?: string) =>
+  messagesPayload({ contacts: [{ wa_id: from, profile: { name } }], messages: [{ from, id: wamid(), timestamp: now(), ...message }] }, pnid);
+
+async function messagesOf(phone: string, workspaceId = ws) {
+  const [contact] = await database.db
+    .select()
+    .from(t.contacts)
+    .where(and(eq(t.contacts.workspaceId, workspaceId), eq(t.contacts.phoneNumber, phone)));
+  if (!contact) return [];
+  const convs = await database.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
+  const rows = [];
+  for (const c of convs) rows.push(...(await database.db.select().from(t.messages).where(eq(t.messages.conversationId, c.id)).orderBy(asc(t.messages.createdAt))));
+  return rows;
+}
+
+let phoneSeq = 0;
+/** A fresh customer: a valid US number (wa_id digits) and its E.164 form. */
+function customer() {
+  const digits = `1415555${String(1000 + ++phoneSeq).padStart(4, '0')}`;
+  return { waId: digits, phone: `+${digits}` };
+}
+
+async function only(payload: unknown) {
+  await webhookProcessor(deps()).processWebhook(payload);
+}
+async function storedAs(message: Record<string, unknown>) {
+  const c = customer();
+  await only(inbound(c.waId, message));
+  const rows = await messagesOf(c.phone);
+  expect(rows).toHaveLength(1);
+  const [r] = rows;
+  return { type: r.type, text: r.text, action: r.action, header: r.header, mediaUrl: r.mediaUrl, footer: r.footer };
+}
+
+describe('e164OfWaId', () => {
+  it('places a wa_id in E.164 with its country, and keeps an unplaceable one as +digits', () => {
+    expect(e164OfWaId('14155550123')).toEqual({ phoneNumber: '+14155550123', country: 'US' });
+    expect(e164OfWaId('+44 20 7946 0018')).toEqual({ phoneNumber: '+442079460018', country: 'GB' });
+    expect(e164OfWaId('999')).toEqual({ phoneNumber: '+999', country: null });
+  });
+});
+
+describe('what an inbound message is stored as', () => {
+  const none = { header: null, mediaUrl: null, footer: null };
+
+  it('a text, with the contact created from the profile name and a conversation opened', async () => {
+    const c = customer();
+    await only(inbound(c.waId, { type: 'text', text: { body: 'Hello there' } }, '  Ada Customer  '));
+    const [contact] = await database.db.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, ws), eq(t.contacts.phoneNumber, c.phone)));
+    expect(contact.name).toBe('Ada Customer');
+    const rows = await messagesOf(c.phone);
+    expect(rows.map((r) => [r.type, r.text, r.creator, r.status, r.waMessageId?.startsWith('wamid.ingest')])).toEqual([['text', 'Hello there', 'user', 'received', true]]);
+    expect(afterInboundCalls.at(-1)).toEqual({ workspaceId: ws, wamids: [rows[0].waMessageId] });
+  });
+
+  it('a text without a body as empty text, and a contact without a profile name unnamed', async () => {
+    const c = customer();
+    await only(inbound(c.waId, { type: 'text' }, '   '));
+    const [contact] = await database.db.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, ws), eq(t.contacts.phoneNumber, c.phone)));
+    expect(contact.name ?? null).toBeNull();
+    expect((await messagesOf(c.phone))[0].text).toBe('');
+  });
+
+  it('interactive replies: button, list (with the message they answer), and an unknown kind in words', async () => {
+    expect(await storedAs({ type: 'interactive', context: { id: 'wamid.asked' }, interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes please' } } })).toEqual({
+      ...none,
+      type: 'reply',
+      text: 'Yes please',
+      action: { type: 'button_reply', id: 'yes', title: 'Yes please', context: { id: 'wamid.asked' } },
+    });
+    expect(await storedAs({ type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 'l2', title: 'Large', description: 'XL' } } })).toEqual({
+      ...none,
+      type: 'list',
+      text: 'Large',
+      action: { type: 'list_reply', id: 'l2', title: 'Large', description: 'XL' },
+    });
+    expect(await storedAs({ type: 'interactive', interactive: { type: 'button_reply' } })).toMatchObject({ type: 'text', text: 'Unsupported interactive reply (button_reply)', action: null });
+    expect(await storedAs({ type: 'interactive', interactive: { type: 'list_reply' } })).toMatchObject({ type: 'text', text: 'Unsupported interactive reply (list_reply)' });
+    expect(await storedAs({ type: 'interactive', interactive: { type: 'nfm_reply' } })).toMatchObject({ type: 'text', text: 'Unsupported interactive reply (nfm_reply)' });
+    expect(await storedAs({ type: 'interactive', interactive: { type: 'carousel' } })).toMatchObject({ type: 'text', text: 'Unsupported interactive reply (carousel)' });
+    expect(await storedAs({ type: 'interactive' })).toMatchObject({ type: 'text', text: 'Unsupported interactive reply (unknown)' });
+  });
+
+  it('a flow reply, its answer parsed (or kept as sent when it is not JSON), named "flow" when unnamed', async () => {
+    expect(
+      await storedAs({
+        type: 'interactive',
+        context: { id: 'wamid.flow' },
+        interactive: { type: 'nfm_reply', nfm_reply: { name: 'signup', body: 'Sent', response_json: '{"size":"L","flow_token":"t"}' } },
+      }),
+    ).toEqual({
+      ...none,
+      type: 'flow',
+      text: 'Sent',
+      action: { type: 'nfm_reply', name: 'signup', response_json: { size: 'L', flow_token: 't' }, context: { id: 'wamid.flow' } },
+    });
+    expect(await storedAs({ type: 'interactive', interactive: { type: 'nfm_reply', nfm_reply: { response_json: 'not json {' } } })).toEqual({
+      ...none,
+      type: 'flow',
+      text: null,
+      action: { type: 'nfm_reply', name: 'flow', response_json: 'not json {' },
+    });
+  });
+
+  it("a tap on a template's quick-reply button", async () => {
+    expect(await storedAs({ type: 'button', context: { id: 'wamid.tpl' }, button: { text: 'Stop promotions', payload: 'STOP' } })).toEqual({
+      ...none,
+      type: 'reply',
+      text: 'Stop promotions',
+      action: { type: 'button', payload: 'STOP', context: { id: 'wamid.tpl' } },
+    });
+    expect(await storedAs({ type: 'button' })).toMatchObject({ type: 'reply', text: '', action: { type: 'button', payload: null } });
+  });
+
+  it('media: fetched into the file store with its caption; a voice note as a document, a sticker as an image', async () => {
+    const image = await storedAs({ type: 'image', image: { id: 'img1', mime_type: 'image/png', caption: 'My receipt' } });
+    expect(image).toMatchObject({ type: 'image', text: 'My receipt', header: { type: 'image', mediaId: 'img1', mimeType: 'image/png' }, action: null });
+    const key = files.keyFromUrl(image.mediaUrl!)!;
+    expect(key.startsWith(`${ws}/whatsapp-media/`)).toBe(true);
+    expect(key.endsWith('/image-img1.png')).toBe(true);
+    expect(await files.stat(key)).toEqual({ mimeType: 'image/png', fileName: 'image-img1.png', size: 'bytes of img1'.length });
+
+    const doc = await storedAs({ type: 'document', document: { id: 'doc1', mime_type: 'application/pdf', filename: 'invoice.pdf' } });
+    expect(doc).toMatchObject({ type: 'document', text: null, header: { type: 'document', mediaId: 'doc1', mimeType: 'application/pdf', filename: 'invoice.pdf' } });
+    expect(files.keyFromUrl(doc.mediaUrl!)!.endsWith('/invoice.pdf')).toBe(true);
+
+    const voice = await storedAs({ type: 'audio', audio: { id: 'aud1', mime_type: 'audio/ogg; codecs=opus' } });
+    expect(voice).toMatchObject({ type: 'document', header: { type: 'audio', mediaId: 'aud1', mimeType: 'audio/ogg; codecs=opus' } });
+    expect(files.keyFromUrl(voice.mediaUrl!)!.endsWith('/audio-aud1.ogg')).toBe(true);
+    expect(voice.header).not.toHaveProperty('filename');
+
+    const sticker = await storedAs({ type: 'sticker', sticker: { id: 'stk1' } });
+    // no type from Meta: the downloaded file's type, its parameters left out of the extension
+    expect(sticker).toMatchObject({ type: 'image', header: { type: 'sticker', mediaId: 'stk1', mimeType: null } });
+    expect(files.keyFromUrl(sticker.mediaUrl!)!.endsWith('/sticker-stk1.jpeg')).toBe(true);
+    expect((await files.stat(files.keyFromUrl(sticker.mediaUrl!)!))?.mimeType).toBe('image/jpeg; q=1');
+
+    expect(await storedAs({ type: 'video', video: { id: 'vid1', mime_type: 'video' } })).toMatchObject({ type: 'video' });
+    expect(downloads).toEqual(expect.arrayContaining(['img1', 'doc1', 'aud1', 'stk1', 'vid1']));
+  });
+
+  it('media that cannot be fetched is stored without its file, with a warning; a message without its media says so', async () => {
+    const before = logged.length;
+    expect(await storedAs({ type: 'image', image: { id: 'broken1', mime_type: 'image/png', caption: 'x' } })).toMatchObject({ type: 'image', text: 'x', mediaUrl: null, header: { mediaId: 'broken1' } });
+    expect(logged.slice(before)).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'inbound media could not be fetched; the message is stored without it', obj: expect.objectContaining({ mediaId: 'broken1' }) }));
+    for (const kind of ['image', 'video', 'document', 'audio', 'sticker']) {
+      expect(await storedAs({ type: kind })).toEqual({ ...none, type: 'text', text: `Empty ${kind} message`, action: null });
+    }
+  });
+
+  it('media without a downloader is stored without its file', async () => {
+    const c = customer();
+    await webhookProcessor(deps({ media: undefined })).processWebhook(inbound(c.waId, { type: 'image', image: { id: 'nodl1', mime_type: 'image/png' } }));
+    expect((await messagesOf(c.phone))[0]).toMatchObject({ type: 'image', mediaUrl: null });
+    expect(downloads).not.toContain('nodl1');
+  });
+
+  it('a location with its name and address, or its coordinates alone', async () => {
+    const loc = { latitude: 52.37, longitude: 4.89, name: 'Dam Square', address: 'Amsterdam' };
+    expect(await storedAs({ type: 'location', location: loc })).toEqual({ ...none, type: 'text', text: 'Dam Square, Amsterdam (52.37, 4.89)', action: { type: 'location', ...loc } });
+    expect(await storedAs({ type: 'location', location: { latitude: 1.5, longitude: -2, address: 'Somewhere' } })).toMatchObject({ text: 'Somewhere (1.5, -2)' });
+    expect(await storedAs({ type: 'location', location: { latitude: 1.5, longitude: -2 } })).toMatchObject({ text: '(1.5, -2)' });
+    expect(await storedAs({ type: 'location' })).toEqual({ ...none, type: 'text', text: 'Location', action: null });
+  });
+
+  it('a kind Parley does not know in words; a reaction not at all', async () => {
+    expect(await storedAs({ type: 'contacts' })).toEqual({ ...none, type: 'text', text: 'This message type is not supported yet (contacts)', action: null });
+    const c = customer();
+    await only(inbound(c.waId, { type: 'reaction', reaction: { message_id: 'wamid.x', emoji: '👍' } }));
+    expect(await messagesOf(c.phone)).toEqual([]);
+  });
+});
+
+describe('order, time and the other workspace', () => {
+  it('keeps the order of one delivery 1 ms apart from its receipt, and never dates a message after its receipt', async () => {
+    const c = customer();
+    const receivedAt = Date.parse('2026-11-25T10:00:00.000Z');
+    const future = String(Math.floor(receivedAt / 1000) + 3600);
+    const past = String(Math.floor(receivedAt / 1000) - 60);
+    const payload = messagesPayload({
+      messages: [
+        { from: c.waId, id: wamid(), timestamp: future, type: 'text', text: { body: 'one' } },
+        { from: c.waId, id: wamid(), timestamp: past, type: 'text', text: { body: 'two' } },
+        { from: c.waId, id: wamid(), type: 'text', text: { body: 'three' } },
+      ],
+    });
+    await webhookProcessor(deps()).processWebhook(payload, receivedAt);
+    const rows = await messagesOf(c.phone);
+    expect(rows.map((r) => [r.text, r.createdAt.toISOString()])).toEqual([
+      ['one', '2026-11-25T10:00:00.000Z'],
+      ['two', '2026-11-25T10:00:00.001Z'],
+      ['three', '2026-11-25T10:00:00.002Z'],
+    ]);
+  });
+
+  it('stores a number\'s messages in the workspace that connected it', async () => {
+    const c = customer();
+    await only(inbound(c.waId, { type: 'text', text: { body: 'for the other shop' } }, 'Bo', otherPhoneNumberId));
+    expect(await messagesOf(c.phone)).toEqual([]);
+    expect((await messagesOf(c.phone, otherWs)).map((r) => r.text)).toEqual(['for the other shop']);
+    expect(afterInboundCalls.at(-1)?.workspaceId).toBe(otherWs);
+  });
+});
+
+describe('what is dropped', () => {
+  it('a delivery that is not a WhatsApp payload, a change without metadata, an unknown number: warned, nothing stored', async () => {
+    const before = logged.length;
+    const p = webhookProcessor(deps());
+    await p.processWebhook({ hello: 'world' });
+    await p.processWebhook({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field: 'messages', value: { messages: [] } }] }] });
+    const c = customer();
+    await p.processWebhook(inbound(c.waId, { type: 'text', text: { body: 'to nobody' } }, 'X', 'pn-nobody-connected'));
+    await p.processWebhook({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field: 'account_update', value: {} }] }] });
+    expect(await messagesOf(c.phone)).toEqual([]);
+    const msgs = logged.slice(before).map((l) => `${l.level}: ${l.msg}`);
+    expect(msgs).toEqual([
+      'warn: webhook delivery that is not a WhatsApp Business payload dropped',
+      'warn: webhook change without usable metadata dropped',
+      'warn: webhook for an unknown phone number id dropped',
+      'debug: webhook field not used by Parley',
+    ]);
+    expect(logged.find((l) => l.msg === 'webhook for an unknown phone number id dropped')?.obj).toEqual({ phoneNumberId: 'pn-nobody-connected' });
+  });
+
+  it('a malformed message or status, keeping the good ones; errors Meta reports are logged', async () => {
+    const before = logged.length;
+    const c = customer();
+    await only(
+      messagesPayload({
+        messages: [{ from: c.waId, type: 'text' }, { from: c.waId, id: wamid(), timestamp: now(), type: 'text', text: { body: 'good' } }],
+        statuses: [{ status: 'read' }],
+        errors: [{ code: 131047, title: 'Re-engagement message' }],
+      }),
+    );
+    expect((await messagesOf(c.phone)).map((r) => r.text)).toEqual(['good']);
+    const mine = logged.slice(before);
+    expect(mine.map((l) => l.msg)).toEqual(['malformed inbound message dropped', 'malformed status update dropped', 'WhatsApp reported an error']);
+    expect(mine[2].obj).toEqual({ code: 131047, title: 'Re-engagement message', accountId: account.id });
+  });
+});
+
+describe('redelivery and retries', () => {
+  it('stores a message delivered twice (later, or twice in one batch) once', async () => {
+    const c = customer();
+    const payload = inbound(c.waId, { type: 'text', text: { body: 'once' } });
+    const p = webhookProcessor(deps());
+    const retry = await p.processDeliveries([{ payload }, { payload }]);
+    expect(retry.size).toBe(0);
+    await p.processWebhook(payload);
+    expect((await messagesOf(c.phone)).map((r) => r.text)).toEqual(['once']);
+  });
+
+  it('a redelivered message does not reopen the conversation it was stored in, nor call auto-assignment again', async () => {
+    const c = customer();
+    const payload = inbound(c.waId, { type: 'text', text: { body: 'hi' } });
+    await only(payload);
+    const [row] = await messagesOf(c.phone);
+    await database.db.update(t.conversations).set({ isActive: false }).where(eq(t.conversations.id, row.conversationId));
+    const calls = afterInboundCalls.length;
+    await only(payload);
+    const [conv] = await database.db.select().from(t.conversations).where(eq(t.conversations.id, row.conversationId));
+    expect(conv.isActive).toBe(false);
+    expect(afterInboundCalls).toHaveLength(calls);
+  });
+
+  it('a failing auto-assignment is logged and never fails the delivery', async () => {
+    afterInboundFails = true;
+    try {
+      const c = customer();
+      const before = logged.length;
+      await only(inbound(c.waId, { type: 'text', text: { body: 'assign me' } }));
+      expect((await messagesOf(c.phone)).map((r) => r.text)).toEqual(['assign me']);
+      expect(logged.slice(before).map((l) => l.msg)).toContain('auto-assignment failed');
+    } finally {
+      afterInboundFails = false;
+    }
+  });
+
+  it('a message PostgreSQL cannot store fails only its own delivery; the others of the batch are stored', async () => {
+    const good = customer();
+    const bad = customer();
+    const before = logged.length;
+    const retry = await webhookProcessor(deps()).processDeliveries([
+      { payload: inbound(good.waId, { type: 'text', text: { body: 'fine' } }) },
+      { payload: inbound(bad.waId, { type: 'text', text: { body: 'nul \u0000 byte' } }) },
+      { payload: inbound(good.waId, { type: 'text', text: { body: 'fine too' } }) },
+    ]);
+    expect([...retry.keys()]).toEqual([1]);
+    expect((await messagesOf(good.phone)).map((r) => r.text)).toEqual(['fine', 'fine too']);
+    expect(await messagesOf(bad.phone)).toEqual([]);
+    expect(logged.slice(before).map((l) => l.msg)).toContain('a batch of inbound messages failed; storing them one by one');
+    // alone, the bad message fails its delivery at once
+    await expect(webhookProcessor(deps()).processWebhook(inbound(bad.waId, { type: 'text', text: { body: 'nul \u0000 again' } }))).rejects.toThrow();
+  });
+});
+
+describe('statuses', () => {
+  async function sentMessage() {
+    const c = customer();
+    await only(inbound(c.waId, { type: 'text', text: { body: 'hello' } }));
+    const [inb] = await messagesOf(c.phone);
+    const id = wamid();
+    const [row] = await database.db
+      .insert(t.messages)
+      .values({ workspaceId: ws, conversationId: inb.conversationId, type: 'text', text: 'our answer', creator: 'agent', waMessageId: id, status: 'sent' })
+      .returning();
+    return { id, row, waId: c.waId };
+  }
+  const statusOf = async (id: string) => (await database.db.select().from(t.messages).where(eq(t.messages.waMessageId, id)))[0];
+  const statusPayload = (id: string, status: string, extra: Record<string, unknown> = {}) => messagesPayload({ statuses: [{ id, status, timestamp: now(), ...extra }] });
+  const eventsOf = async (type: string) => (await database.db.select().from(t.workspaceEvents).where(and(eq(t.workspaceEvents.workspaceId, ws), eq(t.workspaceEvents.type, type)))).length;
+
+  it('moves a message forward with an event, and never back', async () => {
+    const { id } = await sentMessage();
+    const events = await eventsOf('message.status');
+    await only(statusPayload(id, 'read'));
+    expect((await statusOf(id)).status).toBe('read');
+    expect(await eventsOf('message.status')).toBe(events + 1);
+    await only(statusPayload(id, 'delivered'));
+    expect((await statusOf(id)).status).toBe('read');
+    expect(await eventsOf('message.status')).toBe(events + 1);
+  });
+
+  it('records a failure with its reason, and ignores statuses Parley does not track', async () => {
+    const { id } = await sentMessage();
+    await only(statusPayload(id, 'deleted'));
+    expect((await statusOf(id)).status).toBe('sent');
+    await only(statusPayload(id, 'failed', { errors: [{ code: 131026, title: 'Message undeliverable' }] }));
+    const row = await statusOf(id);
+    expect(row.status).toBe('failed');
+    expect(row.failureReason).toMatch(/\(code 131026\)$/);
+  });
+
+  it('a delivered status records no failure reason', async () => {
+    const { id } = await sentMessage();
+    await only(statusPayload(id, 'delivered', { errors: [{ code: 1, title: 'ignored' }] }));
+    expect(await statusOf(id)).toMatchObject({ status: 'delivered', failureReason: null });
+  });
+
+  it('retries a recent status for a message not stored yet, up to three attempts; drops an old one', async () => {
+    const p = webhookProcessor(deps());
+    const payload = statusPayload(`wamid.not-yet.${Date.now()}`, 'sent');
+    await expect(p.processWebhook(payload, Date.now(), 0)).rejects.toBeInstanceOf(StatusNotYetKnown);
+    await expect(p.processWebhook(payload, Date.now(), 2)).rejects.toThrow('a status arrived for a message that is not stored yet; retried later');
+    await expect(p.processWebhook(payload, Date.now(), 3)).resolves.toBeUndefined();
+    const old = messagesPayload({ statuses: [{ id: `wamid.old.${Date.now()}`, status: 'sent', timestamp: String(Math.floor(Date.now() / 1000) - 121) }] });
+    await expect(p.processWebhook(old, Date.now(), 0)).resolves.toBeUndefined();
+    const young = messagesPayload({ statuses: [{ id: `wamid.young.${Date.now()}`, status: 'sent', timestamp: String(Math.floor(Date.now() / 1000) - 110) }] });
+    await expect(p.processWebhook(young, Date.now(), 0)).rejects.toBeInstanceOf(StatusNotYetKnown);
+    // without a time the status counts as just sent
+    const timeless = messagesPayload({ statuses: [{ id: `wamid.timeless.${Date.now()}`, status: 'delivered' }] });
+    await expect(p.processWebhook(timeless, Date.now(), 0)).rejects.toBeInstanceOf(StatusNotYetKnown);
+  });
+
+  it('a status for a message already at that status or beyond is known: no retry', async () => {
+    const { id } = await sentMessage();
+    await only(statusPayload(id, 'read'));
+    await expect(webhookProcessor(deps()).processWebhook(statusPayload(id, 'sent'), Date.now(), 0)).resolves.toBeUndefined();
+  });
+
+  it('retries only the delivery whose status waits, and applies the others of the batch', async () => {
+    const { id } = await sentMessage();
+    const retry = await webhookProcessor(deps()).processDeliveries([
+      { payload: statusPayload(`wamid.not-yet.${Date.now()}`, 'sent'), attempt: 0 },
+      { payload: statusPayload(id, 'delivered'), attempt: 0 },
+    ] satisfies WebhookDelivery[]);
+    expect([...retry.keys()]).toEqual([0]);
+    expect((await statusOf(id)).status).toBe('delivered');
+  });
+});
+
+describe('template reviews', () => {
+  let templateId = '';
+  const metaId = `${Date.now()}`;
+  beforeAll(async () => {
+    const [tpl] = await database.db
+      .insert(t.whatsappTemplates)
+      .values({ workspaceId: ws, whatsappAccountId: account.id, name: 'order_update', status: 'PENDING', language: 'en', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your order {{1}} is on its way' }], whatsappTemplateId: metaId, memberId: account.memberId })
+      .returning();
+    templateId = tpl.id;
+  });
+  const review = (event: string, time?: number, id: string | number = metaId) => ({
+    object: 'whatsapp_business_account',
+    entry: [{ id: wabaId, ...(time ? { time } : {}), changes: [{ field: 'message_template_status_update', value: { event, message_template_id: id } }] }],
+  });
+  const template = async () => (await database.db.select().from(t.whatsappTemplates).where(eq(t.whatsappTemplates.id, templateId)))[0];
+
+  it('applies a review with its time, with an event, and a redelivered older review changes nothing', async () => {
+    const events = async () => (await database.db.select().from(t.workspaceEvents).where(and(eq(t.workspaceEvents.workspaceId, ws), eq(t.workspaceEvents.type, 'template.status')))).length;
+    const before = await events();
+    await only(review('APPROVED', 1_790_000_000, Number(metaId)));
+    expect(await template()).toMatchObject({ status: 'APPROVED', statusAt: new Date(1_790_000_000_000) });
+    expect(await events()).toBe(before + 1);
+    await only(review('PAUSED', 1_790_000_100));
+    expect((await template()).status).toBe('PAUSED');
+    await only(review('APPROVED', 1_790_000_000));
+    expect((await template()).status).toBe('PAUSED');
+    expect(await events()).toBe(before + 2);
+  });
+
+  it('logs a review of a template Parley does not know, and drops a malformed one', async () => {
+    const before = logged.length;
+    await only(review('APPROVED', 1_790_000_000, 'unknown-template'));
+    await only({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field: 'message_template_status_update', value: { nothing: true } }] }] });
+    expect(logged.slice(before).map((l) => `${l.level}: ${l.msg}`)).toEqual([
+      'info: status update for a template Parley does not know',
+      'warn: malformed template status update dropped',
+    ]);
+  });
+});
