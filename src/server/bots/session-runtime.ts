@@ -16,7 +16,6 @@ import type { ServiceDeps } from '../services/context';
 import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
 import * as conv from '../repositories/conversations';
-import { attributesOf } from '../repositories/attributes';
 import * as r from '../repositories/resources';
 import { appendEvents, type NewEvent } from '../realtime/event-log';
 import { guardedFetch } from './http-node';
@@ -78,8 +77,34 @@ export function toContent(m: BotMessage, sessionId: string): OutboundContent | n
 export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
   const log = d.log.child({ area: 'bots' });
 
-  async function attributeMap(ex: Executor, ws: string) {
-    return new Map<string, AttributeInfo>((await attributesOf(ex, ws)).map((a) => [a.id, { id: a.id, name: a.name, format: a.format, type: a.type }]));
+  /**
+   * Published versions by id: immutable once published (a new deploy is a new row), so cached without expiry,
+   * bounded (oldest dropped first). Saves a statement and the canvas's JSON decoding on every turn.
+   */
+  const versions = new Map<string, v.BotVersionRow>();
+  async function versionOf(tx: Executor, ws: string, versionId: string) {
+    const key = `${ws}:${versionId}`;
+    const hit = versions.get(key);
+    if (hit) return hit;
+    const row = await v.versionOfSession(tx, ws, versionId);
+    if (row) {
+      if (versions.size >= 500) versions.delete(versions.keys().next().value!);
+      versions.set(key, row);
+    }
+    return row;
+  }
+
+  /**
+   * The workspace's attributes and the values known before the session's answers (the contact's and the
+   * conversation's, by name), in one statement. Attributes can be renamed or deleted at any time, so they are read
+   * with the values rather than cached.
+   */
+  async function turnContext(tx: Executor, ws: string, c: s.ConversationRow) {
+    const ctx = await s.turnContext(tx, ws, c.contactId, c.id);
+    const attributes = new Map<string, AttributeInfo>(ctx.attributes.map((a) => [a.id, { id: a.id, name: a.name, format: a.format as AttributeInfo['format'], type: a.type as AttributeInfo['type'] }]));
+    const known: Record<string, string> = {};
+    for (const [k, val] of Object.entries(ctx.contact)) if (val !== null && val !== undefined) known[k] = String(val);
+    return { attributes, known: { ...known, ...ctx.conversation } };
   }
 
   /** The seam for a live session: sends and e-mails are collected for the commit, a handoff is remembered. */
@@ -104,14 +129,6 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       note: (nodeId, text) => log.info({ sessionId: session.id, nodeId }, text),
     };
     return { env, handoff };
-  }
-
-  /** Values known before the session's answers: the contact's and the conversation's attributes, by name. */
-  async function knownValues(tx: Executor, ws: string, c: s.ConversationRow): Promise<Record<string, string>> {
-    const [contact, conversation] = await Promise.all([s.contactAttributes(tx, ws, c.contactId), s.conversationAttributeValues(tx, ws, c.id)]);
-    const out: Record<string, string> = {};
-    for (const [k, val] of Object.entries(contact)) if (val !== null && val !== undefined) out[k] = String(val);
-    return { ...out, ...conversation };
   }
 
   /** Writes what the turn collected: contact-type attributes on the contact, conversation-type on the conversation. */
@@ -183,23 +200,29 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     return session;
   }
 
-  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, fx: Effects, memberId: string | null = null, message = '') {
-    await s.updateSession(tx, ws, session.id, { status: 'ended', endReason: reason, endedAt: new Date(), waitingFor: null, noAnswerAt: null });
+  async function endSession(tx: Executor, ws: string, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, fx: Effects, memberId: string | null = null, message = '', handledUntil?: Date) {
+    await s.updateSession(tx, ws, session.id, { status: 'ended', endReason: reason, endedAt: new Date(), waitingFor: null, noAnswerAt: null, ...(handledUntil && { handledUntil }) });
     if (reason === 'failed') log.warn({ sessionId: session.id }, 'bot session ended without finishing; the conversation waits for a human');
     if (c.assigneeBotId === session.botId || memberId) return reassign(tx, ws, c, session.botId, fx, memberId, message);
     return c;
   }
 
+  /** The session's expiry job: one per session (a waiting one absorbs another send), rescheduling itself when it finds the expiry moved. */
+  const scheduleExpiry = (tx: Executor, ws: string, session: { id: string; step: number }, at: Date) =>
+    d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: session.step, kind: 'expire' }, { tx, startAfter: at, singletonKey: `bots.expire:${session.id}` });
+
   /**
-   * Runs one turn of a session (start, an answer, or a timeout) and saves it with its effects. Answers the
-   * conversation as it stands after the turn.
+   * Runs one turn of a session (start, an answer, or a timeout) and saves it with its effects, with the last
+   * inbound message it handled (`handledUntil`). Answers the conversation as it stands after the turn, and the
+   * session, or null when it ended. `fresh`: the session was just inserted (its expiry job is queued here; later
+   * turns only push the expiry later, which the job finds when it runs).
    */
-  async function applyTurn(tx: Executor, ws: string, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, fx: Effects) {
-    const version = session.botVersionId ? await v.versionOfSession(tx, ws, session.botVersionId) : null;
-    if (!version) return endSession(tx, ws, session, c, 'failed', fx);
+  async function applyTurn(tx: Executor, ws: string, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, fx: Effects, handledUntil?: Date, fresh = false): Promise<{ c: s.ConversationRow; session: s.BotSessionRow | null }> {
+    const version = session.botVersionId ? await versionOf(tx, ws, session.botVersionId) : null;
+    if (!version) return { c: await endSession(tx, ws, session, c, 'failed', fx, null, '', handledUntil), session: null };
     const rf = version.rfInstance as BotRfInstance;
-    const attributes = await attributeMap(tx, ws);
-    const { env, handoff } = liveEnv(ws, session, attributes, await knownValues(tx, ws, c), fx);
+    const { attributes, known } = await turnContext(tx, ws, c);
+    const { env, handoff } = liveEnv(ws, session, attributes, known, fx);
     const before = (session.variables ?? {}) as Record<string, string>;
     const state: RunState = { currentNodeId: session.currentNodeId, step: session.step, waitingFor: session.waitingFor, invalidAnswers: session.invalidAnswers, variables: before };
     const turn = await runTurn(rf, env, state, answer);
@@ -208,7 +231,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
     const expiresAt = new Date(Math.min(windowEnd, at.getTime() + idleMinutesOf(rf) * 60_000));
     const minutes = turn.ended ? null : noAnswerMinutesOf(rf, turn.state);
     const noAnswerAt = minutes ? new Date(at.getTime() + minutes * 60_000) : null;
-    await s.updateSession(tx, ws, session.id, {
+    const saved = await s.updateSession(tx, ws, session.id, {
       currentNodeId: turn.state.currentNodeId ?? session.currentNodeId,
       step: turn.state.step,
       waitingFor: turn.state.waitingFor,
@@ -216,11 +239,12 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       variables: turn.state.variables,
       expiresAt,
       noAnswerAt,
+      ...(handledUntil && { handledUntil }),
     });
-    if (turn.ended) return endSession(tx, ws, session, c, turn.ended, fx, handoff.memberId, handoff.message);
-    await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'expire' }, { tx, startAfter: expiresAt });
+    if (turn.ended) return { c: await endSession(tx, ws, session, c, turn.ended, fx, handoff.memberId, handoff.message), session: null };
+    if (fresh) await scheduleExpiry(tx, ws, { id: session.id, step: turn.state.step }, expiresAt);
     if (noAnswerAt) await d.jobs.send('bots.timeout', { workspaceId: ws, sessionId: session.id, step: turn.state.step, kind: 'noAnswer' }, { tx, startAfter: noAnswerAt });
-    return c;
+    return { c, session: saved };
   }
 
   /**
@@ -270,27 +294,33 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
       await d.db.transaction(async (tx) => {
         let c = await s.lockConversation(tx, ws, data.conversationId);
         if (!c) return;
-        let session = await s.liveSessionOf(tx, ws, c.id);
+        const live = await s.liveSessionAndAgentOf(tx, ws, c.id);
+        let session = live?.session ?? null;
+        // Whether an agent wrote since the session started: read with the session for the first message, asked
+        // again for a session started by an earlier message of this turn.
+        let agentWrote: boolean | null = live?.agentWrote ?? null;
         const after = session?.handledUntil ?? new Date(new Date(data.from).getTime() - 1);
         for (const m of await s.inboundBetween(tx, ws, c.id, after, new Date(data.upTo))) {
-          if (session && (c.assigneeMemberId || (await s.agentWroteSince(tx, ws, c.id, session.createdAt)))) {
+          if (session && (c.assigneeMemberId || (agentWrote ?? (await s.agentWroteSince(tx, ws, c.id, session.createdAt))))) {
             c = await endSession(tx, ws, session, c, 'member', fx);
             session = null;
           }
+          agentWrote = null;
           if (session && session.expiresAt.getTime() < m.createdAt.getTime()) {
             c = await endSession(tx, ws, session, c, 'expired', fx);
             session = null;
           }
+          let turn: { c: s.ConversationRow; session: s.BotSessionRow | null };
           if (!session) {
-            session = await startSession(tx, ws, c, m.text, fx);
-            if (!session) continue;
-            c = { ...c, assigneeBotId: session.botId };
-            c = await applyTurn(tx, ws, c, session, null, m.createdAt, fx);
+            const started = await startSession(tx, ws, c, m.text, fx);
+            if (!started) continue;
+            c = { ...c, assigneeBotId: started.botId };
+            turn = await applyTurn(tx, ws, c, started, null, m.createdAt, fx, m.createdAt, true);
           } else {
-            c = await applyTurn(tx, ws, c, session, answerOf(m), m.createdAt, fx);
+            turn = await applyTurn(tx, ws, c, session, answerOf(m), m.createdAt, fx, m.createdAt);
           }
-          await s.updateSession(tx, ws, session.id, { handledUntil: m.createdAt });
-          session = await s.liveSessionOf(tx, ws, c.id);
+          c = turn.c;
+          session = turn.session;
         }
         await queueEffects(tx, ws, fx);
       });
@@ -317,7 +347,7 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         }
         const now = new Date();
         const session = await insertAtStart(tx, ws, c, live, now);
-        await applyTurn(tx, ws, c, session, null, now, fx);
+        await applyTurn(tx, ws, c, session, null, now, fx, undefined, true);
         await queueEffects(tx, ws, fx);
       });
       afterCommit(fx);
@@ -332,14 +362,17 @@ export function botSessionRuntime(d: ServiceDeps, outbound: Outbound) {
         if (!first) return;
         const c = await s.lockConversation(tx, ws, first.conversationId);
         const session = await s.sessionById(tx, ws, data.sessionId);
-        if (!c || !session || session.status !== 'active' || session.step !== data.step) return;
+        if (!c || !session || session.status !== 'active') return;
         if (data.kind === 'expire') {
+          // One expiry job per session, whatever the step: turns push the expiry later without requeuing it, so
+          // it ends the session if due, or queues itself again for the expiry as it now stands.
           if (session.expiresAt.getTime() <= Date.now() + 1000) {
             await endSession(tx, ws, session, c, 'expired', fx);
             await appendEvents(tx, ws, fx.events);
-          }
+          } else await scheduleExpiry(tx, ws, session, session.expiresAt);
           return;
         }
+        if (session.step !== data.step) return;
         await applyTurn(tx, ws, c, session, { type: 'noAnswer' }, new Date(), fx);
         await queueEffects(tx, ws, fx);
       });

@@ -1,6 +1,6 @@
 /** SQL of live bot sessions (issue 18): locking, inbound messages to apply, attribute writes. */
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
+import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
 
 export type BotSessionRow = typeof t.botSessions.$inferSelect;
@@ -24,6 +24,22 @@ export async function liveSessionOf(ex: Executor, workspaceId: string, conversat
   return row ?? null;
 }
 
+/**
+ * The conversation's running session with whether an agent wrote since it started (an agent's reply takes over):
+ * one statement where a turn used two.
+ */
+export async function liveSessionAndAgentOf(ex: Executor, workspaceId: string, conversationId: string): Promise<{ session: BotSessionRow; agentWrote: boolean } | null> {
+  const [row] = await ex
+    .select({
+      session: t.botSessions,
+      // Qualified by hand: drizzle leaves columns unqualified in a single-table select.
+      agentWrote: sql<boolean>`exists (select 1 from ${t.messages} m where m.workspace_id = bot_sessions.workspace_id and m.conversation_id = bot_sessions.conversation_id and m.creator = 'agent' and m.created_at > bot_sessions.created_at)`,
+    })
+    .from(t.botSessions)
+    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.conversationId, conversationId), eq(t.botSessions.status, 'active')));
+  return row ? { session: row.session, agentWrote: row.agentWrote === true } : null;
+}
+
 export async function sessionById(ex: Executor, workspaceId: string, id: string): Promise<BotSessionRow | null> {
   const [row] = await ex.select().from(t.botSessions).where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.id, id)));
   return row ?? null;
@@ -34,11 +50,13 @@ export async function insertSession(ex: Executor, values: typeof t.botSessions.$
   return row;
 }
 
-export async function updateSession(ex: Executor, workspaceId: string, id: string, set: Partial<typeof t.botSessions.$inferInsert>): Promise<void> {
-  await ex
+export async function updateSession(ex: Executor, workspaceId: string, id: string, set: Partial<typeof t.botSessions.$inferInsert>): Promise<BotSessionRow | null> {
+  const [row] = await ex
     .update(t.botSessions)
     .set({ ...set, updatedAt: new Date() })
-    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.id, id)));
+    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.id, id)))
+    .returning();
+  return row ?? null;
 }
 
 /** Ends the conversation's running session, if any (the conversation was taken from the bot). */
@@ -105,6 +123,22 @@ export async function accountsWithActiveBot(ex: Executor, accountIds: string[]):
     .from(t.bots)
     .where(and(inArray(t.bots.whatsappAccountId, accountIds), eq(t.bots.isActive, true)));
   return new Set(rows.map((r) => r.id!));
+}
+
+/**
+ * What a turn reads before running, in one statement: the workspace's attributes (id -> name, format, type), the
+ * contact's values and the conversation's conversation-type values (three statements before).
+ */
+export async function turnContext(ex: Executor, workspaceId: string, contactId: string, conversationId: string) {
+  const rows = rowsOf<{ attributes: { id: string; name: string; format: string; type: string }[] | null; contact: Record<string, unknown> | null; conversation: Record<string, string> | null }>(
+    await ex.execute(sql`select
+      (select coalesce(json_agg(json_build_object('id', a.id, 'name', a.name, 'format', a.format, 'type', a.type) order by a.created_at), '[]'::json)
+         from ${t.attributes} a where a.workspace_id = ${workspaceId}) as attributes,
+      (select c.attributes from ${t.contacts} c where c.workspace_id = ${workspaceId} and c.id = ${contactId}) as contact,
+      (select v.values from ${t.conversationAttributes} v where v.workspace_id = ${workspaceId} and v.conversation_id = ${conversationId}) as conversation`),
+  );
+  const row = rows[0];
+  return { attributes: row?.attributes ?? [], contact: row?.contact ?? {}, conversation: row?.conversation ?? {} };
 }
 
 export async function contactAttributes(ex: Executor, workspaceId: string, contactId: string): Promise<Record<string, unknown>> {

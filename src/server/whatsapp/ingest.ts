@@ -19,7 +19,7 @@ import {
 } from './webhook-payload';
 import type { ChannelDeps } from './channel-deps';
 import { type InboundItem, type MessageContent, storeInboundBatch } from './inbound-batch';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent, appendEvents, type NewEvent } from '../realtime/event-log';
 import { campaignInboundCommitted, campaignStatusApplied } from '../campaigns/inbound-hooks';
 import { botsInboundCommitted } from '../bots/inbound-hook';
 
@@ -151,21 +151,56 @@ export function webhookProcessor(d: ChannelDeps) {
     }
   }
 
-  /** Answers false when the status is about a wamid not stored yet but so recent that its send may still be committing. */
-  async function ingestStatus(account: ch.AccountRow, s: StatusUpdate): Promise<boolean> {
-    if (s.status !== 'sent' && s.status !== 'delivered' && s.status !== 'read' && s.status !== 'failed') return true;
-    const status = s.status;
-    const ws = account.workspaceId;
-    const row = await d.db.transaction(async (tx) => {
-      const updated = await ch.applyStatus(tx, ws, s.id, status, status === 'failed' ? failureReasonOf(s.errors) : null);
-      // Campaigns (issue 17): the log line of a campaign's message follows its status, never backwards.
-      const failure = { code: s.errors?.[0]?.code ?? null, reason: status === 'failed' ? failureReasonOf(s.errors) : null };
-      await campaignStatusApplied(tx, ws, s.id, status, failure);
-      if (updated) await appendEvent(tx, ws, 'message.status', { message: conv.toMessage(updated) });
-      return updated;
+  /**
+   * The statuses of a batch of deliveries, one transaction per workspace (one transaction per status before: a
+   * bot's or a campaign's sent / delivered / read webhooks cost a commit each and took the workspace's event lock
+   * once per status). Applied in wamid order (the same row lock order in every batch; statuses never move
+   * backwards, so the order of one message's statuses changes nothing), their `message.status` events appended
+   * last in one insert. Answers, by position in `list`, false for a status about a wamid not stored yet but so
+   * recent that its send may still be committing, or the error to retry its delivery with.
+   */
+  async function ingestStatuses(list: { account: ch.AccountRow; s: StatusUpdate }[]): Promise<(boolean | Error)[]> {
+    const out: (boolean | Error)[] = list.map(() => true);
+    const byWs = new Map<string, number[]>();
+    list.forEach(({ account, s }, i) => {
+      if (s.status !== 'sent' && s.status !== 'delivered' && s.status !== 'read' && s.status !== 'failed') return;
+      const l = byWs.get(account.workspaceId) ?? [];
+      l.push(i);
+      byWs.set(account.workspaceId, l);
     });
-    if (row || (await ch.messageByWamid(db(), ws, s.id))) return true;
-    return Date.now() - timeOf(s.timestamp).getTime() > statusGraceMs;
+    for (const [ws, indexes] of byWs) {
+      const ordered = [...indexes].sort((a, b) => (list[a].s.id < list[b].s.id ? -1 : list[a].s.id > list[b].s.id ? 1 : a - b));
+      const changed = new Set<string>();
+      try {
+        await d.db.transaction(async (tx) => {
+          const events: NewEvent[] = [];
+          for (const i of ordered) {
+            const s = list[i].s;
+            const status = s.status as 'sent' | 'delivered' | 'read' | 'failed';
+            const updated = await ch.applyStatus(tx, ws, s.id, status, status === 'failed' ? failureReasonOf(s.errors) : null);
+            // Campaigns (issue 17): the log line of a campaign's message follows its status, never backwards.
+            const failure = { code: s.errors?.[0]?.code ?? null, reason: status === 'failed' ? failureReasonOf(s.errors) : null };
+            await campaignStatusApplied(tx, ws, s.id, status, failure);
+            if (updated) {
+              changed.add(s.id);
+              events.push({ type: 'message.status', payload: { message: conv.toMessage(updated) } });
+            }
+          }
+          await appendEvents(tx, ws, events);
+        });
+      } catch (err) {
+        for (const i of indexes) out[i] = err instanceof Error ? err : new Error(String(err));
+        continue;
+      }
+      const unknown = [...new Set(indexes.map((i) => list[i].s.id).filter((w) => !changed.has(w)))];
+      const stored = unknown.length > 0 ? await ch.storedWamids(db(), ws, unknown) : new Set<string>();
+      for (const i of indexes) {
+        const s = list[i].s;
+        if (changed.has(s.id) || stored.has(s.id)) continue;
+        out[i] = Date.now() - timeOf(s.timestamp).getTime() > statusGraceMs;
+      }
+    }
+    return out;
   }
 
   /** The inbound messages and statuses of one `messages` change; null when it has none Parley can use. */
@@ -381,16 +416,13 @@ export function webhookProcessor(d: ChannelDeps) {
     );
     for (const [index, err] of await storeMessages(items.filter((x) => x !== null))) retry.set(index, err);
 
-    for (const { index, account, messages } of changes) {
-      for (const s of messages.statuses) {
-        try {
-          const known = await ingestStatus(account, s);
-          if (!known && (deliveries[index].attempt ?? 0) < statusRetries && !retry.has(index)) retry.set(index, new StatusNotYetKnown());
-        } catch (err) {
-          retry.set(index, err);
-        }
-      }
-    }
+    const statuses = changes.flatMap(({ index, account, messages }) => messages.statuses.map((s) => ({ index, account, s })));
+    const results = await ingestStatuses(statuses);
+    results.forEach((known, i) => {
+      const { index } = statuses[i];
+      if (known instanceof Error) retry.set(index, known);
+      else if (!known && (deliveries[index].attempt ?? 0) < statusRetries && !retry.has(index)) retry.set(index, new StatusNotYetKnown());
+    });
     for (const { index, wabaId, value, at } of templates) {
       try {
         await ingestTemplateStatus(wabaId, value, at);
