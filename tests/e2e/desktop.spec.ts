@@ -90,7 +90,7 @@ test('desktop: keychain session across a restart, notification to its conversati
     await expect(inbox(app).getByRole('link', { name: /Nora Notify/ })).toBeVisible();
     await kettle.click();
     await expect(app.page.getByRole('region', { name: 'Messages' }).getByText('Is the blue kettle back in stock?')).toBeVisible();
-    await expect(app.page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await expect(app.page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
     await app.page.getByRole('textbox', { name: 'Message' }).fill('Checking the stock for you');
     await app.page.screenshot({ path: path.join(screenshots, 'desktop-offline.png') });
 

@@ -57,9 +57,11 @@ test('quick switcher and live-chat shortcuts', async ({ page }) => {
   await page.keyboard.press('k');
   await expect(page).toHaveURL(new RegExp(`/live-chat/${first}`));
 
-  // R: the composer; letters typed there are text, not shortcuts.
-  await page.keyboard.press('r');
+  // R: the composer; letters typed there are text, not shortcuts. (Pressed once the conversation is on screen:
+  // the URL changes before the conversation has loaded.)
   const composer = page.getByRole('textbox', { name: 'Message' });
+  await expect(composer).toBeVisible();
+  await page.keyboard.press('r');
   await expect(composer).toBeFocused();
   await page.keyboard.type('jake');
   await expect(composer).toHaveValue('jake');
