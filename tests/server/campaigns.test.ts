@@ -333,7 +333,7 @@ describe('logs', () => {
     const csv = await ta.call('GET', `/campaign/${done.id}/logs.csv`, { token: admin.token });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
-    const lines = csv.body.trim().split('\n');
+    const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe('createdAt,phoneNumber,templateName,messageStatus,deliveryState,reason,errorCode,wamid,repliedAt');
     expect(lines).toHaveLength(31);
   });

@@ -135,6 +135,7 @@ export const roleMatrix: Record<string, Who> = {
   'DELETE /contact/:contactId': 'admin',
   'POST /contact': 'agent',
   'GET /workspace/:workspaceId/contacts/count': 'agent',
+  'POST /contact/:contactId/template-message': 'agent',
   'POST /attribute': 'admin',
   'PATCH /attribute/:attributeId': 'admin',
   'DELETE /attribute/:attributeId': 'admin',

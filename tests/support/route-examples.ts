@@ -44,6 +44,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
     templateId: s.ids.whatsappTemplate,
     parameters: { body: ['Ada'] },
   }),
+  sendContactTemplateMessage: (s) => ({ templateId: s.ids.whatsappTemplate, parameters: { body: ['Ada'] } }),
   syncTemplates: () => ({}),
   refreshWhatsappHealth: () => ({}),
   createContact: (s) => ({ phoneNumber: `+1415555${String(Date.now()).slice(-4)}`, name: 'Added By Hand', workspaceId: s.workspaceId }),

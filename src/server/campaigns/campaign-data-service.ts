@@ -19,6 +19,7 @@ import { decodeCursor, encodeCursor, iso, isoOrNull } from '../repositories/pagi
 import * as r from '../repositories/resources';
 import { defaultCountryOf } from '../repositories/workspaces';
 import type { ServiceDeps } from '../services/context';
+import { csvRow, csvRows } from '../services/csv';
 import { readDeployedCanvas } from './deployed-canvas';
 import type { CampaignRunner } from './runner';
 
@@ -39,12 +40,6 @@ const toLogEntry = (l: runs.LogRow): CampaignLogEntry => ({
   repliedAt: isoOrNull(l.repliedAt),
 });
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  // A cell a spreadsheet would run as a formula is quoted as text.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 const csvColumns = ['createdAt', 'phoneNumber', 'templateName', 'messageStatus', 'deliveryState', 'reason', 'errorCode', 'wamid', 'repliedAt'] as const;
 
 /** Keys of a trigger record that name the contact's phone number and name when no mapping row does. */
@@ -80,12 +75,12 @@ export function campaignDataService(d: ServiceDeps, runner: CampaignRunner) {
       const row = await campaign(ctx, id);
       const workspaceId = ctx.workspaceId;
       async function* lines() {
-        yield `${csvColumns.join(',')}\n`;
+        yield csvRow(csvColumns);
         let after: { at: Date; id: string } | undefined;
         for (;;) {
           const page = await runs.logsPage(ex(), workspaceId, id, { limit: 1000, after, outcome: status });
           if (page.length === 0) return;
-          yield page.map((l) => csvColumns.map((c) => csvCell((toLogEntry(l) as Record<string, unknown>)[c])).join(',')).join('\n') + '\n';
+          yield csvRows(page.map((l) => csvColumns.map((c) => (toLogEntry(l) as Record<string, unknown>)[c])));
           const last = page[page.length - 1];
           after = { at: last.createdAt, id: last.id };
         }

@@ -152,6 +152,7 @@ export function buildHandlers(s: Services): Handlers {
     // messages and templates (WhatsApp channel)
     createMessage: ({ ctx, body }) => s.messages.sendText(ctx, body),
     sendTemplateMessage: ({ ctx, body }) => s.messages.sendTemplate(ctx, body),
+    sendContactTemplateMessage: ({ ctx, params, body }) => s.messages.sendTemplateToContact(ctx, params.contactId, body),
     createTemplate: ({ ctx, body }) => s.templates.create(ctx, body),
     deleteTemplate: ({ ctx, params }) => s.templates.remove(ctx, params.templateId),
     syncTemplates: ({ ctx }) => s.templates.sync(ctx),

@@ -1,15 +1,38 @@
 /**
- * CSV writing (RFC 4180): a field with a comma, a quote or a line break is quoted, quotes doubled; lines end
- * with CRLF. A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first) is kept as text with a
- * leading apostrophe (OWASP's CSV injection advice). csv-stringify (the csv project, as csv-parse which the import
- * uses) is not installed here: the lead is asked in the issue-19 setup report whether to add it.
+ * The one CSV writer (contacts export, campaign logs): csv-stringify (the csv project, as csv-parse which the
+ * import uses). RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled; lines end with
+ * CRLF. `escape_formulas` keeps a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first) as text
+ * with a leading apostrophe (OWASP's CSV injection advice); a plain number such as a phone number "+14155550101"
+ * or "-3" is left as it is (a spreadsheet reads it as a number, not a formula).
  */
-export function csvField(v: unknown): string {
-  const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  const safe = /^[=+\-@\t\r]/.test(s) && !/^[+-]?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+import { stringify, type Options } from 'csv-stringify/sync';
+
+const plainNumber = /^[+-]?\d+(\.\d+)?$/;
+
+const options: Options = {
+  record_delimiter: 'windows',
+  // Setting record_delimiter turns off quoting a lone \n or \r unless this is said.
+  quote_record_delimiter: true,
+  escape_formulas: true,
+  cast: {
+    string: (s) => (plainNumber.test(s) ? { value: s, escape_formulas: false } : s),
+    boolean: (b) => String(b),
+    object: (o) => JSON.stringify(o),
+    date: (d) => d.toISOString(),
+  },
+};
+
+/** One line of CSV, CRLF at the end. */
+export function csvRow(values: readonly unknown[]): string {
+  return stringify([values as unknown[]], options);
 }
 
-export function csvRow(values: readonly unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
+/** Several lines of CSV, each ending with CRLF. */
+export function csvRows(rows: readonly (readonly unknown[])[]): string {
+  return rows.length === 0 ? '' : stringify(rows as unknown[][], options);
+}
+
+/** One field as it is written inside a line. */
+export function csvField(v: unknown): string {
+  return csvRow([v]).slice(0, -2);
 }

@@ -9,9 +9,9 @@
  */
 import type { z } from 'zod';
 import type { Message } from '../../shared';
-import type { CreateMessageBody, CreateTemplateMessageBody } from '../../shared/schemas/requests';
+import type { ContactTemplateMessageBody, CreateMessageBody, CreateTemplateMessageBody } from '../../shared/schemas/requests';
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from '../http/types';
@@ -115,6 +115,33 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
         content,
         'send template',
       );
+    },
+
+    /**
+     * Starts a conversation from the audience screen: an APPROVED template to a contact on the template's number.
+     * The outbound path finds the contact's conversation on that number or opens one (conversation.opened with
+     * the first message, then message.created). 404 for another workspace's contact or template; 400 for a
+     * template not approved.
+     */
+    async sendTemplateToContact(ctx: WorkspaceContext, contactId: string, body: z.output<typeof ContactTemplateMessageBody>): Promise<Message> {
+      const contact = await r.contacts.get(ex(), ctx.workspaceId, contactId);
+      if (!contact) throw notFound('Contact not found');
+      const tpl = await r.whatsappTemplates.get(ex(), ctx.workspaceId, body.templateId);
+      if (!tpl) throw notFound('Template not found');
+      if (tpl.status !== 'APPROVED') throw badRequest(`Only approved templates can be sent; this one is ${tpl.status}`);
+      const account = await ch.account(ex(), ctx.workspaceId, tpl.whatsappAccountId);
+      if (!account) throw conflict('This template has no connected WhatsApp number to send from');
+      const content = await prepareTemplateSend(d.files, ctx.workspaceId, tpl, body.parameters);
+      const sent = await viaGraph(d.log, 'send template', () =>
+        outbound.send({
+          workspaceId: ctx.workspaceId,
+          actor: memberOf(ctx),
+          target: { contactId: contact.id, whatsappAccountId: account.id },
+          content,
+          idempotencyKey: `member:${randomUUID()}`,
+        }),
+      );
+      return sent.message;
     },
   };
 }

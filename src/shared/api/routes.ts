@@ -54,6 +54,7 @@ import {
   CreateInviteeBody,
   CreateMessageBody,
   CreateTemplateMessageBody,
+  ContactTemplateMessageBody,
   PatchWhatsappBody,
   CreateSegmentBody,
   CreateTemplateBody,
@@ -464,6 +465,12 @@ export const routes = {
     summary: 'Send an approved template to the contact of a conversation (allowed outside the 24-hour window)',
     body: CreateTemplateMessageBody, status: 201, response: Message,
     access: { kind: 'resource', resource: 'conversation', in: 'body', field: 'conversationId', role: 'agent' },
+    addition: true,
+  }),
+  sendContactTemplateMessage: route({
+    method: 'POST', path: '/contact/:contactId/template-message', tag: 'contact',
+    summary: "Start a conversation: an approved template to a contact on the template's number (finds or opens the conversation)",
+    params: p.contact, body: ContactTemplateMessageBody, status: 201, response: Message, access: agentIn('contact', 'contactId'),
     addition: true,
   }),
 

@@ -270,3 +270,6 @@ export const ContactListQuery = PageQuery.extend({
   /** Addition: only contacts opted out of campaigns (true) or only those not (false). */
   optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
+
+/** POST /contact/{contactId}/template-message: an approved template to a contact, on the template's number (addition). */
+export const ContactTemplateMessageBody = CreateTemplateMessageBody.omit({ conversationId: true });

@@ -15,6 +15,7 @@ import { downloadContacts } from '../api/export-contacts';
 import { useSegments } from '../../settings/api/get-segments';
 import { ContactDialog } from './contact-dialog';
 import { AddContactDialog } from './add-contact-dialog';
+import { StartConversationDialog } from './start-conversation-dialog';
 import { useContactCount } from '../api/count-contacts';
 import { ContactsTable } from './contacts-table';
 import { ImportHistoryList } from './import-history-list';
@@ -45,6 +46,7 @@ export function AudiencePage() {
   const [segmentId, setSegmentId] = useState<string>(ALL);
   const [optOut, setOptOut] = useState<string>(ALL);
   const [editing, setEditing] = useState<Contact | null>(null);
+  const [starting, setStarting] = useState<Contact | null>(null);
   const [importing, setImporting] = useState(false);
   const [adding, setAdding] = useState(false);
   const [loaded, setLoaded] = useState<{ n: number; more: boolean }>({ n: 0, more: false });
@@ -132,8 +134,12 @@ export function AudiencePage() {
         {view === 'imports' && <ImportHistoryList workspaceId={workspaceId} />}
       </TabsContent>
       {editing && (
-        <ContactDialog contact={editing} attributes={contactAttributes} workspaceId={workspaceId} canDelete={isAdmin} onClose={() => setEditing(null)} />
+        <ContactDialog contact={editing} attributes={contactAttributes} workspaceId={workspaceId} canDelete={isAdmin}
+          onStartConversation={() => (setStarting(editing), setEditing(null))}
+          onClose={() => setEditing(null)}
+        />
       )}
+      {starting && <StartConversationDialog contact={starting} workspaceId={workspaceId} onClose={() => setStarting(null)} />}
       {adding && <AddContactDialog workspaceId={workspaceId} onClose={() => setAdding(false)} />}
       {importing && (
         <ImportWizard

@@ -36,6 +36,7 @@ export function ContactDialog({
   attributes,
   workspaceId,
   canDelete = false,
+  onStartConversation,
   onClose,
 }: {
   contact: Contact;
@@ -43,6 +44,8 @@ export function ContactDialog({
   workspaceId: string;
   /** Admins may delete the contact (issue 19), after a confirmation naming what goes with it. */
   canDelete?: boolean;
+  /** Opens the dialog that starts a conversation with an approved template (issue 19 item 9). */
+  onStartConversation?: () => void;
   onClose: () => void;
 }) {
   const patch = usePatchContact(workspaceId);
@@ -102,6 +105,13 @@ export function ContactDialog({
       onSubmit={submit}
       submitDisabledReason={offline}
       formClassName="flex flex-col gap-3.5"
+      footerStart={
+        onStartConversation && (
+          <Button type="button" variant="secondary" size="sm" onClick={onStartConversation}>
+            Start conversation
+          </Button>
+        )
+      }
     >
       <FormField label="Name" error={errors.name?.message}>
         <Input autoFocus {...form.register('name')} />
