@@ -510,7 +510,7 @@ describe('template reviews', () => {
     await only(review('APPROVED', 1_790_000_000, 'unknown-template'));
     await only({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field: 'message_template_status_update', value: { nothing: true } }] }] });
     expect(logged.slice(before).map((l) => `${l.level}: ${l.msg}`)).toEqual([
-      'info: status update for a template Parley does not know',
+      'info: status update for a template Parley does not know: syncing its numbers',
       'warn: malformed template status update dropped',
     ]);
   });

@@ -15,6 +15,10 @@ import { type Executor, rowsOf } from '../db/client';
 export function pgliteDb(client: PGlite): PgBoss.Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
+      // PGlite answers in-process without ever waiting on I/O, so pg-boss's pollers (one per worker: dozens) can
+      // keep it busy back to back and starve this thread's file and socket callbacks: an import's file reads
+      // stalled for 30 s once the bot jobs added workers. Each statement first lets pending I/O run.
+      await new Promise((resolve) => setImmediate(resolve));
       if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
