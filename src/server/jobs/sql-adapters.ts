@@ -19,6 +19,9 @@ export function pgliteDb(client: PGlite): PgBoss.Db {
       // keep it busy back to back and starve this thread's file and socket callbacks: an import's file reads
       // stalled for 30 s once the bot jobs added workers. Each statement first lets pending I/O run.
       await new Promise((resolve) => setImmediate(resolve));
+      // Closed meanwhile (the app is stopping): pg-boss's last bookkeeping has nowhere to go, and a throw here
+      // would be an unhandled rejection inside pg-boss. A job it could not mark is taken again after its expiry.
+      if (client.closed) return { rows: [] };
       if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
