@@ -17,11 +17,12 @@ export function pgliteDb(client: PGlite): PgBoss.Db {
     async executeSql(text: string, values?: unknown[]) {
       // PGlite answers in-process without ever waiting on I/O, so pg-boss's pollers (one per worker: dozens) can
       // keep it busy back to back and starve this thread's file and socket callbacks: an import's file reads
-      // stalled for 30 s once the bot jobs added workers. Each statement first lets pending I/O run.
-      await new Promise((resolve) => setImmediate(resolve));
-      // Closed meanwhile (the app is stopping): pg-boss's last bookkeeping has nowhere to go, and a throw here
-      // would be an unhandled rejection inside pg-boss. A job it could not mark is taken again after its expiry.
-      if (client.closed) return { rows: [] };
+      // stalled for 30 s once the bot jobs added workers. A poll (pg-boss's fetch, the only statement with SKIP
+      // LOCKED) first lets pending I/O run; if the database closed meanwhile (the app stopping), it finds no job.
+      if (text.includes('SKIP LOCKED')) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (client.closed) return { rows: [] };
+      }
       if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
