@@ -232,6 +232,10 @@ export async function markReplied(ex: Executor, workspaceId: string, contactIds:
 /** Runs among `runIds` with no work left and their snapshot written: completed. Answers their campaigns. */
 export async function completeFinishedRuns(ex: Executor, runIds: string[]): Promise<{ campaignId: string; workspaceId: string }[]> {
   if (runIds.length === 0) return [];
+  // Lock the runs first and check in a new statement. Two claim loops that each finish the last recipients of one
+  // run would otherwise each see the other's still `sending` (each statement's READ COMMITTED snapshot), and
+  // neither would complete it. Locked in id order, so two transactions never wait on each other in a cycle.
+  await ex.execute(sql`select id from campaign_runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'running' order by id for update`);
   return rowsOf<{ campaignId: string; workspaceId: string }>(
     await ex.execute(sql`
       update campaign_runs run set status = 'completed', finished_at = now()
