@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { buildTestApp, emulatorHost, openTestDatabase, testConfig, type TestApp } from '../support/server';
 import { signInWithPassword } from '../../scripts/lib/identity-rest';
+import { killHard, startServerProcess } from '../support/server-process';
 
 let ta: TestApp;
 beforeAll(async () => {
@@ -82,19 +81,13 @@ describe('logs', () => {
 
 describe('shutdown', () => {
   it('drains an in-flight request on SIGTERM, then exits 0', async () => {
-    const port = 41000 + Math.floor(Math.random() * 2000);
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PARLEY_DATA_DIR: `/tmp/parley-drain-${randomUUID()}`, LOG_LEVEL: 'silent' };
-    delete env.DATABASE_URL;
-    const root = path.resolve(import.meta.dirname, '../..');
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/index.ts'], { cwd: root, env, stdio: 'ignore' });
+    // A real server process (its pid is the server: tests/support/server-process.ts) on PGlite in its data dir,
+    // given up to 150 s to migrate and answer on a loaded 2-core machine.
+    const server = await startServerProcess({ DATABASE_URL: '' }, { readyMs: 150_000 });
+    const { child, port } = server;
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 120; i++) {
-        const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-        if (ok) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const base = server.baseUrl;
       const email = `drain-${randomUUID()}@acme-test.com`;
       const payload = JSON.stringify({ email, password: 'password1', name: 'Drain Test', organizationName: 'Drainage Ltd' });
       // The request is provably in flight: headers and half the body are sent before SIGTERM, the rest after.
@@ -120,9 +113,7 @@ describe('shutdown', () => {
       expect(await exited).toBe(0);
       await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     } finally {
-      child.kill('SIGKILL');
+      await killHard(server);
     }
-    // A child process that creates an on-disk PGlite and runs the migrations needs well over the default 30 s
-    // on a loaded 2-core machine.
-  }, 90_000);
+  }, 200_000);
 });
