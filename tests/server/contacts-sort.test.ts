@@ -126,7 +126,7 @@ describe('GET /workspace/{id}/contacts?sort=&order=', () => {
 
   it('answers 400 in the error shape for an unknown sort or order, and for another order’s cursor', async () => {
     const list = (query: Record<string, string>) => ta.call('GET', `/workspace/${admin.workspaceId}/contacts`, { token: agent.token, query });
-    for (const query of [{ sort: 'email' }, { sort: 'name', order: 'up' }]) {
+    for (const query of [{ sort: 'email' }, { sort: 'name', order: 'up' }] as Record<string, string>[]) {
       const res = await list(query);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
