@@ -69,7 +69,7 @@ describe('the contacts table', () => {
 
   it('sorts by a column header: the request asks the server for the order, and aria-sort says it', async () => {
     // The fake server answers in the order asked for, so the rows show whether the order reached it.
-    server.on('GET', /\/workspace\/[^/]+\/contacts$/, ({ query }) => {
+    server.on('GET', /\/workspace\/[^/]+\/contacts$/, ({ query }: { query: URLSearchParams }) => {
       const byName = [...people].sort((a, b) => a.name!.localeCompare(b.name!));
       const items = query.get('sort') === 'name' ? (query.get('order') === 'desc' ? byName.reverse() : byName) : people;
       return { body: { items, nextCursor: null } };
