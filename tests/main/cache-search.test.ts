@@ -1,6 +1,6 @@
 // The cache's offline search and its FTS upkeep, on real SQLite without a server: a first sync builds the
 // indexes once at its end (and an interrupted one is repaired on the next start), searches with many or few
-// hits answer the same newest-first order, and later changes keep the index current.
+// hits answer the same newest-first order, and later changes (a deleted contact too) keep the index current.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +66,33 @@ describe('cache search', () => {
     expect(cache.searchContacts({ search: 'lovelace' }).items).toEqual([]);
     expect(names(cache.searchContacts({ search: 'augusta' }))).toEqual(['Augusta King']);
     expect(cache.searchMessages('refund').map((m) => m.conversationId)).toEqual([id(2, 2)]);
+    cache.close();
+  });
+
+  it('a contact deleted on the server (contact.deleted) leaves the cache with its conversation, messages and search entries', () => {
+    const cache = new WorkspaceCache(path.join(dir, 'deleted.sqlite'));
+    const gen = cache.beginFullSync();
+    const ada = contact(1, 'Ada Lovelace', { email: 'ada@example.com' });
+    const grace = contact(2, 'Grace Hopper');
+    cache.putContacts([ada, grace], gen);
+    cache.putConversations([conversation(1, ada, 'Where is my parcel?'), conversation(2, grace, 'Do you ship to Lisbon?')], gen);
+    cache.finishFullSync(gen, at(10));
+    cache.putMessages([message(11, id(2, 1), 'The parcel never came')]);
+    expect(names(cache.searchContacts({ search: 'lovelace' }))).toEqual(['Ada Lovelace']);
+
+    const change = cache.applyEvents([{ seq: 1, workspaceId: WS, type: 'contact.deleted', createdAt: at(12), payload: { contactId: ada.id } }]);
+    expect(change).toEqual({ conversationIds: [id(2, 1)], contacts: true });
+    // Offline search no longer finds the contact by any field, nor its messages.
+    for (const search of ['lovelace', 'ada@example.com', ada.phoneNumber]) expect(cache.searchContacts({ search }).items).toEqual([]);
+    expect(cache.searchMessages('parcel')).toEqual([]);
+    expect(names(cache.searchContacts())).toEqual(['Grace Hopper']);
+    expect(cache.conversation(id(2, 1))).toBeNull();
+    expect(cache.conversationDetail(id(2, 1))).toBeNull();
+    expect(cache.counts().open).toBe(1);
+    // The other contact is untouched, and its rows still searchable.
+    expect(names(cache.searchContacts({ search: 'hopper' }))).toEqual(['Grace Hopper']);
+    expect(cache.searchMessages('lisbon').map((m) => m.conversationId)).toEqual([id(2, 2)]);
+    expect(cache.lastSeq).toBe(1);
     cache.close();
   });
 

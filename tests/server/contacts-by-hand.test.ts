@@ -55,6 +55,32 @@ describe('DELETE /contact/{id}', () => {
   });
 });
 
+describe('contact.deleted', () => {
+  const deletedEvents = () => ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.type, 'contact.deleted'));
+
+  it('is appended with the delete, in the contact’s workspace only, and not for a refused delete', async () => {
+    const owner = await ta.newAdmin('Deleting Shop');
+    const ownersAgent = await ta.newMember(owner, 'agent');
+    const other = await ta.newAdmin('Elsewhere');
+    const s = await seedWorkspace(ta, owner);
+    const before = (await deletedEvents()).length;
+    // Refused: an agent (403), another workspace's admin (404), an unknown id (404).
+    expect((await ta.call('DELETE', `/contact/${s.ids.contact}`, { token: ownersAgent.token })).statusCode).toBe(403);
+    expect((await ta.call('DELETE', `/contact/${s.ids.contact}`, { token: other.token })).statusCode).toBe(404);
+    expect((await ta.call('DELETE', '/contact/00000000-0000-4000-8000-00000000dead', { token: owner.token })).statusCode).toBe(404);
+    expect(await deletedEvents()).toHaveLength(before);
+
+    expect((await ta.call('DELETE', `/contact/${s.ids.contact}`, { token: owner.token })).statusCode).toBe(200);
+    const all = await deletedEvents();
+    expect(all).toHaveLength(before + 1);
+    const events = all.filter((e) => (e.payload as { contactId: string }).contactId === s.ids.contact);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ workspaceId: owner.workspaceId, payload: { contactId: s.ids.contact } });
+    const elsewhere = await ta.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, other.workspaceId));
+    expect(elsewhere.some((e) => e.type === 'contact.deleted')).toBe(false);
+  });
+});
+
 describe('GET /workspace/{id}/contacts/count', () => {
   it('counts exactly what the list selects, beyond a page', async () => {
     const before = await count();

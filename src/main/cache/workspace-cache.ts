@@ -115,6 +115,11 @@ export class WorkspaceCache {
         'INSERT INTO members (id, data, sync_gen) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, sync_gen = excluded.sync_gen',
       ),
       contact: db.prepare<[string], { data: string }>('SELECT data FROM contacts WHERE id = ?'),
+      conversationsOfContact: db.prepare<[string], { id: string }>('SELECT id FROM conversations WHERE contact_id = ?'),
+      deleteMessagesOf: db.prepare<[string]>('DELETE FROM messages WHERE conversation_id = ?'),
+      deleteConversation: db.prepare<[string]>('DELETE FROM conversations WHERE id = ?'),
+      // the contacts_fts_delete trigger drops its search entry
+      deleteContact: db.prepare<[string]>('DELETE FROM contacts WHERE id = ?'),
       conversation: db.prepare<[string], ConversationRow>(
         `SELECT v.data, c.data AS contact, v.last_message, v.unread FROM conversations v LEFT JOIN contacts c ON c.id = v.contact_id WHERE v.id = ?`,
       ),
@@ -287,6 +292,20 @@ export class WorkspaceCache {
     this.statements.setLastMessage.run(row);
   }
 
+  /**
+   * A contact deleted on the server took its conversations and messages with it: the cache drops all three (and
+   * their search entries, through the FTS triggers). Answers the conversations removed, for the screens showing them.
+   */
+  private removeContact(contactId: string): string[] {
+    const conversations = this.statements.conversationsOfContact.all(contactId).map((c) => c.id);
+    for (const id of conversations) {
+      this.statements.deleteMessagesOf.run(id);
+      this.statements.deleteConversation.run(id);
+    }
+    this.statements.deleteContact.run(contactId);
+    return conversations;
+  }
+
   putAttributes(attributes: readonly Attribute[], gen = this.currentGen): void {
     this.db.transaction(() => {
       for (const a of attributes) this.statements.upsertAttribute.run(a.id, JSON.stringify(a), gen);
@@ -354,6 +373,10 @@ export class WorkspaceCache {
           case 'contact.created':
           case 'contact.updated':
             this.putContact(event.payload.contact, gen);
+            contacts = true;
+            break;
+          case 'contact.deleted':
+            for (const id of this.removeContact(event.payload.contactId)) changed.add(id);
             contacts = true;
             break;
           default:

@@ -6,6 +6,8 @@ import { afterCursor, pageLimit, toPage } from './pagination';
 import { contacts, toContact } from './resources';
 import { phoneDigits, searchCondition } from './contact-search';
 import { defaultCountryOf } from './workspaces';
+import { type ContactOrder, sortedContactsPage } from './contact-sort';
+import type { ContactSort } from '../../shared';
 
 /** The contact search (see searchCondition), reading national phone numbers in the workspace's country. */
 export async function contactSearchIn(ex: Executor, workspaceId: string, search: string): Promise<SQL | undefined> {
@@ -15,16 +17,25 @@ export async function contactSearchIn(ex: Executor, workspaceId: string, search:
 /** A search matching at most this many contacts is answered from their rows, sorted (see contactsPage). */
 const SELECTIVE_SEARCH_CONTACTS = 2000;
 
-/** A page of contacts, newest first, limited by a segment and/or a search (see searchCondition). */
+/** The list's order: newest first unless the query names another (issue 19); name and phone default to asc. */
+export function contactOrderOf(query: { sort?: ContactSort; order?: 'asc' | 'desc' }): ContactOrder {
+  const sort = query.sort ?? 'createdAt';
+  return { sort, order: query.order ?? (sort === 'createdAt' ? 'desc' : 'asc') };
+}
+
+/** A page of contacts, newest first or in the query's order, limited by a segment and/or a search (see searchCondition). */
 export async function contactsPage(
   ex: Executor,
   workspaceId: string,
-  query: { search?: string; cursor?: string; limit?: number },
+  query: { search?: string; cursor?: string; limit?: number; sort?: ContactSort; order?: 'asc' | 'desc' },
   segmentCond: SQL | undefined,
   searchCond: SQL | undefined,
 ) {
   const c = t.contacts;
   const limit = pageLimit(query);
+  const order = contactOrderOf(query);
+  // Another order than newest first pages with a cursor of its own (see contact-sort.ts).
+  const sorted = order.sort !== 'createdAt' || order.order !== 'desc' ? order : null;
   // A newest-first order key no index provides: the planner collects the matches and sorts them, rather than
   // walking the newest-first index and skipping non-matches (which, for a rare term, is the whole table).
   const collectAndSort = [sql`${c.createdAt} + interval '0 seconds' desc`, desc(c.id)] as const;
@@ -38,13 +49,15 @@ export async function contactsPage(
       .limit(SELECTIVE_SEARCH_CONTACTS + 1);
     if (matched.length === 0) return { items: [], nextCursor: null };
     if (matched.length <= SELECTIVE_SEARCH_CONTACTS) {
+      const matchedIds = sql`${c.id} = any(${sql.param(matched.map((m) => m.id))}::uuid[])`;
+      if (sorted) return sortedContactsPage(ex, workspaceId, sorted, query, and(matchedIds, segmentCond), 'collect');
       const rows = await ex
         .select()
         .from(c)
         .where(
           and(
             eq(c.workspaceId, workspaceId),
-            sql`${c.id} = any(${sql.param(matched.map((m) => m.id))}::uuid[])`,
+            matchedIds,
             segmentCond,
             afterCursor(c.createdAt, c.id, query.cursor),
           ),
@@ -58,6 +71,7 @@ export async function contactsPage(
     // Phone numbers follow the order contacts were imported in, so "newest first, skipping non-matches"
     // can walk most of the table before it finds a page. A sort key no index provides makes the planner
     // collect the (few) matches through the phone prefix index and sort them instead.
+    if (sorted) return sortedContactsPage(ex, workspaceId, sorted, query, and(segmentCond, searchCond), 'collect');
     const rows = await ex
       .select()
       .from(c)
@@ -66,6 +80,7 @@ export async function contactsPage(
       .limit(limit + 1);
     return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), toContact);
   }
+  if (sorted) return sortedContactsPage(ex, workspaceId, sorted, query, and(segmentCond, searchCond), 'index');
   const page = await contacts.page(ex, workspaceId, query, and(segmentCond, searchCond));
   return { items: page.items.map(toContact), nextCursor: page.nextCursor };
 }

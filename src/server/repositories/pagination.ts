@@ -25,13 +25,18 @@ export function decodeCursor(cursor: string): { at: Date; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
     if (typeof at !== 'string' || typeof id !== 'string' || !isUuid(id)) throw new Error('bad');
-    const d = new Date(at);
-    const year = d.getUTCFullYear();
-    if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw new Error('bad');
-    return { at: d, id };
+    return { at: cursorDate(at), id };
   } catch {
     throw badRequest('Invalid cursor');
   }
+}
+
+/** A cursor's timestamp, if PostgreSQL can compare it (else throws, for the caller's 400). */
+export function cursorDate(at: string): Date {
+  const d = new Date(at);
+  const year = d.getUTCFullYear();
+  if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw new Error('bad');
+  return d;
 }
 
 export function pageLimit(req: PageRequest): number {

@@ -141,7 +141,7 @@ export function audienceService(d: ServiceDeps) {
       });
     },
 
-    /** A page of contacts, newest first: searched, and/or limited to a saved segment. */
+    /** A page of contacts, newest first or sorted: searched, and/or limited to a saved segment. */
     async listContacts(ctx: WorkspaceContext, query: z.output<typeof ContactListQuery>) {
       const { segmentCond, searchCond } = await contactConditions(ex(), ctx.workspaceId, query);
       return contactsPage(ex(), ctx.workspaceId, query, segmentCond, searchCond);

@@ -42,8 +42,12 @@ export function contactService(d: ServiceDeps) {
       }
     },
 
+    /** The delete and its `contact.deleted` event commit together: no client hears of a delete that failed. */
     async remove(ctx: WorkspaceContext, id: string): Promise<{ success: true }> {
-      if (!(await r.contacts.remove(ex(), ctx.workspaceId, id))) throw notFound('Contact not found');
+      await d.db.transaction(async (tx) => {
+        if (!(await r.contacts.remove(tx, ctx.workspaceId, id))) throw notFound('Contact not found');
+        await appendEvent(tx, ctx.workspaceId, 'contact.deleted', { contactId: id });
+      });
       return { success: true };
     },
 

@@ -21,6 +21,8 @@ export const eventPayloads = {
   'conversation.updated': z.object({ conversation: Conversation }),
   'contact.created': z.object({ contact: Contact }),
   'contact.updated': z.object({ contact: Contact }),
+  /** Addition (issue 19): a contact was deleted, with its conversations and messages: clients drop all three. */
+  'contact.deleted': z.object({ contactId: Id }),
   /** An import advanced: rows processed so far out of the total. */
   'import.progress': z.object({ importHistory: ImportHistory, processed: z.number().int().min(0), total: z.number().int().min(0) }),
   /** An import ended (completed or failed, per importHistory.status). */
@@ -71,6 +73,7 @@ export const WorkspaceEvent = z.discriminatedUnion('type', [
   eventOf('conversation.updated'),
   eventOf('contact.created'),
   eventOf('contact.updated'),
+  eventOf('contact.deleted'),
   eventOf('import.progress'),
   eventOf('import.finished'),
   eventOf('template.status'),

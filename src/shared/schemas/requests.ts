@@ -264,11 +264,24 @@ export const ContactExportQuery = z.strictObject({
   optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   token: z.string().min(1).max(8192).optional(),
 });
+/** Addition (issue 19): the orders the contact list offers (each served by an index of contacts). */
+export const contactSorts = ['createdAt', 'name', 'phoneNumber'] as const;
+export type ContactSort = (typeof contactSorts)[number];
 export const ContactListQuery = PageQuery.extend({
   search: z.string().max(200).optional(),
   segmentId: Id.optional(),
   /** Addition: only contacts opted out of campaigns (true) or only those not (false). */
   optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /**
+   * Addition (issue 19): the list's order, ties broken by id; without it, newest first as always. `order`
+   * defaults to desc for createdAt and asc for name and phoneNumber. Names compare lower-cased, byte by byte;
+   * contacts without a name come after the named ones in either order, among themselves by creation time
+   * in the same direction.
+   */
+  sort: z.enum(contactSorts).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  /** A name-sorted page's cursor holds the last name, which may be long. */
+  cursor: z.string().max(8192).optional(),
 });
 
 /** POST /contact/{contactId}/template-message: an approved template to a contact, on the template's number (addition). */

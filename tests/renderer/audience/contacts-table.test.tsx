@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-// The audience table: a list that failed to load can be asked for again, and arrow keys move between rows.
+// The audience table: a list that failed to load can be asked for again, arrow keys move between rows, and the
+// column headers sort the list on the server.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '../../../src/shared/schemas/entities';
@@ -64,5 +65,42 @@ describe('the contacts table', () => {
     await waitFor(() => expect(document.activeElement).toBe(row('Alan Turing')));
     await userEvent.keyboard('{Enter}');
     expect(onEdit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Alan Turing' }));
+  });
+
+  it('sorts by a column header: the request asks the server for the order, and aria-sort says it', async () => {
+    // The fake server answers in the order asked for, so the rows show whether the order reached it.
+    server.on('GET', /\/workspace\/[^/]+\/contacts$/, ({ query }: { query: URLSearchParams }) => {
+      const byName = [...people].sort((a, b) => a.name!.localeCompare(b.name!));
+      const items = query.get('sort') === 'name' ? (query.get('order') === 'desc' ? byName.reverse() : byName) : people;
+      return { body: { items, nextCursor: null } };
+    });
+    renderTable();
+    await screen.findByText('Grace Hopper');
+    const header = (name: string) => screen.getByRole('columnheader', { name });
+    const rowNames = () => [...document.querySelectorAll('tr[data-index]')].map((r) => people.find((p) => r.textContent?.includes(p.name!))?.name);
+    // Today's order, newest first, is the "Added" column descending; the request carries no sort.
+    expect(header('Added')).toHaveAttribute('aria-sort', 'descending');
+    expect(header('Name')).not.toHaveAttribute('aria-sort');
+    expect(server.calls.at(-1)!.query.get('sort')).toBeNull();
+
+    await userEvent.click(within(header('Name')).getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(rowNames()).toEqual(['Ada Byron', 'Alan Turing', 'Grace Hopper']));
+    expect(server.calls.at(-1)!.query.get('sort')).toBe('name');
+    expect(server.calls.at(-1)!.query.get('order')).toBe('asc');
+    expect(header('Name')).toHaveAttribute('aria-sort', 'ascending');
+    expect(header('Added')).not.toHaveAttribute('aria-sort');
+
+    // Keyboard only: the header button keeps focus through the reload, and Enter reverses the order.
+    expect(document.activeElement).toBe(within(header('Name')).getByRole('button'));
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(rowNames()).toEqual(['Grace Hopper', 'Alan Turing', 'Ada Byron']));
+    expect(server.calls.at(-1)!.query.get('order')).toBe('desc');
+    expect(header('Name')).toHaveAttribute('aria-sort', 'descending');
+
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(header('Phone number')).getByRole('button'));
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(header('Phone number')).toHaveAttribute('aria-sort', 'ascending'));
+    expect(server.calls.at(-1)!.query.get('sort')).toBe('phoneNumber');
   });
 });

@@ -113,6 +113,19 @@ describe('live updates from the workspace event stream', () => {
     await waitFor(() => expect(listNames()).toEqual([ids.conversation]));
   });
 
+  it('a contact deleted elsewhere takes its conversation out of the list, without reloading it', async () => {
+    renderAt('/live-chat?tab=open');
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation, otherId]));
+    const lists = () => server.calls.filter((c) => c.method === 'GET' && /\/conversations$/.test(c.path)).length;
+    const before = lists();
+    emit('contact.deleted', { contactId: otherId });
+    await waitFor(() => expect(listNames()).toEqual([ids.conversation]));
+    expect(screen.queryByText('Alan Turing')).not.toBeInTheDocument();
+    expect(lists()).toBe(before);
+    // The tab counts are asked again (they included it).
+    await waitFor(() => expect(server.calls.filter((c) => c.path.endsWith('/counts')).length).toBeGreaterThan(1));
+  });
+
   it('reloads the list, the counts and the open conversation when the stream says events were pruned (event: reset)', async () => {
     renderAt(`/live-chat/${ids.conversation}?tab=open`);
     await screen.findByText('Where is my order?', { selector: 'p' });

@@ -11,6 +11,7 @@ import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { toastError } from '../../../lib/api-client';
 import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { audienceKeys } from '../api/keys';
+import { dropContact } from '../api/drop-contact';
 import { downloadContacts } from '../api/export-contacts';
 import { useSegments } from '../../settings/api/get-segments';
 import { ContactDialog } from './contact-dialog';
@@ -56,6 +57,10 @@ export function AudiencePage() {
   // once a second however many events arrive.
   const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
   useWorkspaceEvents(workspaceId, (e) => {
+    if (e.type === 'contact.deleted') {
+      dropContact(qc, workspaceId, e.payload.contactId);
+      return;
+    }
     if (e.type !== 'contact.created' && e.type !== 'contact.updated' && e.type !== 'import.finished' && e.type !== 'import.progress') return;
     if (e.type.startsWith('import.')) void qc.invalidateQueries({ queryKey: audienceKeys.imports(workspaceId) });
     if (e.type === 'import.progress' || refresh.current) return;

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Check, Pencil, SearchX, Users } from 'lucide-react';
-import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Check, Pencil, SearchX, Users } from 'lucide-react';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import type { ContactSort } from '@shared/schemas/requests';
 import type { Attribute, Contact } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
@@ -10,8 +11,10 @@ import { ListSkeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { TruncatedText } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
+import { formatDate } from '../../../lib/format';
 import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtual-rows';
 import { useContacts } from '../api/list-contacts';
+import { type ContactOrder, NEWEST_FIRST } from '../api/keys';
 import { usePatchContact } from '../api/patch-contact';
 
 export const CONTACT_ROW_HEIGHT = 48;
@@ -25,9 +28,37 @@ function AttributeCell({ attribute, value }: { attribute: Attribute; value: Cont
   return <span className={attribute.format === 'number' ? 'tabular-nums' : ''}>{String(value)}</span>;
 }
 
+const headerClass = 'h-9 border-b border-border px-4 text-left text-[11px] font-medium tracking-wide whitespace-nowrap text-fg-subtle uppercase';
+
+/**
+ * A column the list can be sorted by: its header is a button (Tab and Enter reach it); the sorted column says
+ * its direction in aria-sort. A first click sorts names and numbers A to Z and dates newest first, the next
+ * one reverses.
+ */
+function SortableHeader({ label, sort, current, onSort }: { label: string; sort: ContactSort; current: ContactOrder; onSort: (next: ContactOrder) => void }) {
+  const active = current.sort === sort;
+  const Icon = !active ? ArrowUpDown : current.order === 'asc' ? ArrowUp : ArrowDown;
+  const next: ContactOrder = active
+    ? { sort, order: current.order === 'asc' ? 'desc' : 'asc' }
+    : { sort, order: sort === 'createdAt' ? 'desc' : 'asc' };
+  return (
+    <th scope="col" aria-sort={active ? (current.order === 'asc' ? 'ascending' : 'descending') : undefined} className={headerClass}>
+      <button
+        type="button"
+        onClick={() => onSort(next)}
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-fg focus-visible:ring-2 focus-visible:ring-accent focus-visible:outline-none"
+      >
+        {label}
+        <Icon aria-hidden className={cn('size-3.5', !active && 'opacity-40')} />
+      </button>
+    </th>
+  );
+}
+
 /**
  * The audience as a table: virtualised rows (the DOM holds only what is in view), pages loaded as the user
- * scrolls, one column per contact attribute. Enter or the pencil edits a contact.
+ * scrolls, one column per contact attribute. Enter or the pencil edits a contact. Name, phone number and
+ * date added sort the list (on the server, so every page follows the order).
  */
 export function ContactsTable({
   workspaceId,
@@ -47,7 +78,8 @@ export function ContactsTable({
   onEdit: (contact: Contact) => void;
   onCount?: (loaded: number, more: boolean) => void;
 }) {
-  const query = useContacts(workspaceId, search, segmentId, optedOut);
+  const [order, setOrder] = useState<ContactOrder>(NEWEST_FIRST);
+  const query = useContacts(workspaceId, search, segmentId, optedOut, order);
   const patch = usePatchContact(workspaceId);
   const contacts = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const parentRef = useRef<HTMLDivElement>(null);
@@ -62,6 +94,10 @@ export function ContactsTable({
   const lastIndex = items[items.length - 1]?.index ?? 0;
   useFetchNextPageNearEnd(query, lastIndex, contacts.length, 20);
   useEffect(() => onCount?.(contacts.length, !!query.hasNextPage), [contacts.length, query.hasNextPage, onCount]);
+  // A new order starts at its first row.
+  useEffect(() => {
+    if (parentRef.current) parentRef.current.scrollTop = 0;
+  }, [order]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>, index: number) => {
     if (e.key === 'Enter') {
@@ -87,19 +123,23 @@ export function ContactsTable({
 
   const top = items[0]?.start ?? 0;
   const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
-  const colSpan = 6 + attributes.length;
+  const colSpan = 7 + attributes.length;
   return (
     <div ref={parentRef} className="scroll-cue-x min-h-0 flex-1 overflow-auto" data-testid="contacts-scroller">
-      <table className="w-full border-separate border-spacing-0 text-[13px]" aria-rowcount={contacts.length + 1}>
+      <table className="w-full border-separate border-spacing-0 text-[13px]" aria-rowcount={contacts.length + 1} aria-busy={query.isPlaceholderData}>
         <thead className="sticky top-0 z-10 bg-surface">
           <tr>
-            {['Name', 'Phone number', 'E-mail', 'Country', 'Campaigns', ...attributes.map((a) => a.name)].map((h, i) => (
-              <th
-                key={`${h}-${i}`}
-                scope="col"
-                className="h-9 border-b border-border px-4 text-left text-[11px] font-medium tracking-wide whitespace-nowrap text-fg-subtle uppercase"
-              >
+            <SortableHeader label="Name" sort="name" current={order} onSort={setOrder} />
+            <SortableHeader label="Phone number" sort="phoneNumber" current={order} onSort={setOrder} />
+            {['E-mail', 'Country', 'Campaigns'].map((h) => (
+              <th key={h} scope="col" className={headerClass}>
                 {h}
+              </th>
+            ))}
+            <SortableHeader label="Added" sort="createdAt" current={order} onSort={setOrder} />
+            {attributes.map((a) => (
+              <th key={a.id} scope="col" className={headerClass}>
+                {a.name}
               </th>
             ))}
             {/* Pinned to the right edge so Edit stays in reach however many attribute columns there are. */}
@@ -157,6 +197,7 @@ export function ContactsTable({
                     <span className="text-fg-subtle">Subscribed</span>
                   )}
                 </td>
+                <td className="border-b border-border/70 px-4 whitespace-nowrap text-fg-muted tabular-nums">{formatDate(c.createdAt)}</td>
                 {attributes.map((a) => (
                   <td key={a.id} className="max-w-48 truncate border-b border-border/70 px-4 whitespace-nowrap">
                     <AttributeCell attribute={a} value={c.attributes[a.name]} />

@@ -142,6 +142,23 @@ export function useLiveChatSync(workspaceId: string, memberId: string | null) {
         }
         break;
       }
+      // A deleted contact took its conversations with it: they leave every list, and an open one is dropped.
+      case 'contact.deleted': {
+        const { contactId } = e.payload;
+        for (const [key, data] of lists(qc, workspaceId)) {
+          if (!data?.pages.some((p) => p.items.some((x) => x.contactId === contactId))) continue;
+          qc.setQueryData<ConversationPages>(key, {
+            ...data,
+            pages: data.pages.map((p) => ({ ...p, items: p.items.filter((x) => x.contactId !== contactId) })),
+          });
+        }
+        for (const [key, detail] of qc.getQueriesData<ConversationDetail>({ queryKey: ['live-chat', 'conversation'] })) {
+          if (detail && !Array.isArray(detail) && detail.contactId === contactId) qc.removeQueries({ queryKey: key, exact: true });
+        }
+        void qc.invalidateQueries({ queryKey: ['live-chat', 'contact-conversations'], refetchType: 'none' });
+        refreshCounts();
+        break;
+      }
       // Issue 19 (part A): a note mentioned me: the mentions view and its count are refetched, and it says so.
       case 'mention.created': {
         const mention = e.payload.mention;
