@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
@@ -305,6 +305,9 @@ describe('order, time and the other workspace', () => {
       ['two', '2026-11-25T10:00:00.001Z'],
       ['three', '2026-11-25T10:00:00.002Z'],
     ]);
+    // the 24-hour window runs from when the customer wrote, never from a time after the receipt
+    const [conv] = await database.db.select().from(t.conversations).where(eq(t.conversations.id, rows[0].conversationId));
+    expect(conv.lastInboundAt?.toISOString()).toBe('2026-11-25T10:00:00.002Z');
   });
 
   it('stores a number\'s messages in the workspace that connected it', async () => {
@@ -443,6 +446,27 @@ describe('statuses', () => {
     const row = await statusOf(id);
     expect(row.status).toBe('failed');
     expect(row.failureReason).toMatch(/\(code 131026\)$/);
+  });
+
+  it('a failure without any error from Meta is recorded with the general reason', async () => {
+    const { id } = await sentMessage();
+    await only(statusPayload(id, 'failed', { errors: [] }));
+    expect(await statusOf(id)).toMatchObject({ status: 'failed', failureReason: 'WhatsApp did not deliver the message' });
+  });
+
+  it('waits for a status exactly two minutes old, and drops one a millisecond older', async () => {
+    const p = webhookProcessor(deps());
+    const sentAtSeconds = Math.floor(Date.now() / 1000) - 600;
+    const payload = messagesPayload({ statuses: [{ id: `wamid.boundary.${Date.now()}`, status: 'sent', timestamp: String(sentAtSeconds) }] });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(sentAtSeconds * 1000 + 120_000);
+      await expect(p.processWebhook(payload, Date.now(), 0)).rejects.toBeInstanceOf(StatusNotYetKnown);
+      vi.setSystemTime(sentAtSeconds * 1000 + 120_001);
+      await expect(p.processWebhook(payload, Date.now(), 0)).resolves.toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a delivered status records no failure reason', async () => {
