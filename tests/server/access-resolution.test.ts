@@ -343,6 +343,15 @@ describe('reporting lost access, so open event streams end at once', () => {
     expect(lost).toEqual([]);
   });
 
+  it('reports nothing for a member of no workspace asking for the current one (there is no membership to lose)', async () => {
+    lost.length = 0;
+    expect(await refusal(resolveAccess({ kind: 'currentWorkspace', role: 'agent' }, req('loner'), deps()))).toEqual({
+      statusCode: 403,
+      message: 'You are not a member of this workspace',
+    });
+    expect(lost).toEqual([]);
+  });
+
   it('the stream check names whose stream it is', () => {
     const check = streamStillAllowed(deps(), 'agent', { workspaceId: ws.a, caller: { uid: 'uid-agent-a', member: { id: m.agentA } } });
     expect(check.subject).toEqual({ uid: 'uid-agent-a', memberId: m.agentA, workspaceId: ws.a });

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
@@ -43,6 +43,8 @@ function logger(): FastifyBaseLogger {
 }
 
 const downloads: string[] = [];
+/** Jobs the processor queued (bots.turn from the bots' hook, messages.send from the campaigns' opt-out). */
+const jobsSent: { name: string; data: Record<string, unknown> }[] = [];
 const afterInboundCalls: { workspaceId: string; wamids: string[] }[] = [];
 let afterInboundFails = false;
 const media = {
@@ -59,7 +61,12 @@ function deps(over: Partial<ChannelDeps> = {}): ChannelDeps {
     files,
     log: logger(),
     media,
-    jobs: { send: async () => null },
+    jobs: {
+      send: async (name: string, data: Record<string, unknown>) => {
+        jobsSent.push({ name, data });
+        return null;
+      },
+    },
     afterInbound: async (workspaceId: string, wamids: string[]) => {
       afterInboundCalls.push({ workspaceId, wamids });
       if (afterInboundFails) throw new Error('auto-assign down');
@@ -298,6 +305,9 @@ describe('order, time and the other workspace', () => {
       ['two', '2026-11-25T10:00:00.001Z'],
       ['three', '2026-11-25T10:00:00.002Z'],
     ]);
+    // the 24-hour window runs from when the customer wrote, never from a time after the receipt
+    const [conv] = await database.db.select().from(t.conversations).where(eq(t.conversations.id, rows[0].conversationId));
+    expect(conv.lastInboundAt?.toISOString()).toBe('2026-11-25T10:00:00.002Z');
   });
 
   it('stores a number\'s messages in the workspace that connected it', async () => {
@@ -438,6 +448,27 @@ describe('statuses', () => {
     expect(row.failureReason).toMatch(/\(code 131026\)$/);
   });
 
+  it('a failure without any error from Meta is recorded with the general reason', async () => {
+    const { id } = await sentMessage();
+    await only(statusPayload(id, 'failed', { errors: [] }));
+    expect(await statusOf(id)).toMatchObject({ status: 'failed', failureReason: 'WhatsApp did not deliver the message' });
+  });
+
+  it('waits for a status exactly two minutes old, and drops one a millisecond older', async () => {
+    const p = webhookProcessor(deps());
+    const sentAtSeconds = Math.floor(Date.now() / 1000) - 600;
+    const payload = messagesPayload({ statuses: [{ id: `wamid.boundary.${Date.now()}`, status: 'sent', timestamp: String(sentAtSeconds) }] });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(sentAtSeconds * 1000 + 120_000);
+      await expect(p.processWebhook(payload, Date.now(), 0)).rejects.toBeInstanceOf(StatusNotYetKnown);
+      vi.setSystemTime(sentAtSeconds * 1000 + 120_001);
+      await expect(p.processWebhook(payload, Date.now(), 0)).resolves.toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a delivered status records no failure reason', async () => {
     const { id } = await sentMessage();
     await only(statusPayload(id, 'delivered', { errors: [{ code: 1, title: 'ignored' }] }));
@@ -473,6 +504,96 @@ describe('statuses', () => {
     ] satisfies WebhookDelivery[]);
     expect([...retry.keys()]).toEqual([0]);
     expect((await statusOf(id)).status).toBe('delivered');
+  });
+  it("applies a batch's statuses in wamid order, one message's statuses in the order they came, each change an event", async () => {
+    const one = await sentMessage();
+    const two = await sentMessage();
+    const [low, high] = one.id < two.id ? [one, two] : [two, one];
+    const lastSeq = async () => (await database.db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, ws))).reduce((n, e) => Math.max(n, e.seq), 0);
+    const after = await lastSeq();
+    await only(
+      messagesPayload({
+        statuses: [
+          { id: high.id, status: 'delivered', timestamp: now() },
+          { id: low.id, status: 'delivered', timestamp: now() },
+          { id: low.id, status: 'read', timestamp: now() },
+        ],
+      }),
+    );
+    const events = (await database.db.select().from(t.workspaceEvents).where(and(eq(t.workspaceEvents.workspaceId, ws), eq(t.workspaceEvents.type, 'message.status'))))
+      .filter((e) => e.seq > after)
+      .sort((a, b) => a.seq - b.seq)
+      .map((e) => {
+        const m = (e.payload as { message: { id: string; status: string } }).message;
+        return [m.id, m.status];
+      });
+    expect(events).toEqual([
+      [low.row.id, 'delivered'],
+      [low.row.id, 'read'],
+      [high.row.id, 'delivered'],
+    ]);
+    expect((await statusOf(low.id)).status).toBe('read');
+    expect((await statusOf(high.id)).status).toBe('delivered');
+  });
+
+  it("a campaign's log line follows the status: a failure with Meta's code and reason, a delivery without them", async () => {
+    const { id: failedId } = await sentMessage();
+    const { id: deliveredId } = await sentMessage();
+    const [campaign] = await database.db
+      .insert(t.campaigns)
+      .values({ workspaceId: ws, name: 'Ingest campaign', type: 'recurring', rfInstance: {}, memberId: account.memberId })
+      .returning();
+    const logLine = (wa: string) => ({ workspaceId: ws, campaignId: campaign.id, phoneNumber: '+14155550000', templateName: 'order_update', messageStatus: 'success' as const, waMessageId: wa, deliveryState: 'sent' as const });
+    await database.db.insert(t.campaignLogs).values([logLine(failedId), logLine(deliveredId)]);
+    await only(statusPayload(failedId, 'failed', { errors: [{ code: 131026, title: 'Message undeliverable' }] }));
+    await only(statusPayload(deliveredId, 'delivered', { errors: [{ code: 7, title: 'ignored' }] }));
+    const logOf = async (wa: string) => (await database.db.select().from(t.campaignLogs).where(eq(t.campaignLogs.waMessageId, wa)))[0];
+    const failed = await logOf(failedId);
+    expect(failed).toMatchObject({ deliveryState: 'failed', messageStatus: 'failed', errorCode: 131026, reason: (await statusOf(failedId)).failureReason });
+    expect(failed.reason).toMatch(/\(code 131026\)$/);
+    expect(await logOf(deliveredId)).toMatchObject({ deliveryState: 'delivered', messageStatus: 'success', errorCode: null, reason: null });
+  });
+
+  it('a batch of statuses whose transaction fails is retried with that error (an Error even when something else was thrown)', async () => {
+    const { id } = await sentMessage();
+    const failing = Object.assign(Object.create(database) as Database, {
+      transaction: async () => {
+        throw 'statuses could not be written';
+      },
+    });
+    const p = webhookProcessor(deps({ db: failing }));
+    const oldUnknown = messagesPayload({ statuses: [{ id: `wamid.old-unknown.${Date.now()}`, status: 'sent', timestamp: String(Math.floor(Date.now() / 1000) - 3600) }] });
+    const retry = await p.processDeliveries([
+      { payload: statusPayload(id, 'delivered'), attempt: 5 },
+      { payload: oldUnknown, attempt: 5 },
+    ]);
+    // both statuses were in the failed transaction: both deliveries are retried, even the one about no known message
+    expect([...retry.keys()]).toEqual([0, 1]);
+    for (const i of [0, 1]) {
+      expect(retry.get(i)).toBeInstanceOf(Error);
+      expect((retry.get(i) as Error).message).toBe('statuses could not be written');
+    }
+    const thrown = new Error('database down');
+    const p2 = webhookProcessor(deps({ db: Object.assign(Object.create(database) as Database, { transaction: async () => Promise.reject(thrown) }) }));
+    await expect(p2.processWebhook(statusPayload(id, 'read'), Date.now(), 5)).rejects.toBe(thrown);
+    expect((await statusOf(id)).status).toBe('sent');
+  });
+
+  it('a delivery without an attempt count is a first attempt: its waiting status is retried', async () => {
+    const retry = await webhookProcessor(deps()).processDeliveries([{ payload: statusPayload(`wamid.no-attempt.${Date.now()}`, 'sent') }]);
+    expect(retry.get(0)).toBeInstanceOf(StatusNotYetKnown);
+  });
+
+  it('a delivery whose message failed to store is retried with that failure, not as a waiting status', async () => {
+    const c = customer();
+    const payload = messagesPayload({
+      messages: [{ from: c.waId, id: wamid(), timestamp: now(), type: 'text', text: { body: 'nul \u0000 here' } }],
+      statuses: [{ id: `wamid.waits.${Date.now()}`, status: 'sent', timestamp: now() }],
+    });
+    const retry = await webhookProcessor(deps()).processDeliveries([{ payload, attempt: 0 }]);
+    expect(retry.size).toBe(1);
+    expect(retry.get(0)).not.toBeInstanceOf(StatusNotYetKnown);
+    expect(retry.get(0)).toBeInstanceOf(Error);
   });
 });
 
@@ -513,5 +634,105 @@ describe('template reviews', () => {
       'info: status update for a template Parley does not know: syncing its numbers',
       'warn: malformed template status update dropped',
     ]);
+  });
+  it('applies a review that carries no time, without a time of its own', async () => {
+    await only(review('REJECTED'));
+    expect(await template()).toMatchObject({ status: 'REJECTED', statusAt: new Date(1_790_000_100_000) });
+  });
+
+  it('syncs the numbers of the WABA for a template it does not know, and only then; a warning names what was wrong', async () => {
+    const synced: string[][] = [];
+    const p = webhookProcessor(deps({ afterUnknownTemplate: async (accounts) => synced.push(accounts.map((a) => a.phoneNumberId).sort()) }));
+    const before = logged.length;
+    await p.processWebhook(review('PAUSED', 1_790_000_300));
+    expect(synced).toEqual([]);
+    expect(logged.slice(before)).toEqual([]);
+    await p.processWebhook(review('APPROVED', 1_790_000_000, 'unknown-template-2'));
+    expect(synced).toEqual([[phoneNumberId, otherPhoneNumberId].sort()]);
+    expect(logged.at(-1)).toMatchObject({ level: 'info', obj: { templateId: 'unknown-template-2' } });
+    const elsewhere = review('APPROVED', 1_790_000_000, 'unknown-template-3');
+    await p.processWebhook({ ...elsewhere, entry: [{ ...elsewhere.entry[0], id: 'waba-nobody' }] });
+    expect(synced).toHaveLength(1);
+    await p.processWebhook({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field: 'message_template_status_update', value: { nothing: true } }] }] });
+    const warning = logged.at(-1)!;
+    expect(warning.msg).toBe('malformed template status update dropped');
+    expect((warning.obj.issues as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('retries a review whose handling failed', async () => {
+    const failure = new Error('sync failed');
+    const p = webhookProcessor(deps({ afterUnknownTemplate: async () => Promise.reject(failure) }));
+    await expect(p.processWebhook(review('APPROVED', 1_790_000_000, 'unknown-template-4'))).rejects.toBe(failure);
+  });
+});
+
+describe('quality updates of a number', () => {
+  const quality = (display: string) => ({
+    object: 'whatsapp_business_account',
+    entry: [{ id: wabaId, changes: [{ field: 'phone_number_quality_update', value: { display_phone_number: display, event: 'DOWNGRADE', current_limit: 'TIER_1K' } }] }],
+  });
+
+  it('goes to every number of the WABA with those digits, and a failure retries the delivery', async () => {
+    const seen: { pnid: string; event: string }[] = [];
+    const p = webhookProcessor(deps({ afterQualityUpdate: async (a, v) => seen.push({ pnid: a.phoneNumberId, event: v.event }) }));
+    await p.processWebhook(quality('+1 415-555-0000'));
+    expect(seen.map((x) => x.pnid).sort()).toEqual([phoneNumberId, otherPhoneNumberId].sort());
+    expect(seen.every((x) => x.event === 'DOWNGRADE')).toBe(true);
+    const failure = new Error('could not record the quality');
+    const failing = webhookProcessor(deps({ afterQualityUpdate: async () => Promise.reject(failure) }));
+    await expect(failing.processWebhook(quality('14155550000'))).rejects.toBe(failure);
+  });
+});
+
+describe("the campaigns' and bots' hooks after inbound messages are stored", () => {
+  let otherAccountId = '';
+  beforeAll(async () => {
+    const [other] = await database.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.phoneNumberId, otherPhoneNumberId));
+    otherAccountId = other.id;
+    await database.db.insert(t.bots).values({ workspaceId: otherWs, title: 'Greeter', isActive: true, rfInstance: {}, whatsappAccountId: other.id, memberId: other.memberId });
+  });
+  const optedOut = async (phone: string, workspaceId: string) =>
+    (await database.db.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, workspaceId), eq(t.contacts.phoneNumber, phone))))[0]?.optedOutAt ?? null;
+  const turnsFor = async (phone: string) => {
+    const convs = new Set((await messagesOf(phone, otherWs)).map((m) => m.conversationId));
+    return jobsSent.filter((j) => j.name === 'bots.turn' && convs.has(j.data.conversationId as string));
+  };
+
+  it('a STOP opts the contact out of campaigns, and a message to a number with an active bot starts a bot turn', async () => {
+    const stopper = customer();
+    await only(inbound(stopper.waId, { type: 'text', text: { body: ' stop ' } }));
+    expect(await optedOut(stopper.phone, ws)).not.toBeNull();
+    const talker = customer();
+    await only(inbound(talker.waId, { type: 'text', text: { body: 'hi bot' } }, 'Tal', otherPhoneNumberId));
+    expect(await turnsFor(talker.phone)).toHaveLength(1);
+    expect((await turnsFor(talker.phone))[0].data).toMatchObject({ workspaceId: otherWs });
+    expect(otherAccountId).not.toBe('');
+  });
+
+  it('when a batch is stored one by one, each stored message still reaches campaigns, bots and auto-assignment', async () => {
+    const stopper = customer();
+    const bad = customer();
+    const talker = customer();
+    const before = logged.length;
+    const calls = afterInboundCalls.length;
+    const retry = await webhookProcessor(deps()).processDeliveries([
+      { payload: inbound(stopper.waId, { type: 'text', text: { body: 'STOP' } }, 'S', otherPhoneNumberId) },
+      { payload: inbound(bad.waId, { type: 'text', text: { body: 'nul \u0000 byte' } }, 'B', otherPhoneNumberId) },
+      { payload: inbound(talker.waId, { type: 'text', text: { body: 'hello bot' } }, 'T', otherPhoneNumberId) },
+    ]);
+    expect([...retry.keys()]).toEqual([1]);
+    expect(logged.slice(before).find((l) => l.msg === 'a batch of inbound messages failed; storing them one by one')?.obj).toMatchObject({ messages: 3 });
+    expect(await optedOut(stopper.phone, otherWs)).not.toBeNull();
+    expect(await turnsFor(stopper.phone)).toHaveLength(1);
+    expect(await turnsFor(talker.phone)).toHaveLength(1);
+    const stored = [...(await messagesOf(stopper.phone, otherWs)), ...(await messagesOf(talker.phone, otherWs))].map((m) => m.waMessageId);
+    expect(afterInboundCalls.slice(calls).flatMap((c) => c.wamids).sort()).toEqual(stored.sort());
+  });
+
+  it('a lone message that cannot be stored fails at once, without a second try one by one', async () => {
+    const bad = customer();
+    const before = logged.length;
+    await expect(webhookProcessor(deps()).processWebhook(inbound(bad.waId, { type: 'text', text: { body: 'nul \u0000 alone' } }))).rejects.toThrow();
+    expect(logged.slice(before).map((l) => l.msg)).not.toContain('a batch of inbound messages failed; storing them one by one');
   });
 });

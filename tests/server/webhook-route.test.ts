@@ -17,12 +17,15 @@ async function routeWith(opts: Partial<WebhookRouteOptions> = {}) {
   const verified: number[] = [];
   const warnings: unknown[] = [];
   const errors: unknown[] = [];
+  /** every logged line as pino wrote it (the error a warning carries included) */
+  const lines: { level: number; msg: string; err?: { message?: string } }[] = [];
   app = Fastify({
     logger: {
       level: 'warn',
       stream: {
         write: (line: string) => {
-          const entry = JSON.parse(line) as { level: number; msg: string };
+          const entry = JSON.parse(line) as { level: number; msg: string; err?: { message?: string } };
+          lines.push(entry);
           (entry.level >= 50 ? errors : warnings).push(entry.msg);
         },
       },
@@ -40,7 +43,7 @@ async function routeWith(opts: Partial<WebhookRouteOptions> = {}) {
     ...opts,
   });
   await app.ready();
-  return { app, queued, verified, warnings, errors };
+  return { app, queued, verified, warnings, errors, lines };
 }
 
 afterEach(async () => {
@@ -64,7 +67,7 @@ describe('GET: Meta\'s verification', () => {
   });
 
   it('still answers the challenge when recording the verification fails, with a warning in the log', async () => {
-    const { app, warnings } = await routeWith({
+    const { app, warnings, lines } = await routeWith({
       onVerified: async () => {
         throw new Error('database down');
       },
@@ -72,6 +75,8 @@ describe('GET: Meta\'s verification', () => {
     const res = await app.inject({ method: 'GET', url: `${WEBHOOK_PATH}?${verifyQuery()}` });
     expect([res.statusCode, res.body]).toEqual([200, '1158201444']);
     expect(warnings).toContain('could not record the webhook verification');
+    // the warning carries the error, so whoever reads the log sees why
+    expect(lines.find((l) => l.msg === 'could not record the webhook verification')?.err?.message).toBe('database down');
   });
 
   it('answers the challenge without anything to record it with', async () => {
