@@ -324,7 +324,11 @@ export const campaignRuns = pgTable(
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
   },
-  (t) => [index('campaign_runs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt)],
+  (t) => [
+    index('campaign_runs_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt),
+    // The runner's claim starts from the running runs (few among every run ever made).
+    index('campaign_runs_running_idx').on(t.id).where(sql`${t.status} = 'running'`),
+  ],
 );
 
 /**
@@ -353,8 +357,8 @@ export const campaignRecipients = pgTable(
   (t) => [
     uniqueIndex('campaign_recipients_run_contact_uq').on(t.workspaceId, t.runId, t.contactId),
     index('campaign_recipients_run_status_idx').on(t.workspaceId, t.runId, t.status),
-    // The runner's claim: due recipients of any run, oldest due first (pending, waiting, and stale sending).
-    index('campaign_recipients_due_idx').on(t.nextAt).where(sql`${t.status} in ('pending', 'waiting', 'sending')`),
+    // The runner's claim: a running run's due recipients, oldest due first (pending, waiting, and stale sending).
+    index('campaign_recipients_run_due_idx').on(t.runId, t.nextAt).where(sql`${t.status} in ('pending', 'waiting', 'sending')`),
   ],
 );
 
