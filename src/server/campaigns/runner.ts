@@ -174,10 +174,9 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
     const finished = await d.db.transaction(async (tx) => {
       await runs.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log ? [o.log] : [])));
       await runs.moveRecipients(tx, workspaceId, outcomes.map((o) => o.move));
-      const done = await runs.completeFinishedRuns(tx, [...new Set(claimed.map((c) => c.runId))]);
-      const completed = await runs.completeCampaigns(tx, [...new Set(done.map((x) => x.campaignId))]);
-      for (const row of completed) await campaignUpdated(tx, row);
-      return completed;
+      // Not waiting for a run another transaction holds (a snapshot chunk can take seconds): the sweep completes it.
+      const done = await runs.completeFinishedRuns(tx, [...new Set(claimed.map((c) => c.runId))], { wait: false });
+      return completeCampaignsOf(tx, done);
     });
     for (const id of new Set(claimed.map((c) => c.campaignId))) progress.changed(workspaceId, id);
     for (const row of finished) d.log.info({ campaignId: row.id }, 'campaign completed');
@@ -216,9 +215,25 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
    */
   async function finishSnapshot(tx: Executor, run: { workspaceId: string; id: string }): Promise<void> {
     await runs.markSnapshotDone(tx, run.workspaceId, run.id);
-    const done = await runs.completeFinishedRuns(tx, [run.id]);
+    await completeCampaignsOf(tx, await runs.completeFinishedRuns(tx, [run.id]));
+  }
+
+  async function completeCampaignsOf(tx: Executor, done: { campaignId: string }[]): Promise<runs.CampaignRow[]> {
     const completed = await runs.completeCampaigns(tx, [...new Set(done.map((x) => x.campaignId))]);
     for (const row of completed) await campaignUpdated(tx, row);
+    return completed;
+  }
+
+  /**
+   * Completes running runs with nothing left to do that no claim loop completed: one whose loop skipped it while
+   * another transaction held it, or two loops that finished its last recipients together. Answers how many.
+   */
+  async function sweep(): Promise<number> {
+    const ids = await runs.runningRunsToSweep(db());
+    if (ids.length === 0) return 0;
+    const completed = await d.db.transaction(async (tx) => completeCampaignsOf(tx, await runs.completeFinishedRuns(tx, ids)));
+    for (const row of completed) d.log.info({ campaignId: row.id }, 'campaign completed');
+    return ids.length;
   }
 
   /** A claim loop, or (`snapshots`) the loop that writes snapshots while the claim loops already send. */
@@ -226,7 +241,8 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
     while (!stopped) {
       let busy = false;
       try {
-        busy = snapshots ? await snapshotStep() : (await tick()) > 0;
+        // The snapshot loop sweeps when it has no snapshot to write.
+        busy = snapshots ? (await snapshotStep()) || ((await sweep()), false) : (await tick()) > 0;
       } catch (err) {
         d.log.error({ err }, 'campaign runner batch failed; its recipients are claimed again when their lease ends');
       }
@@ -247,6 +263,7 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
   return {
     tick,
     snapshotStep,
+    sweep,
     /** Something became due (a deploy, a trigger call, a resume): idle loops look now. */
     wake(): void {
       for (const wake of [...wakers]) wake();

@@ -102,7 +102,8 @@ export interface ClaimedRecipient {
  *
  * Walks the running runs, and in each its due recipients in due order (index `(run_id, next_at)`): a claim
  * that walked every due recipient in due order and dropped those of paused runs read a paused million-recipient
- * campaign's rows on every claim, and every other campaign then sent at a tenth of its rate (benchmark, kill -9 run).
+ * campaign's rows on every claim. Runs share a claim round-robin, so one campaign's backlog does not hold back
+ * another's first sends.
  */
 export async function claimDue(ex: Executor, limit: number, leaseMs: number): Promise<ClaimedRecipient[]> {
   return rowsOf<ClaimedRecipient>(
@@ -117,7 +118,9 @@ export async function claimDue(ex: Executor, limit: number, leaseMs: number): Pr
             for update of r skip locked
          ) d
          where run.status = 'running'
-         order by d.next_at
+         -- Round-robin across runs: each run's oldest first, then the next of each. A new trigger call's run (or
+         -- a small campaign) gets its first sends in the next claim instead of waiting behind another's backlog.
+         order by row_number() over (partition by run.id order by d.next_at), d.next_at
          limit ${limit}
       )
       update campaign_recipients r
@@ -238,20 +241,42 @@ export async function markReplied(ex: Executor, workspaceId: string, contactIds:
   return [...new Set(rows.map((r) => r.campaign_id))];
 }
 
-/** Runs among `runIds` with no work left and their snapshot written: completed. Answers their campaigns. */
-export async function completeFinishedRuns(ex: Executor, runIds: string[]): Promise<{ campaignId: string; workspaceId: string }[]> {
+/**
+ * Runs among `runIds` with no work left and their snapshot written: completed. Answers their campaigns.
+ *
+ * The runs are locked first and checked in a new statement: two transactions that each finish the last
+ * recipients of one run would otherwise each see the other's still `sending` (each statement's READ COMMITTED
+ * snapshot), and neither would complete it. `wait: false` (the claim loops) skips a run another transaction holds
+ * (a snapshot chunk, another loop) instead of waiting for it; the runner's sweep (`runningRunsToSweep`) then
+ * completes what such a skip left. Locked in id order, so two transactions never wait on each other in a cycle.
+ */
+export async function completeFinishedRuns(ex: Executor, runIds: string[], opts: { wait?: boolean } = {}): Promise<{ campaignId: string; workspaceId: string }[]> {
   if (runIds.length === 0) return [];
-  // Lock the runs first and check in a new statement. Two claim loops that each finish the last recipients of one
-  // run would otherwise each see the other's still `sending` (each statement's READ COMMITTED snapshot), and
-  // neither would complete it. Locked in id order, so two transactions never wait on each other in a cycle.
-  await ex.execute(sql`select id from campaign_runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'running' order by id for update`);
+  const locked = rowsOf<{ id: string }>(
+    await ex.execute(sql`
+      select id from campaign_runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'running'
+       order by id for update ${opts.wait === false ? sql`skip locked` : sql``}`),
+  );
+  if (locked.length === 0) return [];
   return rowsOf<{ campaignId: string; workspaceId: string }>(
     await ex.execute(sql`
       update campaign_runs run set status = 'completed', finished_at = now()
-       where run.id = any(${sql.param(runIds)}::uuid[]) and run.status = 'running' and run.snapshot_done
+       where run.id = any(${sql.param(locked.map((r) => r.id))}::uuid[]) and run.status = 'running' and run.snapshot_done
          and not exists (select 1 from campaign_recipients r where r.run_id = run.id and r.status in ('pending', 'waiting', 'sending'))
       returning run.campaign_id as "campaignId", run.workspace_id as "workspaceId"`),
   );
+}
+
+/** Running runs whose snapshot is written and that have no recipient left to move: the sweep completes them. */
+export async function runningRunsToSweep(ex: Executor, limit = 100): Promise<string[]> {
+  const rows = rowsOf<{ id: string }>(
+    await ex.execute(sql`
+      select run.id from campaign_runs run
+       where run.status = 'running' and run.snapshot_done
+         and not exists (select 1 from campaign_recipients r where r.run_id = run.id and r.status in ('pending', 'waiting', 'sending'))
+       limit ${limit}`),
+  );
+  return rows.map((r) => r.id);
 }
 
 /** One-time campaigns whose every run is over: inProgress -> completed. */
