@@ -241,8 +241,9 @@ export function createCampaignRunner(d: ServiceDeps, outbound: Outbound, progres
     while (!stopped) {
       let busy = false;
       try {
-        // The snapshot loop sweeps when it has no snapshot to write.
-        busy = snapshots ? (await snapshotStep()) || ((await sweep()), false) : (await tick()) > 0;
+        if (!snapshots) busy = (await tick()) > 0;
+        // The snapshot loop sweeps when it has no snapshot to write (and then idles).
+        else if (!(busy = await snapshotStep())) await sweep();
       } catch (err) {
         d.log.error({ err }, 'campaign runner batch failed; its recipients are claimed again when their lease ends');
       }
