@@ -49,7 +49,9 @@ export const parts = {
   // The outbound path: the 24-hour window, pacing, sending and the answer of the Graph API.
   outbound: {
     mutate: ['src/server/messaging/outbound.ts', 'src/server/messaging/outbound-request.ts'],
-    testFiles: ['tests/server/outbound.test.ts', 'tests/server/messaging.test.ts'],
+    // The path called directly on a fresh database with a scripted Graph client (seconds a mutant); outbound.test.ts
+    // and messaging.test.ts hold the same rules through the app and the sandbox (about a minute a mutant: left out).
+    testFiles: ['tests/server/outbound-rules.test.ts'],
   },
   // Desktop: the IPC router (sender checks, argument and answer schemas).
   ipc: {
@@ -74,6 +76,16 @@ export const parts = {
   bots: {
     mutate: ['src/server/bots/http-node.ts'],
     testFiles: ['tests/server/bot-http-node.test.ts'],
+  },
+  // The campaign runner: claims, pacing by the tier, send windows, outcomes and completion of a run.
+  runner: {
+    mutate: ['src/server/campaigns/runner.ts'],
+    testFiles: ['tests/server/campaign-runner-rules.test.ts'],
+  },
+  // The bot runtime: walking a canvas from node to node, each node's executor, sessions.
+  botRuntime: {
+    mutate: ['src/server/bots/walker.ts', 'src/server/bots/executors.ts'],
+    testFiles: ['tests/server/bot-runtime-rules.test.ts'],
   },
 };
 
