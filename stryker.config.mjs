@@ -18,9 +18,18 @@ export const parts = {
     testFiles: ['tests/server/access-resolution.test.ts'],
   },
   // Tenancy of repositories: every read and write is bounded by the workspace.
+  // The reads and writes of the repositories (not their mappings to wire shapes: conversations.ts lines 1-49 and
+  // resources.ts after line 54 are field-by-field copies, held by the contract tests).
   tenancy: {
-    mutate: ['src/server/repositories/conversations.ts', 'src/server/repositories/resources.ts', 'src/server/repositories/contact-list.ts'],
-    testFiles: ['tests/server/tenancy-canaries.test.ts', 'tests/server/route-walk.test.ts'],
+    mutate: [
+      'src/server/repositories/tenant-crud.ts',
+      'src/server/repositories/conversations.ts:50-287',
+      'src/server/repositories/contact-list.ts',
+      'src/server/repositories/resources.ts:47-54',
+    ],
+    // Two workspaces with the same customers, the repositories called directly as one of them (seconds a mutant);
+    // tenancy-canaries.test.ts and route-walk.test.ts hold the rule over HTTP for every route (minutes a mutant: left out).
+    testFiles: ['tests/server/repository-tenancy.test.ts'],
   },
   // The file store's references (what a stored file belongs to, and who may read it).
   files: {

@@ -3,6 +3,7 @@
  * seconds per mutant): Meta's verification handshake, the signature over the raw bytes, the answers' words and
  * what is queued. The same route inside the whole app, with ingest behind it, is in webhooks.test.ts.
  */
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../src/server/whatsapp/signature';
@@ -210,5 +211,25 @@ describe('POST: deliveries', () => {
       },
     });
     expect((await post(failing.app, raw, { 'x-hub-signature-256': signWebhookBody(secret, raw) })).statusCode).toBe(500);
+  });
+});
+
+describe('the API reference', () => {
+  it("documents Meta's two webhook calls under 'webhooks' with what each does", async () => {
+    // The app's /docs page is generated from each route's schema (app.ts registers @fastify/swagger first).
+    app = Fastify();
+    await app.register(swagger, { openapi: { info: { title: 'Parley API', version: '1' } } });
+    await registerWhatsappWebhook(app, { verifyToken, appSecret: secret, enqueue: async () => undefined });
+    await app.ready();
+    const doc = app.swagger() as { paths: Record<string, Record<string, { tags?: string[]; summary?: string }>> };
+    const { get, post } = doc.paths[WEBHOOK_PATH];
+    expect(get).toMatchObject({
+      tags: ['webhooks'],
+      summary: "Meta's webhook verification: answers hub.challenge when hub.verify_token matches WHATSAPP_VERIFY_TOKEN",
+    });
+    expect(post).toMatchObject({
+      tags: ['webhooks'],
+      summary: 'WhatsApp webhook deliveries (messages, statuses, template status), signed with X-Hub-Signature-256',
+    });
   });
 });
