@@ -97,6 +97,8 @@ describe('bearerToken', () => {
   it('reads `Bearer <token>` in any case of the word, and nothing else', () => {
     expect(bearerToken(req('abc'))).toBe('abc');
     expect(bearerToken({ headers: { authorization: 'bearer xyz' } } as unknown as FastifyRequest)).toBe('xyz');
+    // RFC 9110 (credentials = auth-scheme 1*SP token68): more than one space is still a Bearer token
+    expect(bearerToken({ headers: { authorization: 'Bearer   xyz' } } as unknown as FastifyRequest)).toBe('xyz');
     for (const header of ['Basic abc', 'Bearer', 'Bearer ', 'Bearer a b', 'xBearer abc', ['Bearer abc'], undefined]) {
       expect(bearerToken({ headers: { authorization: header } } as unknown as FastifyRequest), String(header)).toBeNull();
     }
