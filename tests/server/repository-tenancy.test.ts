@@ -208,25 +208,53 @@ describe('the conversation list', () => {
     }
   });
 
-  it('answers a search matching more than 2,000 contacts from the activity order, still only B\'s', async () => {
-    const many = (ws: string) =>
-      Array.from({ length: 2001 }, (_, i) => ({ workspaceId: ws, name: `Bulk Buyer ${i}`, phoneNumber: `+1202555${String(i).padStart(4, '0')}` }));
-    const bRows = await db().insert(t.contacts).values(many(B.ws)).returning({ id: t.contacts.id });
-    await db().insert(t.contacts).values(many(A.ws));
-    const [bConv] = await db()
+  it("orders a searched contact's conversations by activity, then the greater id, before cutting the page", async () => {
+    const [olga] = await db().insert(t.contacts).values({ workspaceId: B.ws, name: 'Olga Petrova', phoneNumber: '+14155550177' }).returning();
+    // inserted oldest first, two touched at the same moment: the order must come from the sort, not from the table
+    const id = (n: number) => `0000000${n}-0000-4000-8000-000000000000`;
+    await db()
       .insert(t.conversations)
-      .values({ workspaceId: B.ws, contactId: bRows[7].id, lastActivityAt: at(45) })
-      .returning();
-    const [aConv] = await db()
-      .insert(t.conversations)
-      .values({ workspaceId: A.ws, contactId: (await db().select().from(t.contacts).where(sql`${t.contacts.workspaceId} = ${A.ws} and ${t.contacts.name} = 'Bulk Buyer 7'`))[0].id, lastActivityAt: at(46) })
-      .returning();
+      .values([
+        { id: id(1), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(21) },
+        { id: id(2), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(24) },
+        { id: id(3), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(23) },
+        { id: id(4), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(24) },
+      ]);
     try {
-      expect(ids(await list(B, { search: 'bulk' }))).toEqual([bConv.id]);
-      expect(ids(await list(B, { search: 'buyer 7' }))).toEqual([bConv.id]);
-      expect(await countContacts(db(), B.ws, undefined, await contactSearchIn(db(), B.ws, 'bulk'))).toBe(2001);
+      expect(await walk(B, { search: 'olga', limit: 1 })).toEqual([[id(4)], [id(2)], [id(3)], [id(1)]]);
+      expect(await walk(B, { search: 'petrova', limit: 2 })).toEqual([[id(4), id(2)], [id(3), id(1)]]);
     } finally {
-      await db().delete(t.conversations).where(sql`${t.conversations.id} in (${bConv.id}, ${aConv.id})`);
+      await db().delete(t.contacts).where(eq(t.contacts.id, olga.id));
+    }
+  });
+
+  it("answers a search matching more than 2,000 contacts whole, page by page, still only B's", async () => {
+    const many = (ws: string) =>
+      Array.from({ length: 2001 }, (_, i) => ({ workspaceId: ws, name: `Bulk Buyer ${i}`, phoneNumber: `+1202555${String(i).padStart(4, '0')}`, createdAt: new Date(at(0).getTime() + i * 1000) }));
+    const conversationsOf = (ws: string, rows: { id: string }[]) =>
+      rows.map((r, i) => ({ workspaceId: ws, contactId: r.id, lastActivityAt: new Date(at(45).getTime() - i * 1000) }));
+    const bRows = await db().insert(t.contacts).values(many(B.ws)).returning({ id: t.contacts.id });
+    const aRows = await db().insert(t.contacts).values(many(A.ws)).returning({ id: t.contacts.id });
+    const bConvs = await db().insert(t.conversations).values(conversationsOf(B.ws, bRows)).returning({ id: t.conversations.id });
+    await db().insert(t.conversations).values(conversationsOf(A.ws, aRows));
+    try {
+      // every matching conversation once, newest activity first, across pages
+      expect((await walk(B, { search: 'bulk', limit: 1000 })).flat()).toEqual(bConvs.map((c) => c.id));
+      expect(ids(await list(B, { search: 'buyer 7' }))).toEqual([bConvs[7].id]);
+      expect(await countContacts(db(), B.ws, undefined, await contactSearchIn(db(), B.ws, 'bulk'))).toBe(2001);
+      // the contact list, by name and by phone number, also whole
+      const newestFirst = [...bRows].reverse().map((r) => r.id);
+      for (const search of ['bulk', '+1202555']) {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const p = await contactsPage(db(), B.ws, { search, cursor, limit: 1000 }, undefined, await contactSearchIn(db(), B.ws, search));
+          seen.push(...p.items.map((c) => c.id));
+          cursor = p.nextCursor ?? undefined;
+        } while (cursor && seen.length < 5000);
+        expect(seen, search).toEqual(newestFirst);
+      }
+    } finally {
       await db().delete(t.contacts).where(sql`${t.contacts.name} like 'Bulk Buyer %'`);
     }
   });
