@@ -354,6 +354,34 @@ describe('List and Reply', () => {
     expect(rec2.sent.map((s) => s.message.type)).toEqual(['list']);
   });
 
+  it('a List whose error message is missing (an unvalidated canvas) sends only the list again', async () => {
+    const rf = listCanvas({ errorMessage: undefined });
+    const rec = recorder({ attributes: attrs, known });
+    const turn = await runTurn(rf, rec.env, state({ currentNodeId: 'list', step: 2, waitingFor: 'list' }), text('burger'));
+    expect(rec.sent.map((s) => [s.key, s.message.type, s.message.text])).toEqual([['3:1', 'list', 'Choose, Oslo']]);
+    expect(turn.state).toMatchObject({ waitingFor: 'list', invalidAnswers: 1 });
+  });
+
+  it('an item or button without a label (an unvalidated canvas) is sent with an empty title, and tapping it stores an empty value', async () => {
+    const rf = canvas(
+      [
+        start(),
+        node('list', 'ListNode', { label: 'Menu', body: 'Choose', buttonName: 'Open', errorMessage: 'Pick one', selectedAttributeId: 'a-choice' }),
+        node('blank', 'ListButtonNode', {} as never),
+        node('reply', 'ReplyNode', { label: 'Q', body: 'Sure?', errorMessage: 'Tap' }),
+        node('blankBtn', 'ReplyButtonNode', {} as never),
+      ],
+      [edge('start', 'list'), edge('list', 'blank'), edge('blank', 'reply'), edge('reply', 'blankBtn')],
+    );
+    const rec = recorder({ attributes: attrs });
+    await runTurn(rf, rec.env, startState(rf), null);
+    expect(rec.sent.map((s) => s.message.buttons)).toEqual([[{ id: 'blank', title: '' }]]);
+    const rec2 = recorder({ attributes: attrs, known: { Choice: 'before' } });
+    const turn = await runTurn(rf, rec2.env, state({ currentNodeId: 'list', step: 2, waitingFor: 'list' }), { type: 'listRow', id: 'blank' });
+    expect(turn.state).toMatchObject({ currentNodeId: 'reply', waitingFor: 'reply', variables: { 'a-choice': '' } });
+    expect(rec2.sent.map((s) => s.message.buttons)).toEqual([[{ id: 'blankBtn', title: '' }]]);
+  });
+
   it('a blank answer, a flow answer or an unknown tap picks nothing', async () => {
     const at = state({ currentNodeId: 'list', step: 2, waitingFor: 'list' });
     for (const a of [text('   '), { type: 'flow', response: { label: 'Salad' } } as BotPreviewAnswer, { type: 'listRow', id: 'p' } as BotPreviewAnswer, { type: 'button', id: 'nope' } as BotPreviewAnswer]) {
@@ -419,6 +447,7 @@ describe('WhatsappFlow', () => {
             { id: 'm2', objectKey: 'age', attributeId: 'a-age' },
             { id: 'm3', objectKey: 'vip', attributeId: 'a-vip' },
             { id: 'm4', objectKey: 'city', attributeId: 'a-city' },
+            { id: 'm5', objectKey: 'notInTheAnswer', attributeId: 'a-choice' },
           ],
           ...extra,
         }),
@@ -676,6 +705,21 @@ describe('start conditions, idle expiry and no-answer timeouts', () => {
     expect(startsSession(contains, 'please HELP')).toBe(true);
     expect(startsSession(contains, 'hello')).toBe(false);
     expect(startsSession(contains, null)).toBe(false);
+  });
+
+  it('finds the Start node wherever it is in the canvas', () => {
+    const later = (data: Record<string, unknown>) => canvas([say('m', 'x'), start(data)], [edge('start', 'm')]);
+    expect(startState(later({}))).toMatchObject({ currentNodeId: 'start' });
+    expect(idleMinutesOf(later({ idleExpiryMinutes: 15 }))).toBe(15);
+    expect(startsSession(later({ startCondition: { type: 'keywords', keywords: ['order'], match: 'exact' } }), 'hello')).toBe(false);
+    expect(startsSession(later({ startCondition: { type: 'keywords', keywords: ['order'], match: 'exact' } }), 'order')).toBe(true);
+  });
+
+  it('a message without text (an image, a location) matches no keyword, however short', () => {
+    for (const match of ['exact', 'contains']) {
+      const rf = withStart({ startCondition: { type: 'keywords', keywords: ['e', 'a', 's', '!'], match } });
+      expect(startsSession(rf, null), match).toBe(false);
+    }
   });
 
   it('idle expiry: the Start node\'s minutes, else 60', () => {
