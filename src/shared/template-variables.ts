@@ -10,6 +10,7 @@
  */
 
 /** A fresh global regex each time: a shared `g` regex keeps `lastIndex` between callers. */
+import { ownValue } from './own-value';
 const placeholder = () => /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
 /** The distinct variable names of a text in order of first appearance: "Hi {{1}}, {{2}} {{1}}" -> ['1', '2']. */
@@ -60,6 +61,6 @@ export function attributeVariables(text: string | null | undefined): string[] {
 export function fillAttributeVariables(text: string, values: Readonly<Record<string, string | undefined>>): string {
   return text.replace(attributePlaceholder(), (whole, raw: string) => {
     const name = raw.trim();
-    return name === '' ? whole : (values[name] ?? '');
+    return name === '' ? whole : (ownValue(values, name) ?? '');
   });
 }

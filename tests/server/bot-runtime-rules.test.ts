@@ -65,6 +65,17 @@ describe('a walk from Start', () => {
     expect(rec.texts()).toEqual(['Paris|c@example.com||{{ }}']);
   });
 
+  it('fills an attribute named like an Object built-in ("constructor", "toString") without a value as empty text', async () => {
+    const builtins: AttributeInfo[] = [...attrs, { id: 'a-ctor', name: 'constructor', format: 'text', type: 'contact' }];
+    const rf = canvas([start(), say('m', 'Hi {{constructor}}|{{toString}}|{{__proto__}}|{{City}}')], [edge('start', 'm')]);
+    const rec = recorder({ attributes: builtins, known: { City: 'Paris' } });
+    await runTurn(rf, rec.env, state({ step: 0 }), null);
+    expect(rec.texts()).toEqual(['Hi |||Paris']);
+    const known = recorder({ attributes: builtins, known: { constructor: 'Ada' } });
+    await runTurn(rf, known.env, state({ step: 0 }), null);
+    expect(known.texts()).toEqual(['Hi Ada|||']);
+  });
+
   it('skips blank message blocks but keeps the block index in the key', async () => {
     const rf = canvas([start(), say('m', 'one', '   ', '{{Nope}}', 'four')], [edge('start', 'm')]);
     const rec = recorder({ attributes: attrs });
@@ -479,6 +490,14 @@ describe('WhatsappFlow', () => {
     expect(rec.texts()).toEqual(['Thanks f@example.com']);
   });
 
+  it('stores nothing for a mapped key the answer lacks, even one named like an Object built-in ("toString")', async () => {
+    const rf = flowCanvas({ attributeMapping: [{ id: 'm1', objectKey: 'toString', attributeId: 'a-email' }, { id: 'm2', objectKey: 'constructor', attributeId: 'a-city' }] });
+    const rec = recorder({ attributes: attrs });
+    const turn = await runTurn(rf, rec.env, at, { type: 'flow', response: { email: 'f@example.com' } });
+    expect(turn.state.variables).toEqual({});
+    expect(rec.texts()).toEqual(['Thanks ']);
+  });
+
   it('answers anything but the form with the error and the form again; follows noAnswer', async () => {
     const rec = recorder({ attributes: attrs });
     const turn = await runTurn(flowCanvas(), rec.env, at, text('hello'));
@@ -552,6 +571,15 @@ describe('Condition', () => {
     const notEq = { id: 'br-vip', label: 'x', type: 'Normal', conditions: [{ id: 'c', attributeId: 'a-vip', operator: 'NOT_EQUALS', value: 'yes' }] };
     expect((await walk(cond([notEq]), { VIP: 'YES' })).texts).toEqual(['Default path']);
     expect((await walk(cond([notEq]), { VIP: 'no' })).texts).toEqual(['VIP path']);
+  });
+
+  it('compares an attribute named like an Object built-in ("constructor") without a value as empty text', async () => {
+    const builtin = { id: 'br-vip', label: 'x', type: 'Normal', conditions: [{ id: 'c', attributeId: 'a-ctor', operator: 'EQUALS', value: '' }] };
+    const rec = recorder({ attributes: [...attrs, { id: 'a-ctor', name: 'constructor', format: 'text', type: 'contact' }], known: {} });
+    const turn = await runTurn(cond([builtin]), rec.env, state(), null);
+    expect([rec.texts(), turn.ended]).toEqual([['VIP path'], 'completed']);
+    const byId = { id: 'br-vip', label: 'x', type: 'Normal', conditions: [{ id: 'c', attributeId: 'toString', operator: 'EQUALS', value: '' }] };
+    expect((await walk(cond([byId]), {})).texts).toEqual(['VIP path']);
   });
 
   it('fails when a holding branch has no branch node, or nothing holds and there is no Default', async () => {

@@ -10,6 +10,7 @@ import { botRuntime } from '../../shared/schemas/bot-canvas';
 import { conditionBranchChild } from '../../shared/bot-validation';
 import type { ExecContext, Executor, StepResult, BotMessage } from './walker';
 import { callHttpNode } from './http-node';
+import { ownValue } from '../../shared/own-value';
 
 type Of<T extends BotNode['type']> = Extract<BotNode, { type: T }>;
 
@@ -120,7 +121,7 @@ const askInput = (node: Of<'CollectInputNode'>, c: ExecContext) =>
 /** EQUALS / NOT_EQUALS compare trimmed values without regard to case; a missing value is the empty text. */
 function holds(cond: { attributeId: string; operator: 'EQUALS' | 'NOT_EQUALS'; value: string }, c: ExecContext): boolean {
   const a = c.env.attributes.get(cond.attributeId);
-  const value = c.state.variables[cond.attributeId] ?? (a ? c.env.known[a.name] : undefined) ?? '';
+  const value = ownValue(c.state.variables, cond.attributeId) ?? (a ? ownValue(c.env.known, a.name) : undefined) ?? '';
   const same = value.trim().toLowerCase() === c.fill(cond.value).trim().toLowerCase();
   return cond.operator === 'EQUALS' ? same : !same;
 }
@@ -189,7 +190,7 @@ export const executors: { [K in BotNode['type']]: Executor<Of<K>> } = {
       if (a.type === 'noAnswer') return noAnswer(node, c);
       if (a.type !== 'flow') return invalid(node, c, node.data.errorMessage, () => askFlow(node, c));
       for (const m of node.data.attributeMapping) {
-        const v = a.response[m.objectKey];
+        const v = ownValue(a.response, m.objectKey);
         if (v !== undefined && v !== null) c.set(m.attributeId, String(v));
       }
       return next(c, node.id);

@@ -15,6 +15,7 @@ import ipaddr from 'ipaddr.js';
 import type { BotNode } from '../../shared';
 import { botRuntime } from '../../shared/schemas/bot-canvas';
 import type { ExecContext, HttpCall, HttpOutcome } from './walker';
+import { ownValue } from '../../shared/own-value';
 
 /** Only unicast addresses on the public internet pass. */
 export function isPublicAddress(address: string): boolean {
@@ -101,7 +102,7 @@ export function valueAtPath(json: unknown, path: string): unknown {
   let cur: unknown = json;
   for (const s of steps) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[s];
+    cur = ownValue(cur as Record<string | number, unknown>, s);
   }
   return cur;
 }

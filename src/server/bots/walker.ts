@@ -84,7 +84,8 @@ export type Executor<N extends BotNode = BotNode> = {
 
 /** Values by attribute name: what was known, overlaid with what the session collected. */
 function valuesByName(env: BotEnv, vars: Record<string, string>): Record<string, string> {
-  const out = { ...env.known };
+  // No prototype: an attribute named "__proto__" or "constructor" is a key like any other.
+  const out: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, env.known);
   for (const [id, v] of Object.entries(vars)) {
     const a = env.attributes.get(id);
     if (a) out[a.name] = v;

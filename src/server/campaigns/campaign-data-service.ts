@@ -22,6 +22,7 @@ import type { ServiceDeps } from '../services/context';
 import { csvRow, csvRows } from '../services/csv';
 import { readDeployedCanvas } from './deployed-canvas';
 import type { CampaignRunner } from './runner';
+import { ownValue } from '../../shared/own-value';
 
 const toLogEntry = (l: runs.LogRow): CampaignLogEntry => ({
   id: l.id,
@@ -128,7 +129,7 @@ export function campaignDataService(d: ServiceDeps, runner: CampaignRunner) {
         let phone: string | undefined;
         let name: string | null = null;
         for (const m of canvas.attributeMapping) {
-          const value = record[m.objectKey];
+          const value = ownValue(record, m.objectKey);
           if (value === undefined) continue;
           if (m.attributeId === 'phoneNumber') phone = value;
           else if (m.attributeId === 'name') name = value;

@@ -13,6 +13,7 @@ import { badRequest } from '../errors';
 import type { FileStore } from '../storage/file-store';
 import { type TemplateParameter, templateComponents } from '../whatsapp/graph-client';
 import type { OutboundContent } from './outbound-request';
+import { ownValue } from '../../shared/own-value';
 
 export type TemplateContent = Extract<OutboundContent, { type: 'template' }>;
 
@@ -125,10 +126,10 @@ export function valuesFromMapping(
     if (!m) return null;
     let v: unknown;
     if (m.source === 'text') v = m.value;
-    else if (m.source === 'field') v = (contact as Record<string, unknown>)[m.value];
+    else if (m.source === 'field') v = ownValue(contact as unknown as Record<string, unknown>, m.value);
     else {
       const name = attributeNames.get(m.value);
-      v = name === undefined ? null : contact.attributes[name];
+      v = name === undefined ? null : ownValue(contact.attributes, name);
     }
     const text = v === null || v === undefined ? '' : String(v).trim();
     return text || m.fallback?.trim() || null;
