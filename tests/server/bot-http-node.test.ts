@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BotNode } from '../../src/shared';
 import { allowedHosts, callHttpNode, guardedFetch, isPublicAddress, valueAtPath } from '../../src/server/bots/http-node';
 import type { ExecContext, HttpCall, HttpOutcome } from '../../src/server/bots/walker';
@@ -184,6 +184,31 @@ describe('guardedFetch: the answer', () => {
     expect(await guardedFetch(call({ url: local('/300') }))).toEqual({ ok: false, reason: 'The server answered 300', status: 300 });
   });
 
+  it('counts a final answer below 200 as a failure too (a server answering 101 it was not asked for)', async () => {
+    allow();
+    const raw = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 101 Switching Protocols\r\ncontent-length: 0\r\n\r\n')));
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      const rawPort = (raw.address() as AddressInfo).port;
+      expect(await guardedFetch(call({ url: `http://127.0.0.1:${rawPort}/x` }))).toEqual({ ok: false, reason: 'The server answered 101', status: 101 });
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
+  });
+
+  it('leaves no timer behind once the answer is in (the node\'s timeout does not outlive its call)', async () => {
+    allow();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      expect(await guardedFetch(call({ url: local('/json'), timeoutMs: 60_000 }))).toMatchObject({ ok: true, status: 200 });
+      // the request closes right after its answer: give it a few turns of the event loop (no clock involved)
+      for (let i = 0; i < 100 && vi.getTimerCount() > 0; i++) await new Promise((r) => setImmediate(r));
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('gives up on an answer over 1 MB, and keeps one of exactly 1 MB', async () => {
     allow();
     expect(await guardedFetch(call({ url: local('/huge') }))).toEqual({ ok: false, reason: 'The answer is larger than 1000000 bytes', status: 200 });
@@ -229,6 +254,32 @@ describe('guardedFetch: the answer', () => {
       ['PATCH', null, null, 'x'],
       ['GET', 'text/plain', null, ''],
     ]);
+  });
+
+  it('puts no byte of a body on the wire after a GET', async () => {
+    allow();
+    // a raw server that answers at the end of the headers and then keeps everything else the client sends
+    let received = '';
+    let closed!: Promise<void>;
+    const raw = net.createServer((socket) => {
+      closed = new Promise((r) => socket.on('close', () => r()));
+      socket.on('data', (chunk: Buffer) => {
+        const before = received;
+        received += chunk.toString('latin1');
+        if (!before.includes('\r\n\r\n') && received.includes('\r\n\r\n')) socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok');
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      const rawPort = (raw.address() as AddressInfo).port;
+      expect(await guardedFetch(call({ url: `http://127.0.0.1:${rawPort}/x`, method: 'GET', body: 'must-not-be-sent' }))).toMatchObject({ ok: true, text: 'ok' });
+      // every byte the client sent has arrived once the server's socket is closed
+      await closed;
+      expect(received).toMatch(/^GET \/x HTTP\/1\.1\r\n/);
+      expect(received).not.toContain('must-not-be-sent');
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
   });
 
   it('sends a POST without a body as one, with no content type even when one is named', async () => {
