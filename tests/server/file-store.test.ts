@@ -38,13 +38,21 @@ async function refusal(p: Promise<unknown>): Promise<{ statusCode: number; messa
   throw new Error('expected a refusal');
 }
 
-/** Runs `work` under umask 000, so a mode the store does not set itself would show as 0666. */
+/**
+ * Runs `work` under umask 000, so a mode the store does not set itself would show as 0666. In a worker thread (the
+ * mutation runner's pool) the umask cannot be changed: the process's own (022 as a rule) then shows it as 0644.
+ */
 async function withoutUmask<T>(work: () => Promise<T> | T): Promise<T> {
-  const previous = process.umask(0);
+  let previous: number | undefined;
+  try {
+    previous = process.umask(0);
+  } catch {
+    previous = undefined;
+  }
   try {
     return await work();
   } finally {
-    process.umask(previous);
+    if (previous !== undefined) process.umask(previous);
   }
 }
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
