@@ -1,7 +1,8 @@
 // The rules of the agent's session in main (issue 20.4: the identity part of the mutation score), against the Auth
 // emulator with an in-memory stand-in for the keychain, so it runs without an OS keyring and in seconds. The real
 // keychain is exercised by identity.test.ts (inside `keyctl session`).
-import { afterEach, describe, expect, it } from 'vitest';
+import dns from 'node:dns';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authUserKey, createIdentity, identityError, type Identity } from '../../src/main/identity/identity';
 import type { SecretStore } from '../../src/main/identity/keychain';
 import { IpcError } from '../../src/main/ipc/router';
@@ -200,6 +201,80 @@ describe('the session in main', () => {
     identity.onChange((p) => seen.push(p?.email ?? null));
     expect(await identity.reloadUser()).toMatchObject({ email, emailVerified: false });
     expect(seen).toEqual([email]);
+  });
+
+  it('a restart finds the agent signed in under the default app name (the installed app passes none)', async () => {
+    const email = await signedUp();
+    const { store, entries } = memoryStore();
+    const settings = { apiKey, projectId: firebaseProjectId(), authEmulatorHost: authEmulatorHost() };
+    const first = await createIdentity({ firebase: settings, keychain: store });
+    open.push(first);
+    const profile = await first.signIn(email, password);
+    expect([...entries.keys()]).toEqual([authUserKey(apiKey, 'parley-desktop')]);
+    await first.dispose();
+    open.splice(open.indexOf(first), 1);
+    const second = await createIdentity({ firebase: settings, keychain: store });
+    open.push(second);
+    expect(second.current()).toEqual(profile);
+  });
+
+  it('forgets a session the service has ended (the account deleted elsewhere): signed out, nothing left in the keychain', async () => {
+    const email = await signedUp();
+    const appName = `rules-deleted-${Date.now()}`;
+    const { store, entries } = memoryStore();
+    const identity = await identityOver(store, appName);
+    const changes: (string | null)[] = [];
+    identity.onChange((p) => changes.push(p?.email ?? null));
+    await identity.signIn(email, password);
+    expect(entries.has(authUserKey(apiKey, appName))).toBe(true);
+    // An admin deletes the account (here: the account itself, through the emulator's REST API).
+    const { token } = await identity.getIdToken();
+    const deleted = await fetch(`http://${authEmulatorHost()}/identitytoolkit.googleapis.com/v1/accounts:delete?key=${apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idToken: token }),
+    });
+    expect(deleted.ok).toBe(true);
+    // The next check with the service ends the session in main, and the keychain no longer holds it, so a restart
+    // starts signed out instead of showing a dead account.
+    await expect(identity.reloadUser()).rejects.toMatchObject({ statusCode: 401, message: 'Your session has ended, sign in again' });
+    expect(identity.current()).toBeNull();
+    expect(changes.at(-1)).toBeNull();
+    expect([...entries.keys()]).toEqual([]);
+  });
+
+  it('without an emulator host, signs in against Google\'s Identity Toolkit (no network here: its lookup fails, answered as offline)', async () => {
+    const hosts: string[] = [];
+    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((hostname: string, options: unknown, callback?: (e: Error) => void) => {
+      hosts.push(hostname);
+      const done = (typeof options === 'function' ? options : callback) as (e: Error) => void;
+      process.nextTick(() => done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname })));
+    }) as unknown as typeof dns.lookup);
+    try {
+      const identity = await createIdentity({
+        firebase: { apiKey, projectId: firebaseProjectId() },
+        keychain: memoryStore().store,
+        appName: `rules-production-${Date.now()}`,
+      });
+      open.push(identity);
+      await expect(identity.signIn('someone@example.com', password)).rejects.toMatchObject({ statusCode: 503, code: 'offline' });
+      expect(new Set(hosts)).toEqual(new Set(['identitytoolkit.googleapis.com']));
+    } finally {
+      lookup.mockRestore();
+    }
+  });
+
+  it('connects to the emulator without printing the emulator warning into the app\'s console', async () => {
+    const info = vi.spyOn(console, 'info');
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      await identityOver(memoryStore().store);
+      const printed = [...info.mock.calls, ...warn.mock.calls].map((args) => args.map(String).join(' '));
+      expect(printed.filter((line) => line.includes('Emulator'))).toEqual([]);
+    } finally {
+      info.mockRestore();
+      warn.mockRestore();
+    }
   });
 
   it('dispose drops the listeners', async () => {

@@ -5,8 +5,8 @@
  * in for the internet; it is reached only through BOT_HTTP_ALLOWED_HOSTS, which is the rule under test.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BotNode } from '../../src/shared';
 import { allowedHosts, callHttpNode, guardedFetch, isPublicAddress, valueAtPath } from '../../src/server/bots/http-node';
 import type { ExecContext, HttpCall, HttpOutcome } from '../../src/server/bots/walker';
@@ -14,6 +14,8 @@ import type { ExecContext, HttpCall, HttpOutcome } from '../../src/server/bots/w
 let server: http.Server;
 let port = 0;
 const seen: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+/** Paths whose answer the server saw closed before it had finished sending it. */
+const cutOff: string[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -33,6 +35,35 @@ beforeAll(async () => {
         return res.end();
       }
       if (path === '/exact') return res.writeHead(200).end(Buffer.alloc(1_000_000, 98));
+      if (path === '/300') return res.writeHead(300).end('multiple choices');
+      if (path === '/endless') {
+        // more than 1 MB, and then the answer stays open: only the caller can end it
+        res.on('close', () => {
+          if (!res.writableFinished) cutOff.push(path);
+        });
+        res.writeHead(200);
+        const block = Buffer.alloc(64 * 1024, 97);
+        for (let i = 0; i < 17; i++) res.write(block);
+        return;
+      }
+      if (path === '/trickle') {
+        // a byte every 50 ms for 20 s: never idle, never done in time
+        res.writeHead(200);
+        const tick = setInterval(() => res.write('x'), 50);
+        const done = setTimeout(() => res.end(), 20_000);
+        res.on('close', () => {
+          clearInterval(tick);
+          clearTimeout(done);
+        });
+        return;
+      }
+      if (path === '/drop') {
+        // the headers and part of the body, then the connection is gone
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('partial');
+        setImmediate(() => res.socket?.destroy());
+        return;
+      }
       if (path === '/slow') return setTimeout(() => res.writeHead(200).end('late'), 1500);
       res.writeHead(299).end('odd but fine');
     });
@@ -96,6 +127,41 @@ describe('guardedFetch: the network rule', () => {
     expect(byName).toEqual({ ok: true, status: 201, json: null, text: 'plain words' });
   });
 
+  it('answers a name that does not resolve in words, never throwing', async () => {
+    // a label over 63 characters: the resolver refuses it locally, without asking any DNS server
+    const host = `${'a'.repeat(64)}.example`;
+    expect(await guardedFetch(call({ url: `http://${host}/x` }))).toEqual({ ok: false, reason: `getaddrinfo ENOTFOUND ${host}` });
+  });
+
+  it('keeps the rule with happy eyeballs off (Node run with --no-network-family-autoselection)', async () => {
+    // the socket then asks for one address instead of all of them
+    const previous = net.getDefaultAutoSelectFamily();
+    const other = http.createServer((_req, res) => res.end('two'));
+    await new Promise<void>((r) => other.listen(0, 'localhost', r));
+    const otherPort = (other.address() as AddressInfo).port;
+    net.setDefaultAutoSelectFamily(false);
+    try {
+      const refused = await guardedFetch(call({ url: `http://localhost:${otherPort}/x` }));
+      expect((refused as { reason: string }).reason).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
+      process.env.BOT_HTTP_ALLOWED_HOSTS = 'localhost';
+      expect(await guardedFetch(call({ url: `http://localhost:${otherPort}/x` }))).toEqual({ ok: true, status: 200, json: null, text: 'two' });
+    } finally {
+      net.setDefaultAutoSelectFamily(previous);
+      other.closeAllConnections();
+      await new Promise((r) => other.close(r));
+    }
+  });
+
+  it('calls an https address over TLS (here a plain HTTP server: the handshake fails, in words)', async () => {
+    process.env.BOT_HTTP_ALLOWED_HOSTS = '127.0.0.1';
+    seen.length = 0;
+    const out = await guardedFetch(call({ url: `https://127.0.0.1:${port}/json` }));
+    expect(out.ok).toBe(false);
+    expect((out as { reason: string }).reason).toMatch(/EPROTO|SSL|TLS|socket/i);
+    // the server never saw an HTTP request: what arrived was a TLS handshake
+    expect(seen).toEqual([]);
+  });
+
   it('refuses URLs that are not http(s) or not URLs at all', async () => {
     expect(await guardedFetch(call({ url: 'not a url' }))).toEqual({ ok: false, reason: 'The URL is not valid' });
     for (const url of ['ftp://example.com/x', 'file:///etc/passwd', 'gopher://example.com']) {
@@ -115,6 +181,32 @@ describe('guardedFetch: the answer', () => {
     expect(await guardedFetch(call({ url: local('/odd') }))).toEqual({ ok: true, status: 299, json: null, text: 'odd but fine' });
     expect(await guardedFetch(call({ url: local('/missing') }))).toEqual({ ok: false, reason: 'The server answered 404', status: 404 });
     expect(await guardedFetch(call({ url: local('/redirect') }))).toEqual({ ok: false, reason: 'The server answered 302', status: 302 });
+    expect(await guardedFetch(call({ url: local('/300') }))).toEqual({ ok: false, reason: 'The server answered 300', status: 300 });
+  });
+
+  it('counts a final answer below 200 as a failure too (a server answering 101 it was not asked for)', async () => {
+    allow();
+    const raw = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 101 Switching Protocols\r\ncontent-length: 0\r\n\r\n')));
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      const rawPort = (raw.address() as AddressInfo).port;
+      expect(await guardedFetch(call({ url: `http://127.0.0.1:${rawPort}/x` }))).toEqual({ ok: false, reason: 'The server answered 101', status: 101 });
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
+  });
+
+  it('leaves no timer behind once the answer is in (the node\'s timeout does not outlive its call)', async () => {
+    allow();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      expect(await guardedFetch(call({ url: local('/json'), timeoutMs: 60_000 }))).toMatchObject({ ok: true, status: 200 });
+      // the request closes right after its answer: give it a few turns of the event loop (no clock involved)
+      for (let i = 0; i < 100 && vi.getTimerCount() > 0; i++) await new Promise((r) => setImmediate(r));
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives up on an answer over 1 MB, and keeps one of exactly 1 MB', async () => {
@@ -122,6 +214,24 @@ describe('guardedFetch: the answer', () => {
     expect(await guardedFetch(call({ url: local('/huge') }))).toEqual({ ok: false, reason: 'The answer is larger than 1000000 bytes', status: 200 });
     const exact = await guardedFetch(call({ url: local('/exact') }));
     expect(exact.ok && exact.text.length).toBe(1_000_000);
+  });
+
+  it('stops downloading an answer over 1 MB: the connection is closed, not read to its end', async () => {
+    allow();
+    cutOff.length = 0;
+    // a long timeout: only the size limit may end this call
+    expect(await guardedFetch(call({ url: local('/endless'), timeoutMs: 120_000 }))).toEqual({ ok: false, reason: 'The answer is larger than 1000000 bytes', status: 200 });
+    await expect.poll(() => cutOff, { timeout: 20_000, interval: 20 }).toEqual(['/endless']);
+  });
+
+  it('gives up at the node\'s timeout even on an answer that keeps trickling in', async () => {
+    allow();
+    expect(await guardedFetch(call({ url: local('/trickle'), timeoutMs: 300 }))).toEqual({ ok: false, reason: 'No answer within 300 ms' });
+  });
+
+  it('answers an answer cut off half-way as a failure in words', async () => {
+    allow();
+    expect(await guardedFetch(call({ url: local('/drop') }))).toEqual({ ok: false, reason: 'aborted' });
   });
 
   it('gives up after the node\'s timeout, saying so', async () => {
@@ -144,6 +254,39 @@ describe('guardedFetch: the answer', () => {
       ['PATCH', null, null, 'x'],
       ['GET', 'text/plain', null, ''],
     ]);
+  });
+
+  it('puts no byte of a body on the wire after a GET', async () => {
+    allow();
+    // a raw server that answers at the end of the headers and then keeps everything else the client sends
+    let received = '';
+    let closed!: Promise<void>;
+    const raw = net.createServer((socket) => {
+      closed = new Promise((r) => socket.on('close', () => r()));
+      socket.on('data', (chunk: Buffer) => {
+        const before = received;
+        received += chunk.toString('latin1');
+        if (!before.includes('\r\n\r\n') && received.includes('\r\n\r\n')) socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok');
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      const rawPort = (raw.address() as AddressInfo).port;
+      expect(await guardedFetch(call({ url: `http://127.0.0.1:${rawPort}/x`, method: 'GET', body: 'must-not-be-sent' }))).toMatchObject({ ok: true, text: 'ok' });
+      // every byte the client sent has arrived once the server's socket is closed
+      await closed;
+      expect(received).toMatch(/^GET \/x HTTP\/1\.1\r\n/);
+      expect(received).not.toContain('must-not-be-sent');
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
+  });
+
+  it('sends a POST without a body as one, with no content type even when one is named', async () => {
+    allow();
+    seen.length = 0;
+    expect(await guardedFetch(call({ url: local('/text'), method: 'POST', contentType: 'application/json' }))).toEqual({ ok: true, status: 201, json: null, text: 'plain words' });
+    expect(seen.map((s) => [s.method, s.headers['content-type'] ?? null, s.body])).toEqual([['POST', null, '']]);
   });
 
   it('answers a connection failure in words, never throwing', async () => {
@@ -175,6 +318,11 @@ describe('valueAtPath', () => {
     expect(valueAtPath(json, '$.nothing.here')).toBeUndefined();
     expect(valueAtPath(null, '$.a')).toBeUndefined();
     expect(valueAtPath(json, '$.order.items[5]')).toBeUndefined();
+  });
+  it('reads indexes of more than one digit', () => {
+    const list = { rows: Array.from({ length: 12 }, (_v, i) => ({ n: i })) };
+    expect(valueAtPath(list, '$.rows[11].n')).toBe(11);
+    expect(valueAtPath(list, '$.rows[10].n')).toBe(10);
   });
 });
 
@@ -232,6 +380,21 @@ describe('callHttpNode', () => {
     const g = context(ok({}));
     await callHttpNode(node({ method: 'GET', body: 'never sent' }), g.c);
     expect(g.calls[0]).toMatchObject({ body: undefined, contentType: undefined });
+  });
+
+  it('sends no body and no content type for a POST without a body', async () => {
+    const { c, calls } = context(ok({}));
+    await callHttpNode(node({ method: 'POST' }), c);
+    expect(calls[0]).toMatchObject({ method: 'POST', body: undefined, contentType: undefined });
+  });
+
+  it('sends text that only contains a bracket later on as text, and splits form lines on a bare newline too', async () => {
+    const t = context(ok({}));
+    await callHttpNode(node({ method: 'POST', body: 'Order for {{name}} [urgent] {ref}' }), t.c);
+    expect(t.calls[0]).toMatchObject({ body: 'Order for Ada Lovelace [urgent] {ref}', contentType: 'text/plain; charset=utf-8' });
+    const f = context(ok({}));
+    await callHttpNode(node({ method: 'POST', bodyType: 'form', body: 'a=1\nb=2' }), f.c);
+    expect(f.calls[0]).toMatchObject({ body: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' });
   });
 
   it('stores mapped values of a successful answer as text, objects as JSON; nothing for missing, null or a failure', async () => {

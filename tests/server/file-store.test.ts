@@ -38,6 +38,25 @@ async function refusal(p: Promise<unknown>): Promise<{ statusCode: number; messa
   throw new Error('expected a refusal');
 }
 
+/**
+ * Runs `work` under umask 000, so a mode the store does not set itself would show as 0666. In a worker thread (the
+ * mutation runner's pool) the umask cannot be changed: the process's own (022 as a rule) then shows it as 0644.
+ */
+async function withoutUmask<T>(work: () => Promise<T> | T): Promise<T> {
+  let previous: number | undefined;
+  try {
+    previous = process.umask(0);
+  } catch {
+    previous = undefined;
+  }
+  try {
+    return await work();
+  } finally {
+    if (previous !== undefined) process.umask(previous);
+  }
+}
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
 const readAll = async (r: Readable) => {
   const chunks: Buffer[] = [];
   for await (const c of r) chunks.push(c as Buffer);
@@ -164,6 +183,18 @@ describe('put, stat, open, remove', () => {
     expect(fs.readdirSync(path.join(dataDir, 'files', wsA, 'imports'))).toEqual(before);
   });
 
+  it('keeps a stored file readable by the server\'s own OS user only (0600), whatever the umask', async () => {
+    const saved = await withoutUmask(() => store.put({ workspaceId: wsA, area: 'imports', fileName: 'private.csv', mimeType: 'text/csv', data: Buffer.from('name,phone\n') }));
+    expect(modeOf(store.pathOf(saved.key))).toBe(0o600);
+  });
+
+  it('removing a file that is not there (any more) is not an error', async () => {
+    const saved = await store.put({ workspaceId: wsA, area: 'imports', fileName: 'twice.csv', mimeType: 'text/csv', data: Buffer.from('x') });
+    await store.remove(saved.key);
+    await expect(store.remove(saved.key)).resolves.toBeUndefined();
+    await expect(store.remove(`${wsA}/imports/${randomUUID()}/never.csv`)).resolves.toBeUndefined();
+  });
+
   it('refuses to store under a workspace that is not an id', async () => {
     await expect(store.put({ workspaceId: '../x', area: 'imports', fileName: 'a.csv', mimeType: 'text/csv', data: Buffer.from('x') })).rejects.toThrow('Invalid file key');
     expect(() => store.pathOf('../../etc/passwd')).toThrow('Invalid file key');
@@ -230,8 +261,10 @@ describe('signed links', () => {
   it('a link signed with the store\'s own kept secret still verifies after a restart; another secret refuses it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-file-store-'));
     try {
-      const first = createFileStore({ dataDir: dir, publicUrl: 'http://parley.test' });
+      const first = await withoutUmask(() => createFileStore({ dataDir: dir, publicUrl: 'http://parley.test' }));
       expect(fs.readFileSync(path.join(dir, 'files', '.signing-key'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+      // the kept secret is readable by the server's own OS user only
+      expect(modeOf(path.join(dir, 'files', '.signing-key'))).toBe(0o600);
       const link = partsOf(first.signedUrl(key, 600));
       const again = createFileStore({ dataDir: dir, publicUrl: 'http://parley.test' });
       expect(again.verifySignature(key, link.expires, link.sig)).toBe(true);
@@ -282,6 +315,20 @@ describe('keyFromUrl', () => {
       expect(store.keyFromUrl(url), url).toBeNull();
     }
   });
+  it('reads the keys of its own URLs with a public URL at the root, written with a trailing slash', async () => {
+    // a store made inside the test (the file's shared store is made in beforeAll)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-file-store-'));
+    try {
+      const root = createFileStore({ dataDir: dir, publicUrl: 'http://parley.test/', secret: 'test-secret' });
+      expect(root.url(key)).toBe(`http://parley.test/files/${key}`);
+      expect(root.keyFromUrl(root.url(key))).toBe(key);
+      expect(root.keyFromUrl(`http://parley.test/files/${key}?expires=1&sig=x`)).toBe(key);
+      expect(root.keyFromUrl(`http://parley.test/x/files/${key}`)).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('honours a public URL with a path', () => {
     const under = createFileStore({ dataDir, publicUrl: 'https://example.com/parley//', secret: 's' });
     expect(under.url(key)).toBe(`https://example.com/parley/files/${key}`);
