@@ -25,14 +25,18 @@ describe('send windows at their edges', () => {
     expect(nextSendTime(at('2026-03-10T22:00:45Z'), { start: '22:00', end: '06:00' }, 'UTC')).toEqual(at('2026-03-10T22:00:45Z'));
   });
 
-  it('answers on the night the clocks skip the start of the window (a start inside the missing hour)', () => {
-    // Paris skips 02:00-03:00 on 2026-03-29: 02:30 never shows on the local clock, so the start-minute search
-    // cannot land on it and must still stop. (Where it lands today, 01:30 local, is before the window: a gap of
-    // the search, reported with the mutation survivors of issue 20.4; not asserted here.)
+  it('answers on the night the clocks skip the start of the window: the first minute the window holds', () => {
+    // Paris skips 02:00-03:00 on 2026-03-29: 02:30 never shows on the local clock. The send goes at 03:00 local
+    // (01:00Z), inside the window; it once went at 01:30 local, in the quiet hours.
     const due = at('2026-03-28T23:00:00Z');
-    const next = nextSendTime(due, { start: '02:30', end: '05:00' }, 'Europe/Paris');
-    expect(next.getTime()).toBeGreaterThanOrEqual(due.getTime());
-    expect(next.getTime()).toBeLessThan(due.getTime() + 24 * 3600_000);
+    expect(nextSendTime(due, { start: '02:30', end: '05:00' }, 'Europe/Paris').toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    expect(nextSendTime(due, { start: '02:00', end: '05:00' }, 'Europe/Paris').toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    // asked again at the instant it once answered (01:30 local), the same 03:00
+    expect(nextSendTime(at('2026-03-29T00:30:00Z'), { start: '02:30', end: '05:00' }, 'Europe/Paris').toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    // New York skips 02:00-03:00 on 2026-03-08
+    expect(nextSendTime(at('2026-03-08T05:00:00Z'), { start: '02:15', end: '04:00' }, 'America/New_York').toISOString()).toBe('2026-03-08T07:00:00.000Z');
+    // a window wholly inside the skipped hour does not exist that night: the next night's start
+    expect(nextSendTime(due, { start: '02:10', end: '02:40' }, 'Europe/Paris').toISOString()).toBe('2026-03-30T00:10:00.000Z');
   });
 
   it('moves a held send to the start minute exactly, seconds dropped', () => {

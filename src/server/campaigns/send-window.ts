@@ -77,5 +77,8 @@ export function nextSendTime(due: Date, window: SendWindow | null | undefined, t
   }
   const at = new Date(due.getTime() + wait * 60_000);
   at.setUTCSeconds(0, 0);
+  // A start the local clock skips that night (02:30 when 02:00 jumps to 03:00) never shows: the first minute the
+  // window holds instead, that night or the next (bounded: two days of minutes).
+  for (let i = 0; i < 2 * 1440 && !inWindow(localMinutes(at, timeZone), window); i++) at.setTime(at.getTime() + 60_000);
   return at;
 }
