@@ -10,9 +10,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
 import { badRequest } from '../../src/server/errors';
@@ -22,7 +22,7 @@ import { OutcomeUnknownError, SendInFlightError, type Outbound } from '../../src
 import type { ServiceDeps } from '../../src/server/services/context';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
-import { openTestDatabase } from '../support/server';
+import { onPostgres, openTestDatabase } from '../support/server';
 import { until } from '../support/server-process';
 
 let database: Database;
@@ -683,6 +683,21 @@ describe('recipients the runner cannot move on', () => {
     for (const x of runs) expect(await logsOfRun(x.run.id)).toEqual([]);
   });
 
+  it('a recipient whose campaign is unknown (an older row without one): failed; a canvas deployed without a time is followed', async () => {
+    const [a, b] = await addContacts(2);
+    const c = await campaign([{ send: tplId }]);
+    const orphan = await runOf(c, [a], { attempts: 1 });
+    await database.db.update(t.campaignRecipients).set({ campaignId: null }).where(eq(t.campaignRecipients.runId, orphan.run.id));
+    const timeless = await campaign([{ send: tplId }]);
+    await database.db.update(t.campaigns).set({ deployedAt: null }).where(eq(t.campaigns.id, timeless.id));
+    const followed = await runOf(timeless, [b]);
+    await runner().tick();
+    expect(move(await recipient(orphan.recipients[0].id))).toEqual({ status: 'failed', stepId: 's1', nextAt: null, attempts: 1 });
+    expect(sends.map((s) => s.target.contactId)).toEqual([b.id]);
+    expect((await recipient(followed.recipients[0].id)).status).toBe('done');
+    expect((await runRow(orphan.run.id)).status).toBe('completed');
+  });
+
   it('follows a redeployed canvas (a new deployedAt), not the one it read before', async () => {
     const [a, b] = await addContacts(2);
     const c = await campaign([{ send: tplId }]);
@@ -724,6 +739,35 @@ describe('recipients the runner cannot move on', () => {
     await runner({ batchSize: 2 }).tick();
     expect(sends.map((s) => s.actor.campaignId).sort()).toEqual([big.id, small.id].sort());
   });
+  it.runIf(onPostgres)('a claim does not wait for a run another transaction holds (the sweep completes it later)', async () => {
+    // A recipient with no step left (done without a send or a log line: a log line's foreign key would wait for
+    // the run's lock by itself).
+    const [a] = await addContacts(1);
+    const c = await campaign([{ send: tplId }]);
+    const { run, recipients } = await runOf(c, [a], { stepId: null });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const other = database.transaction(async (tx) => {
+      await tx.execute(sql`select id from campaign_runs where id = ${run.id} for update`);
+      holding();
+      await released;
+    });
+    await held;
+    const r = runner();
+    try {
+      // Waiting for the lock would wait for `released`, which comes only after the claim: the test would time out.
+      expect(await r.tick()).toBe(1);
+      expect((await recipient(recipients[0].id)).status).toBe('done');
+      expect((await runRow(run.id)).status).toBe('running');
+    } finally {
+      release();
+      await other;
+    }
+    expect(await r.sweep()).toBe(1);
+    expect((await campaignRow(c.id)).status).toBe('completed');
+  }, 60_000);
 });
 
 describe('snapshots', () => {
@@ -832,9 +876,40 @@ describe('the sweep', () => {
 });
 
 describe('the loops', () => {
-  it('start: the claim loops send and the snapshot loop writes and sweeps; idle loops look again on wake(); stop ends them', async () => {
+  /** A loop's pause, told apart from every other timer of the process. */
+  const pause = 3_600_123;
+  /**
+   * The pauses under way (a loop's idle wait), read from the process's timers: a loop is idle exactly while its
+   * timer is pending, so a test waits for the loops to be idle instead of sleeping.
+   */
+  function pausesOf() {
+    const pending = new Set<unknown>();
+    const realSet = globalThis.setTimeout;
+    const realClear = globalThis.clearTimeout;
+    const set = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number, ...args: unknown[]) => {
+      const handle = realSet(fn, ms, ...args);
+      if (ms === pause) pending.add(handle);
+      return handle;
+    }) as unknown as typeof setTimeout);
+    const clear = vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((handle?: NodeJS.Timeout) => {
+      pending.delete(handle);
+      realClear(handle);
+    }) as unknown as typeof clearTimeout);
+    return {
+      get count() {
+        return pending.size;
+      },
+      restore() {
+        set.mockRestore();
+        clear.mockRestore();
+      },
+    };
+  }
+
+  it('start: the claim loops send and the snapshot loop writes and sweeps, then pause; wake() ends the pauses; stop ends the loops', async () => {
     await database.db.update(t.segments).set({ filters: [{ column: 'batch', operator: 'IS', value: 'W', conjuction: 'AND' }] }).where(eq(t.segments.id, segmentId));
-    const r = runner({ idleMs: 3_600_000, batchSize: 1 });
+    const pauses = pausesOf();
+    const r = runner({ idleMs: pause, batchSize: 1 });
     try {
       await addContacts(2, { attributes: { city: 'Nice', batch: 'W' } });
       const snap = await campaign([{ send: tplId }]);
@@ -856,35 +931,133 @@ describe('the loops', () => {
       r.start();
       r.start();
       const statusOf = async (id: string) => (await campaignRow(id)).status;
-      await until(async () => (await statusOf(c.id)) === 'completed' && (await statusOf(snap.id)) === 'completed' && (await statusOf(swept.id)) === 'completed', 30_000);
-      await until(() => logged.some((l) => l.level === 'error' && l.msg === 'campaign runner batch failed; its recipients are claimed again when their lease ends'), 30_000);
+      const allDone = async () => (await statusOf(c.id)) === 'completed' && (await statusOf(snap.id)) === 'completed' && (await statusOf(swept.id)) === 'completed';
+      // The claim loops may pause before the snapshot's recipients are written, and two loops that finish a run's
+      // last recipients together leave it to the sweep: each round waits for all three loops to pause, then wakes them.
+      for (let round = 0; round < 6; round++) {
+        await until(() => pauses.count === 3, 30_000);
+        if (await allDone()) break;
+        r.wake();
+      }
+      expect(await allDone()).toBe(true);
+      expect(logged.filter((l) => l.level === 'error').map((l) => l.msg)).toContain('campaign runner batch failed; its recipients are claimed again when their lease ends');
       expect((await runRow(run.id)).status).toBe('completed');
       expect((await recipientsOf(brokenRun.run.id)).map((x) => x.status)).toEqual(['sending']);
       expect(sends).toHaveLength(5);
 
-      // Idle now (for an hour): new work waits for a wake-up.
+      // All three paused: new work waits for a wake-up, which the claim loops and the sweep then take.
       const [f] = await addContacts(1);
       const later = await campaign([{ send: tplId }]);
-      const laterRun = await runOf(later, [f]);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect((await recipientsOf(laterRun.run.id)).map((x) => x.status)).toEqual(['pending']);
+      await runOf(later, [f]);
+      const [h] = await addContacts(1);
+      const sweptLater = await campaign([{ send: tplId }]);
+      const sweptLaterRun = await runOf(sweptLater, [h], { stepId: null });
+      await database.db.update(t.campaignRecipients).set({ status: 'done' }).where(eq(t.campaignRecipients.runId, sweptLaterRun.run.id));
+      expect(pauses.count).toBe(3);
       r.wake();
-      await until(async () => (await statusOf(later.id)) === 'completed', 30_000);
+      await until(async () => pauses.count === 3 && (await statusOf(later.id)) === 'completed' && (await statusOf(sweptLater.id)) === 'completed', 30_000);
       expect(sends).toHaveLength(6);
+    } finally {
+      await r.stop();
+      pauses.restore();
+      await database.db.update(t.segments).set({ filters: [{ column: 'batch', operator: 'IS', value: 'S', conjuction: 'AND' }] }).where(eq(t.segments.id, segmentId));
+    }
+    // Stopped: no pause is left pending (the process can exit), and the progress timers are stopped.
+    expect(pauses.count).toBe(0);
+    expect(progressStops).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('runs `loops` claim loops (2 unless set), once however often it is started', async () => {
+    const pauses = pausesOf();
+    const r = runner({ idleMs: pause, batchSize: 1 });
+    const contacts = await addContacts(4);
+    const c = await campaign([{ send: tplId }]);
+    const { run } = await runOf(c, contacts);
+    let inFlight = 0;
+    let most = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    duringSend = async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await gate;
+      inFlight--;
+    };
+    r.start();
+    r.start();
+    try {
+      // Two loops hold a send each and the snapshot loop pauses: no third claim comes while they wait.
+      await until(() => inFlight === 2 && pauses.count === 1, 30_000);
+      expect(most).toBe(2);
+      expect((await recipientsOf(run.id)).filter((x) => x.status === 'pending')).toHaveLength(2);
+      open();
+      // Two loops that finish a run's last recipients together leave it to the sweep: wake the snapshot loop.
+      await until(async () => {
+        r.wake();
+        return (await campaignRow(c.id)).status === 'completed';
+      }, 30_000);
+    } finally {
+      open();
+      await r.stop();
+      pauses.restore();
+    }
+    expect(most).toBe(2);
+  }, 90_000);
+
+  it('with no claim loops, the snapshot loop writes snapshots and sends nothing', async () => {
+    await database.db.update(t.segments).set({ filters: [{ column: 'batch', operator: 'IS', value: 'X', conjuction: 'AND' }] }).where(eq(t.segments.id, segmentId));
+    const r = runner({ idleMs: 3_600_000, loops: 0 });
+    await addContacts(2, { attributes: { city: 'Nice', batch: 'X' } });
+    const c = await campaign([{ send: tplId }]);
+    const { run } = await runOf(c, [], { snapshotDone: false });
+    try {
+      r.start();
+      await until(async () => (await runRow(run.id)).snapshotDone, 30_000);
+      expect(await runRow(run.id)).toMatchObject({ recipientCount: 2, status: 'running' });
+      expect(sends).toEqual([]);
     } finally {
       await r.stop();
       await database.db.update(t.segments).set({ filters: [{ column: 'batch', operator: 'IS', value: 'S', conjuction: 'AND' }] }).where(eq(t.segments.id, segmentId));
     }
-    expect(progressStops).toBeGreaterThan(0);
+    expect((await recipientsOf(run.id)).map((x) => x.status)).toEqual(['pending', 'pending']);
+  }, 60_000);
 
-    // Stopped: new work is left alone.
-    const [g] = await addContacts(1);
-    const after = await campaign([{ send: tplId }]);
-    const afterRun = await runOf(after, [g]);
-    r.wake();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await recipientsOf(afterRun.run.id)).map((x) => x.status)).toEqual(['pending']);
-  }, 90_000);
+  it('stop waits for the batch under way, and its loop ends after it (a failed batch included)', async () => {
+    const r = runner({ idleMs: 3_600_000, loops: 1 });
+    const [a] = await addContacts(1);
+    const c = await campaign([{ send: tplId }]);
+    const { run } = await runOf(c, [a]);
+    script.set(a.id, [new Error('socket hang up')]);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let sending!: () => void;
+    const underWay = new Promise<void>((resolve) => (sending = resolve));
+    duringSend = async () => {
+      sending();
+      await gate;
+    };
+    r.start();
+    await underWay;
+    const stopped = r.stop();
+    open();
+    await stopped;
+    expect(logged.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['campaign runner batch failed; its recipients are claimed again when their lease ends']);
+    expect((await recipientsOf(run.id)).map((x) => x.status)).toEqual(['sending']);
+    expect(sends).toHaveLength(1);
+  }, 60_000);
+
+  it("uses the real clock unless given one", async () => {
+    const [a] = await addContacts(1);
+    const c = await campaign([{ delayHours: 1 }, { send: tplId }]);
+    const { recipients } = await runOf(c, [a]);
+    const before = Date.now();
+    await createCampaignRunner(deps(), outbound, progress).tick();
+    const after = Date.now();
+    const row = await recipient(recipients[0].id);
+    expect(row.status).toBe('waiting');
+    expect(row.nextAt!.getTime()).toBeGreaterThanOrEqual(before + 3600_000);
+    expect(row.nextAt!.getTime()).toBeLessThanOrEqual(after + 3600_000);
+  });
 
   it('an idle loop looks again after a second unless set', async () => {
     const r = runner();
