@@ -1041,9 +1041,31 @@ describe('the loops', () => {
     const stopped = r.stop();
     open();
     await stopped;
-    expect(logged.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['campaign runner batch failed; its recipients are claimed again when their lease ends']);
+    const errors = logged.filter((l) => l.level === 'error');
+    expect(errors.map((l) => l.msg)).toEqual(['campaign runner batch failed; its recipients are claimed again when their lease ends']);
+    expect((errors[0].obj.err as Error).message).toBe('socket hang up');
     expect((await recipientsOf(run.id)).map((x) => x.status)).toEqual(['sending']);
     expect(sends).toHaveLength(1);
+  }, 60_000);
+
+  it('a loop whose batch failed pauses before it claims again (no hot retries while sends fail)', async () => {
+    const pauses = pausesOf();
+    const r = runner({ idleMs: pause, loops: 1, batchSize: 1 });
+    const [a, b] = await addContacts(2);
+    const c = await campaign([{ send: tplId }]);
+    const { run } = await runOf(c, [a, b]);
+    script.set(a.id, [new Error('socket hang up')]);
+    script.set(b.id, [new Error('socket hang up')]);
+    try {
+      r.start();
+      // The snapshot loop and the claim loop both pause: one claim, one failed send, then the pause.
+      await until(() => pauses.count === 2 && sends.length > 0, 30_000);
+      expect(sends).toHaveLength(1);
+      expect((await recipientsOf(run.id)).map((x) => x.status).sort()).toEqual(['pending', 'sending']);
+    } finally {
+      await r.stop();
+      pauses.restore();
+    }
   }, 60_000);
 
   it("uses the real clock unless given one", async () => {
