@@ -210,19 +210,21 @@ describe('the conversation list', () => {
 
   it("orders a searched contact's conversations by activity, then the greater id, before cutting the page", async () => {
     const [olga] = await db().insert(t.contacts).values({ workspaceId: B.ws, name: 'Olga Petrova', phoneNumber: '+14155550177' }).returning();
-    // inserted oldest first, two touched at the same moment: the order must come from the sort, not from the table
+    // Inserted in id order: the newest activity has the smallest id, three are touched at the same moment. The
+    // order must come from the sort (activity, then the greater id), not from the table or the ids alone.
     const id = (n: number) => `0000000${n}-0000-4000-8000-000000000000`;
     await db()
       .insert(t.conversations)
       .values([
-        { id: id(1), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(21) },
-        { id: id(2), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(24) },
-        { id: id(3), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(23) },
+        { id: id(1), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(25) },
+        { id: id(2), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(22) },
+        { id: id(3), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(24) },
         { id: id(4), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(24) },
+        { id: id(5), workspaceId: B.ws, contactId: olga.id, lastActivityAt: at(24) },
       ]);
     try {
-      expect(await walk(B, { search: 'olga', limit: 1 })).toEqual([[id(4)], [id(2)], [id(3)], [id(1)]]);
-      expect(await walk(B, { search: 'petrova', limit: 2 })).toEqual([[id(4), id(2)], [id(3), id(1)]]);
+      expect(await walk(B, { search: 'olga', limit: 1 })).toEqual([[id(1)], [id(5)], [id(4)], [id(3)], [id(2)]]);
+      expect(await walk(B, { search: 'petrova', limit: 2 })).toEqual([[id(1), id(5)], [id(4), id(3)], [id(2)]]);
     } finally {
       await db().delete(t.contacts).where(eq(t.contacts.id, olga.id));
     }
