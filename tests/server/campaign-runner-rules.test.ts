@@ -18,6 +18,7 @@ import type { Database } from '../../src/server/db/client';
 import { badRequest } from '../../src/server/errors';
 import { createCampaignRunner, type RunnerOptions } from '../../src/server/campaigns/runner';
 import type { Progress } from '../../src/server/campaigns/events';
+import { lockUnfinishedSnapshot } from '../../src/server/repositories/campaign-runs';
 import { OutcomeUnknownError, SendInFlightError, type Outbound } from '../../src/server/messaging/outbound';
 import type { ServiceDeps } from '../../src/server/services/context';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
@@ -767,6 +768,31 @@ describe('recipients the runner cannot move on', () => {
     }
     expect(await r.sweep()).toBe(1);
     expect((await campaignRow(c.id)).status).toBe('completed');
+  }, 60_000);
+
+  it.runIf(onPostgres)("sends and logs a run's recipients while another process writes a chunk of that run's snapshot", async () => {
+    // The snapshot's lock on the run must not hold back the log line's foreign key (FOR KEY SHARE on the run).
+    const [a] = await addContacts(1);
+    const c = await campaign([{ send: tplId }]);
+    const { run, recipients } = await runOf(c, [a], { snapshotDone: false });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: (id: string | undefined) => void;
+    const held = new Promise<string | undefined>((resolve) => (holding = resolve));
+    const other = database.transaction(async (tx) => {
+      holding((await lockUnfinishedSnapshot(tx))?.id);
+      await released;
+    });
+    try {
+      expect(await held).toBe(run.id);
+      // Waiting for the snapshot's lock would wait for `released`, which comes only after the claim.
+      expect(await runner().tick()).toBe(1);
+      expect((await recipient(recipients[0].id)).status).toBe('done');
+      expect((await logsOfRun(run.id)).map((l) => [l.messageStatus, l.deliveryState])).toEqual([['success', 'sent']]);
+    } finally {
+      release();
+      await other;
+    }
   }, 60_000);
 });
 

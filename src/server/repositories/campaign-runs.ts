@@ -51,10 +51,14 @@ export async function snapshotChunk(
   return n;
 }
 
-/** A run whose snapshot is unfinished, locked for this transaction (null when another process holds it). */
+/**
+ * A run whose snapshot is unfinished, locked for this transaction (null when another process holds it). FOR NO KEY
+ * UPDATE: the run's key never changes, and a stronger lock would make every claim loop writing that run's log lines
+ * (their foreign key takes FOR KEY SHARE on the run) wait for each chunk's transaction.
+ */
 export async function lockUnfinishedSnapshot(ex: Executor): Promise<RunRow | null> {
   const r = t.campaignRuns;
-  const [row] = await ex.select().from(r).where(and(eq(r.snapshotDone, false), eq(r.status, 'running'))).limit(1).for('update', { skipLocked: true });
+  const [row] = await ex.select().from(r).where(and(eq(r.snapshotDone, false), eq(r.status, 'running'))).limit(1).for('no key update', { skipLocked: true });
   return row ?? null;
 }
 
@@ -248,14 +252,16 @@ export async function markReplied(ex: Executor, workspaceId: string, contactIds:
  * recipients of one run would otherwise each see the other's still `sending` (each statement's READ COMMITTED
  * snapshot), and neither would complete it. `wait: false` (the claim loops) skips a run another transaction holds
  * (a snapshot chunk, another loop) instead of waiting for it; the runner's sweep (`runningRunsToSweep`) then
- * completes what such a skip left. Locked in id order, so two transactions never wait on each other in a cycle.
+ * completes what such a skip left. Locked in id order, so two transactions never wait on each other in a cycle;
+ * FOR NO KEY UPDATE (two such locks still exclude each other), so inserts of log lines and recipients of the run,
+ * whose foreign keys take FOR KEY SHARE on it, do not wait for the lock.
  */
 export async function completeFinishedRuns(ex: Executor, runIds: string[], opts: { wait?: boolean } = {}): Promise<{ campaignId: string; workspaceId: string }[]> {
   if (runIds.length === 0) return [];
   const locked = rowsOf<{ id: string }>(
     await ex.execute(sql`
       select id from campaign_runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'running'
-       order by id for update ${opts.wait === false ? sql`skip locked` : sql``}`),
+       order by id for no key update ${opts.wait === false ? sql`skip locked` : sql``}`),
   );
   if (locked.length === 0) return [];
   return rowsOf<{ campaignId: string; workspaceId: string }>(
