@@ -92,6 +92,27 @@ function scriptedGraph(...answers: Answer[]) {
   return { graph: graph as unknown as GraphClient, calls };
 }
 
+/** A Graph stand-in whose answers wait for `release` (by the message's text: a fresh wamid, or `taken` for "bad"). */
+function heldGraphFor(taken = 'wamid.none') {
+  const gates: { text: string; open: () => void }[] = [];
+  const graph = {
+    async sendMessage(_creds: unknown, _to: string, message: OutboundMessage) {
+      const body = message.type === 'text' ? message.text.body : message.type;
+      await new Promise<void>((open) => gates.push({ text: body, open }));
+      return { wamid: body === 'bad' ? taken : freshWamid() };
+    },
+  } as unknown as GraphClient;
+  const arrived = async (n: number) => {
+    while (gates.length < n) await new Promise((r) => setTimeout(r, 5));
+  };
+  /** The named send's answer first, then all the others in the same tick (they queue behind its write). */
+  const release = (first: string) => {
+    gates.find((g) => g.text === first)!.open();
+    for (const g of gates) if (g.text !== first) g.open();
+  };
+  return { graph, arrived, release };
+}
+
 function recordingPacer() {
   const calls: string[] = [];
   const pacer = {
@@ -289,6 +310,8 @@ describe('a send that goes out', () => {
     const events = await eventsAfter(seq);
     expect(events.map((e) => e.type)).toEqual(['conversation.opened', 'message.created']);
     expect(events[0].payload).toMatchObject({ conversation: { id: conversations[0].id, lastMessage: { id: sent.message.id } } });
+    // The conversation as it stands after the message (moved to the top of the lists with it).
+    expect((events[0].payload as { conversation: { lastMessageAt: string | null } }).conversation.lastMessageAt).toBe(sent.message.createdAt);
   });
 
   it('sends to a contact on a number through its latest conversation there when its window is open', async () => {
@@ -666,33 +689,12 @@ describe('an accepted send that cannot be stored', () => {
     expect(await messagesIn(conversation.id)).toHaveLength(1);
   });
 
-  /** A Graph stand-in whose answers wait for `release` (by the message's text: its wamid, or the taken one for "bad"). */
-  function heldGraph(taken: string) {
-    const gates: { text: string; open: () => void }[] = [];
-    const graph = {
-      async sendMessage(_creds: unknown, _to: string, message: OutboundMessage) {
-        const body = message.type === 'text' ? message.text.body : message.type;
-        await new Promise<void>((open) => gates.push({ text: body, open }));
-        return { wamid: body === 'bad' ? taken : freshWamid() };
-      },
-    } as unknown as GraphClient;
-    const arrived = async (n: number) => {
-      while (gates.length < n) await new Promise((r) => setTimeout(r, 5));
-    };
-    /** The named send's answer first, then all the others in the same tick (they queue behind its write). */
-    const release = (first: string) => {
-      gates.find((g) => g.text === first)!.open();
-      for (const g of gates) if (g.text !== first) g.open();
-    };
-    return { graph, arrived, release };
-  }
-
   it('does not take the other sends of its batch with it', async () => {
     const c1 = await writing();
     const c2 = await writing();
     const taken = `wamid.taken.${randomUUID()}`;
     await database.db.insert(t.messages).values({ workspaceId: ws, conversationId: c1.conversation.id, type: 'text', text: 'earlier', creator: 'user', waMessageId: taken, status: 'received' });
-    const h = heldGraph(taken);
+    const h = heldGraphFor(taken);
     const outbound = createOutbound(deps(), channel, h.graph, { pacer: recordingPacer().pacer });
     const reqs = [req(c1.conversation.id, text('first')), req(c2.conversation.id, text('two')), req(c1.conversation.id, text('bad')), req(c2.conversation.id, text('four'))];
     const all = Promise.allSettled(reqs.map((r) => outbound.send(r)));
@@ -714,7 +716,7 @@ describe('an accepted send that cannot be stored', () => {
   it('sends to one new contact written together open one conversation, announced once', async () => {
     const c1 = await writing();
     const { contact } = await customer();
-    const h = heldGraph('none');
+    const h = heldGraphFor('none');
     const outbound = createOutbound(deps(), channel, h.graph, { pacer: recordingPacer().pacer });
     const seq = await lastSeq();
     const toNew = (n: number): OutboundRequest => ({
@@ -734,6 +736,74 @@ describe('an accepted send that cannot be stored', () => {
     const events = (await eventsAfter(seq)).filter((e) => e.type === 'conversation.opened' || JSON.stringify(e.payload).includes(conversations[0].id));
     expect(events.map((e) => e.type)).toEqual(['conversation.opened', 'message.created', 'message.created']);
   });
+});
+
+describe('the final writes of accepted sends', () => {
+  /** The database, with the next `n` transactions failing as a dropped connection would. */
+  function flakyDeps(n: number) {
+    let failures = n;
+    const db = {
+      ...database,
+      transaction: <T>(fn: Parameters<Database['transaction']>[0]) => {
+        if (failures > 0) {
+          failures--;
+          return Promise.reject(new Error('connection reset while writing'));
+        }
+        return database.transaction(fn) as Promise<T>;
+      },
+    };
+    return { ...deps(), db } as unknown as ServiceDeps;
+  }
+
+  it('a lone send whose write fails is not written again: unknown, reported, the error thrown', async () => {
+    const { conversation } = await writing();
+    const g = scriptedGraph({ wamid: 'wamid.lone.unwritten' });
+    const outbound = createOutbound(flakyDeps(1), channel, g.graph, { pacer: recordingPacer().pacer });
+    const r = req(conversation.id, text('lone'));
+    expect(await caught(outbound.send(r))).toMatchObject({ message: 'connection reset while writing' });
+    expect(await sendRow(r.idempotencyKey)).toMatchObject({ status: 'unknown', failureReason: 'accepted by WhatsApp as wamid.lone.unwritten but not stored' });
+    expect(await messagesIn(conversation.id)).toHaveLength(0);
+  });
+
+  it('a batch whose write fails is written again one send at a time', async () => {
+    const c1 = await writing();
+    const c2 = await writing();
+    const h = heldGraphFor();
+    // The first send's write alone succeeds; the batch of the three others fails once, then each is written alone.
+    let failures = 0;
+    const db = {
+      ...database,
+      transaction: <T>(fn: Parameters<Database['transaction']>[0]) => {
+        if (++failures === 2) return Promise.reject(new Error('connection reset while writing'));
+        return database.transaction(fn) as Promise<T>;
+      },
+    };
+    const outbound = createOutbound({ ...deps(), db } as unknown as ServiceDeps, channel, h.graph, { pacer: recordingPacer().pacer });
+    const reqs = [req(c1.conversation.id, text('first')), req(c2.conversation.id, text('two')), req(c1.conversation.id, text('three')), req(c2.conversation.id, text('four'))];
+    const all = Promise.all(reqs.map((r) => outbound.send(r)));
+    await h.arrived(4);
+    h.release('first');
+    const sent = await all;
+    for (const [i, r] of reqs.entries()) expect(await sendRow(r.idempotencyKey)).toMatchObject({ status: 'sent', messageId: sent[i].message.id });
+    expect((await messagesIn(c1.conversation.id)).map((m) => m.text).sort()).toEqual(['first', 'three']);
+    expect((await messagesIn(c2.conversation.id)).map((m) => m.text).sort()).toEqual(['four', 'two']);
+    expect(failures).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stores every send when more than a batch (200) wait at once', async () => {
+    const { conversation } = await writing();
+    const h = heldGraphFor();
+    const outbound = createOutbound(deps(), channel, h.graph, { pacer: recordingPacer().pacer });
+    const reqs = [req(conversation.id, text('first')), ...Array.from({ length: 202 }, (_, i) => req(conversation.id, text(`many ${i}`)))];
+    const all = Promise.all(reqs.map((r) => outbound.send(r)));
+    await h.arrived(reqs.length);
+    h.release('first');
+    const sent = await all;
+    expect(new Set(sent.map((s) => s.message.id)).size).toBe(reqs.length);
+    expect(await messagesIn(conversation.id)).toHaveLength(reqs.length);
+    const rows = await database.db.select().from(t.outboundSends).where(and(eq(t.outboundSends.workspaceId, ws), eq(t.outboundSends.conversationId, conversation.id)));
+    expect(rows.filter((row) => row.status === 'sent')).toHaveLength(reqs.length);
+  }, 120_000);
 });
 
 describe('what is sent and stored for each kind of message', () => {
