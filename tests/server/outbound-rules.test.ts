@@ -314,6 +314,19 @@ describe('a send that goes out', () => {
     expect((events[0].payload as { conversation: { lastMessageAt: string | null } }).conversation.lastMessageAt).toBe(sent.message.createdAt);
   });
 
+  it('writes to a contact’s closed conversation on the number without reopening it (Parley writing does not reopen)', async () => {
+    const { contact, conversation } = await customer({ inboundAgo: hours(30) });
+    await database.db.update(t.conversations).set({ isActive: false }).where(eq(t.conversations.id, conversation!.id));
+    const { outbound } = setup();
+    const seq = await lastSeq();
+    const sent = await outbound.send({ workspaceId: ws, actor: { type: 'campaign', campaignId }, target: { contactId: contact.id, whatsappAccountId: account.id }, content: template, idempotencyKey: randomUUID() });
+    expect(sent.message.conversationId).toBe(conversation!.id);
+    const conversations = await database.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
+    expect(conversations.map((c) => [c.id, c.isActive])).toEqual([[conversation!.id, false]]);
+    expect(await database.db.select().from(t.conversationEvents).where(eq(t.conversationEvents.conversationId, conversation!.id))).toEqual([]);
+    expect((await eventsAfter(seq)).map((e) => e.type)).toEqual(['message.created']);
+  });
+
   it('sends to a contact on a number through its latest conversation there when its window is open', async () => {
     const { contact, conversation } = await customer({ inboundAgo: hours(2) });
     const { outbound, graphCalls } = setup();
