@@ -354,6 +354,25 @@ describe('what is dropped', () => {
     expect(mine.map((l) => l.msg)).toEqual(['malformed inbound message dropped', 'malformed status update dropped', 'WhatsApp reported an error']);
     expect(mine[2].obj).toEqual({ code: 131047, title: 'Re-engagement message', accountId: account.id });
   });
+
+  it('logs what was wrong with a malformed message or status (at most five issues), and nothing for a part a delivery lacks', async () => {
+    const before = logged.length;
+    const c = customer();
+    await only(messagesPayload({ messages: [{ from: 1, id: 2, timestamp: 3, type: 4, text: 5, context: 6, button: 7 }], statuses: [{ id: 1, status: 2, timestamp: 3, recipient_id: 4, errors: 5, pricing: 6 }] }));
+    const [message, status] = logged.slice(before);
+    expect([message.msg, status.msg]).toEqual(['malformed inbound message dropped', 'malformed status update dropped']);
+    for (const l of [message, status]) {
+      const issues = l.obj.issues as { path: unknown[]; message: string }[];
+      expect(issues.length).toBe(5);
+      expect(issues.every((i) => Array.isArray(i.path) && typeof i.message === 'string')).toBe(true);
+    }
+    const quiet = logged.length;
+    await only(messagesPayload({ contacts: [{ wa_id: c.waId }] }));
+    await only(messagesPayload({ metadata: {} }));
+    const dropped = logged.slice(quiet);
+    expect(dropped.map((l) => l.msg)).toEqual(['webhook change without usable metadata dropped']);
+    expect((dropped[0].obj.issues as unknown[]).length).toBeGreaterThan(0);
+  });
 });
 
 describe('redelivery and retries', () => {
@@ -681,6 +700,25 @@ describe('quality updates of a number', () => {
     const failure = new Error('could not record the quality');
     const failing = webhookProcessor(deps({ afterQualityUpdate: async () => Promise.reject(failure) }));
     await expect(failing.processWebhook(quality('14155550000'))).rejects.toBe(failure);
+  });
+
+  it('goes to no number when none of the WABA has those digits, and says so in the log', async () => {
+    const seen: string[] = [];
+    const before = logged.length;
+    await webhookProcessor(deps({ afterQualityUpdate: async (a) => void seen.push(a.phoneNumberId) })).processWebhook(quality('+1 415-555-9999'));
+    expect(seen).toEqual([]);
+    expect(logged.slice(before).map((l) => [l.level, l.msg, l.obj])).toEqual([['info', 'quality update for a number Parley does not know', { wabaId }]]);
+  });
+
+  it('logs what was wrong with a malformed quality update, and sends it nowhere', async () => {
+    const seen: string[] = [];
+    const before = logged.length;
+    const bad = { object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field: 'phone_number_quality_update', value: { event: 3 } }] }] };
+    await webhookProcessor(deps({ afterQualityUpdate: async (a) => void seen.push(a.phoneNumberId) })).processWebhook(bad);
+    expect(seen).toEqual([]);
+    const [line] = logged.slice(before);
+    expect([line.level, line.msg]).toEqual(['warn', 'malformed phone number quality update dropped']);
+    expect((line.obj.issues as unknown[]).length).toBeGreaterThan(0);
   });
 });
 
