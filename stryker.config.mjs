@@ -5,7 +5,7 @@
 // All parts (long):         npm run test:mutation
 // Each part mutates its module(s) and runs only the test files that hold that module's rules, so a mutant costs
 // seconds, not the whole suite. Scores per part are in the README (Tests). Reports land in coverage/mutation/.
-// A campaign runner or bot runtime that lands later is one more entry below (its module and its test files).
+// A module that holds rules and lands later is one more entry below (its module and its fast test files).
 
 import fs from 'node:fs';
 
@@ -74,14 +74,13 @@ export const parts = {
     testFiles: ['tests/main/identity-rules.test.ts'],
   },
   // The campaign runner's rules that need no database: send windows in the recipient's zone, trigger keys and
-  // their rate limit. (runner.ts itself, the audience and the delivery log, is held by campaigns.test.ts and
-  // campaign-crash.test.ts, whole-app suites: not a part yet.)
+  // their rate limit (runner.ts itself is the `runner` part).
   campaigns: {
     mutate: ['src/server/campaigns/send-window.ts', 'src/server/campaigns/trigger-keys.ts'],
     testFiles: ['tests/server/campaign-rules.test.ts', 'tests/server/campaign-keys-windows.test.ts'],
   },
-  // The bot runtime's network rule: the HTTPRequest node (public addresses only, limits, mappings). (walker.ts and
-  // executors.ts are held by bots.test.ts, a whole-app suite: not a part yet.)
+  // The bot runtime's network rule: the HTTPRequest node (public addresses only, limits, mappings); walker.ts and
+  // executors.ts are the `botRuntime` part.
   bots: {
     mutate: ['src/server/bots/http-node.ts'],
     testFiles: ['tests/server/bot-http-node.test.ts'],
