@@ -769,6 +769,50 @@ describe("the campaigns' and bots' hooks after inbound messages are stored", () 
     expect(afterInboundCalls.slice(calls).flatMap((c) => c.wamids).sort()).toEqual(stored.sort());
   });
 
+  it("a failure of the campaigns' or bots' handling is logged with its error and never fails the stored message", async () => {
+    const stopper = customer();
+    const before = logged.length;
+    const down = new Error('job queue down');
+    const p = webhookProcessor(
+      deps({
+        jobs: {
+          send: async () => {
+            throw down;
+          },
+        } as unknown as ChannelDeps['jobs'],
+      }),
+    );
+    // A STOP to the number with an active bot: the opt-out's confirmation and the bot's turn both queue a job.
+    expect((await p.processDeliveries([{ payload: inbound(stopper.waId, { type: 'text', text: { body: 'STOP' } }, 'S', otherPhoneNumberId) }])).size).toBe(0);
+    expect((await messagesOf(stopper.phone, otherWs)).map((m) => m.text)).toEqual(['STOP']);
+    const warned = logged.slice(before).filter((l) => l.level === 'warn');
+    expect(warned.map((l) => [l.msg, l.obj.err, l.obj.workspaceId])).toEqual([
+      ['campaign opt-out and reply handling of inbound messages failed', down, otherWs],
+      ['bot handling of inbound messages failed', down, otherWs],
+    ]);
+  });
+
+  it('a failure of auto-assignment is logged with its error and never fails the stored message', async () => {
+    const c = customer();
+    const before = logged.length;
+    afterInboundFails = true;
+    try {
+      await only(inbound(c.waId, { type: 'text', text: { body: 'assign me' } }));
+    } finally {
+      afterInboundFails = false;
+    }
+    expect((await messagesOf(c.phone)).map((m) => m.text)).toEqual(['assign me']);
+    const line = logged.slice(before).find((l) => l.msg === 'auto-assignment failed');
+    expect(line?.obj).toMatchObject({ workspaceId: ws });
+    expect((line?.obj.err as Error).message).toBe('auto-assign down');
+  });
+
+  it('logs a webhook field Parley does not use, naming it, at debug level', async () => {
+    const before = logged.length;
+    await only({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field: 'account_update', value: {} }] }] });
+    expect(logged.slice(before).map((l) => [l.level, l.msg, l.obj])).toEqual([['debug', 'webhook field not used by Parley', { field: 'account_update' }]]);
+  });
+
   it('a lone message that cannot be stored fails at once, without a second try one by one', async () => {
     const bad = customer();
     const before = logged.length;
