@@ -249,7 +249,10 @@ describe('what an inbound message is stored as', () => {
     expect(files.keyFromUrl(sticker.mediaUrl!)!.endsWith('/sticker-stk1.jpeg')).toBe(true);
     expect((await files.stat(files.keyFromUrl(sticker.mediaUrl!)!))?.mimeType).toBe('image/jpeg; q=1');
 
-    expect(await storedAs({ type: 'video', video: { id: 'vid1', mime_type: 'video' } })).toMatchObject({ type: 'video' });
+    // a type without a subtype: the file is still kept, as .bin
+    const video = await storedAs({ type: 'video', video: { id: 'vid1', mime_type: 'video' } });
+    expect(video).toMatchObject({ type: 'video' });
+    expect(files.keyFromUrl(video.mediaUrl!)!.endsWith('/video-vid1.bin')).toBe(true);
     expect(downloads).toEqual(expect.arrayContaining(['img1', 'doc1', 'aud1', 'stk1', 'vid1']));
   });
 
@@ -286,6 +289,18 @@ describe('what an inbound message is stored as', () => {
 });
 
 describe('order, time and the other workspace', () => {
+  it('takes the receipt time for a message whose timestamp is zero, negative or not a number', async () => {
+    const receivedAt = Date.parse('2026-11-25T11:00:00.000Z');
+    for (const timestamp of ['0', '-5', 'soon']) {
+      const c = customer();
+      await webhookProcessor(deps()).processWebhook(messagesPayload({ messages: [{ from: c.waId, id: wamid(), timestamp, type: 'text', text: { body: timestamp } }] }), receivedAt);
+      const [row] = await messagesOf(c.phone);
+      const [conv] = await database.db.select().from(t.conversations).where(eq(t.conversations.id, row.conversationId));
+      // the 24-hour window opens at the receipt, not in 1970
+      expect(conv.lastInboundAt?.toISOString(), timestamp).toBe('2026-11-25T11:00:00.000Z');
+    }
+  });
+
   it('keeps the order of one delivery 1 ms apart from its receipt, and never dates a message after its receipt', async () => {
     const c = customer();
     const receivedAt = Date.parse('2026-11-25T10:00:00.000Z');
