@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
@@ -25,6 +24,7 @@ import { createFileStore, type FileStore } from '../../src/server/storage/file-s
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
 import { onPostgres, openTestDatabase } from '../support/server';
 import { until } from '../support/server-process';
+import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 
 let database: Database;
 let dispose: () => Promise<void>;
@@ -43,18 +43,8 @@ let mediaTplId = '';
 let otherTplId = '';
 let segmentId = '';
 
-const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
-function logger(): FastifyBaseLogger {
-  const at =
-    (level: string) =>
-    (obj: unknown, msg?: string): void => {
-      if (typeof obj === 'string') logged.push({ level, msg: obj, obj: {} });
-      else logged.push({ level, msg: msg ?? '', obj: obj as Record<string, unknown> });
-    };
-  const log = { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), fatal: at('fatal'), level: 'debug' } as Record<string, unknown>;
-  log.child = () => log;
-  return log as unknown as FastifyBaseLogger;
-}
+const logged: LoggedLine[] = [];
+const logger = () => recordingLogger(logged);
 
 interface SendInput {
   workspaceId: string;

@@ -183,9 +183,10 @@ describe('put, stat, open, remove', () => {
     expect(fs.readdirSync(path.join(dataDir, 'files', wsA, 'imports'))).toEqual(before);
   });
 
-  it('keeps a stored file readable by the server\'s own OS user only (0600), whatever the umask', async () => {
+  it('keeps a stored file readable by the server\'s own OS user only (0600), its name and type too, whatever the umask', async () => {
     const saved = await withoutUmask(() => store.put({ workspaceId: wsA, area: 'imports', fileName: 'private.csv', mimeType: 'text/csv', data: Buffer.from('name,phone\n') }));
     expect(modeOf(store.pathOf(saved.key))).toBe(0o600);
+    expect(modeOf(`${store.pathOf(saved.key)}.meta.json`)).toBe(0o600);
   });
 
   it('removing a file that is not there (any more) is not an error', async () => {

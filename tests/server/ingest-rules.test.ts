@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
@@ -17,6 +16,7 @@ import { createFileStore, type FileStore } from '../../src/server/storage/file-s
 import type { ChannelDeps } from '../../src/server/whatsapp/channel-deps';
 import { e164OfWaId, StatusNotYetKnown, webhookProcessor, type WebhookDelivery } from '../../src/server/whatsapp/ingest';
 import { openTestDatabase } from '../support/server';
+import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 
 let database: Database;
 let dispose: () => Promise<void>;
@@ -29,18 +29,8 @@ const phoneNumberId = `pn-ingest-${Date.now()}`;
 const otherPhoneNumberId = `${phoneNumberId}-other`;
 const wabaId = `waba-ingest-${Date.now()}`;
 
-const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
-function logger(): FastifyBaseLogger {
-  const at =
-    (level: string) =>
-    (obj: unknown, msg?: string): void => {
-      if (typeof obj === 'string') logged.push({ level, msg: obj, obj: {} });
-      else logged.push({ level, msg: msg ?? '', obj: obj as Record<string, unknown> });
-    };
-  const log = { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), fatal: at('fatal'), level: 'debug' } as Record<string, unknown>;
-  log.child = () => log;
-  return log as unknown as FastifyBaseLogger;
-}
+const logged: LoggedLine[] = [];
+const logger = () => recordingLogger(logged);
 
 const downloads: string[] = [];
 /** Jobs the processor queued (bots.turn from the bots' hook, messages.send from the campaigns' opt-out). */

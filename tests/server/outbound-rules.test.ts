@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ZodError } from 'zod';
 import * as t from '../../src/server/db/schema';
@@ -21,6 +20,7 @@ import type { ServiceDeps } from '../../src/server/services/context';
 import type { Channel } from '../../src/server/whatsapp/channel';
 import { GraphApiError, type GraphClient, type OutboundMessage, type SendOptions } from '../../src/server/whatsapp/graph-client';
 import { openTestDatabase } from '../support/server';
+import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 
 let database: Database;
 let dispose: () => Promise<void>;
@@ -34,18 +34,8 @@ const memberId = randomUUID();
 const botId = randomUUID();
 const campaignId = randomUUID();
 
-const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
-function logger(): FastifyBaseLogger {
-  const at =
-    (level: string) =>
-    (obj: unknown, msg?: string): void => {
-      if (typeof obj === 'string') logged.push({ level, msg: obj, obj: {} });
-      else logged.push({ level, msg: msg ?? '', obj: obj as Record<string, unknown> });
-    };
-  const log = { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), fatal: at('fatal'), level: 'debug' } as Record<string, unknown>;
-  log.child = () => log;
-  return log as unknown as FastifyBaseLogger;
-}
+const logged: LoggedLine[] = [];
+const logger = () => recordingLogger(logged);
 const logsOf = (msg: string) => logged.filter((l) => l.msg === msg);
 
 /** Our own file store's addresses: a key in, a signed link (with its lifetime) out. */

@@ -167,7 +167,8 @@ export function createFileStore(opts: FileStoreOptions): FileStore {
         await pipeline(source, counter, fs.createWriteStream(partial, { mode: 0o600 }));
         // @fastify/multipart cuts a file at its limit and marks it truncated instead of failing the stream.
         if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(input.maxBytes ?? size);
-        await fsp.writeFile(metaPath(key), JSON.stringify({ mimeType: input.mimeType, fileName: input.fileName, size }));
+        // The customer's file name and type: as private as the file.
+        await fsp.writeFile(metaPath(key), JSON.stringify({ mimeType: input.mimeType, fileName: input.fileName, size }), { mode: 0o600 });
         await fsp.rename(partial, file);
       } catch (err) {
         await fsp.rm(path.dirname(file), { recursive: true, force: true });
