@@ -23,7 +23,7 @@ import type { IdentityProvider } from '../../src/server/auth/identity';
 import { loadConfig } from '../../src/server/config';
 import { type Database, openDatabase, rowsOf } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import type { WorkspaceContext } from '../../src/server/http/types';
+import type { WorkspaceContext } from '../../src/server/services/caller';
 import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
 import { type Benchmark, type Metric, percentile, round } from './types';
 

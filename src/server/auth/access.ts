@@ -14,7 +14,7 @@ import { workspaceOfResource } from '../repositories/resources';
 import { isUuid } from '../repositories/pagination';
 import type { IdentityProvider } from './identity';
 import { reportAccessLost, type StreamSubject } from '../realtime/access-lost';
-import type { CampaignKeyContext, Caller, WorkspaceContext } from '../http/types';
+import type { CampaignKeyContext, Caller, WorkspaceContext } from '../services/caller';
 import { campaignByKeyHash } from '../repositories/campaign-runs';
 import { hashTriggerKey, triggerKeyOf } from '../campaigns/trigger-keys';
 

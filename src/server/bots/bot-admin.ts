@@ -15,7 +15,7 @@ import * as v from '../repositories/bot-versions';
 import { attributesOf } from '../repositories/attributes';
 import { workspaceMembersOf } from '../repositories/workspaces';
 import type { Executor } from '../db/client';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from '../services/caller';
 import { isUniqueViolation, type ServiceDeps } from '../services/context';
 
 const toVersion = (row: v.BotVersionRow, bot: v.BotRow): BotVersion => ({

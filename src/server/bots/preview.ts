@@ -9,7 +9,7 @@ import { HttpError, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import { attributesOf } from '../repositories/attributes';
 import { workspaceMembersOf } from '../repositories/workspaces';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
 import { guardedFetch } from './http-node';
 import { memberNames, unnamedMember } from './member-names';

@@ -11,7 +11,7 @@ import type { CampaignDraftRfInstance, CampaignOutcome } from '../../shared/sche
 import type { Campaign, CampaignLogEntry, CampaignResults, CampaignSettings, OutboundResult } from '../../shared/schemas/entities';
 import type { CampaignSettingsBody, RetargetCampaignBody } from '../../shared/schemas/requests';
 import { conflict, notFound } from '../errors';
-import type { CampaignKeyContext, WorkspaceContext } from '../http/types';
+import type { CampaignKeyContext, WorkspaceContext } from '../services/caller';
 import * as runs from '../repositories/campaign-runs';
 import { countsOf, emptyCounts, timelineOf } from '../repositories/campaign-results';
 import { upsertContactsByPhone } from '../repositories/inbound-batch-rows';

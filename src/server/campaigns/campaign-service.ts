@@ -12,7 +12,7 @@ import type { Campaign, CampaignStatus } from '../../shared/schemas/entities';
 import type { DeployCampaignBody, PatchCampaignBody, PauseCampaignBody } from '../../shared/schemas/requests';
 import type { Executor } from '../db/client';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from '../services/caller';
 import * as runs from '../repositories/campaign-runs';
 import { toCampaign } from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';

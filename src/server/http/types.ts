@@ -1,36 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RouteDef, RouteName, Routes } from '../../shared/api/routes';
-import type { Role } from '../../shared/schemas/common';
-import type { MemberRow } from '../repositories/workspaces';
-
-export interface Caller {
-  uid: string;
-  email: string | null;
-  emailVerified: boolean;
-  /** When the caller's ID token expires. */
-  expiresAt: Date;
-  /** Null for an identity that has no Parley account yet. */
-  member: MemberRow | null;
-}
-
-/** What a workspace-scoped handler knows once access has been checked. */
-export interface WorkspaceContext {
-  caller: Caller & { member: MemberRow };
-  workspaceId: string;
-  role: Role;
-}
-
-/**
- * Issue 17: a route that takes a campaign's trigger key (access kind `campaignKey`): called with the key,
- * `caller` is null and `triggerKeyHash` names the key; called by a member, as WorkspaceContext.
- */
-export interface CampaignKeyContext {
-  caller: WorkspaceContext['caller'] | null;
-  workspaceId: string;
-  role: Role;
-  triggerKeyHash?: string | null;
-}
+import type { CampaignKeyContext, Caller, WorkspaceContext } from '../services/caller';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type ContextFor<R extends RouteDef> = R['access'] extends { kind: 'public' }

@@ -4,7 +4,7 @@ import type { ImportHistory } from '../../shared';
 import type { CreateImportBody, ListQuery } from '../../shared/schemas/requests';
 import * as t from '../db/schema';
 import { badRequest } from '../errors';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from '../services/caller';
 import * as r from '../repositories/resources';
 import { attributeIndex } from '../segments';
 import type { ServiceDeps } from '../services/context';

@@ -14,7 +14,7 @@ import * as r from '../repositories/resources';
 import * as attributeRepo from '../repositories/attributes';
 import { contactsPage } from '../repositories/contact-list';
 import { contactConditions } from './contact-filter';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import { isUniqueViolation, type ServiceDeps } from './context';
 import { appendEvent } from '../realtime/event-log';
 

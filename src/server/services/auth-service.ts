@@ -5,7 +5,7 @@ import { HttpError, badRequest, conflict, forbidden, notFound } from '../errors'
 import * as ws from '../repositories/workspaces';
 import * as invitations from '../repositories/invitees';
 import { isUuid } from '../repositories/pagination';
-import type { Caller } from '../http/types';
+import type { Caller } from './caller';
 import type { ServiceDeps } from './context';
 
 const inviteGone = 'This invitation does not exist or was revoked';

@@ -10,7 +10,7 @@ import * as logs from '../repositories/campaign-logs';
 import { countsOf, emptyCounts } from '../repositories/campaign-results';
 import { accountIdByIdOrWaba } from '../repositories/whatsapp-accounts';
 import type { Page, PageRequest } from '../repositories/pagination';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
 import { botAdmin } from '../bots/bot-admin';
 import { botPreview } from '../bots/preview';

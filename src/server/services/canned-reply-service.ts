@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { CannedReplyShortcut, type CannedReplyListQuery, type CreateCannedReplyBody, type PatchCannedReplyBody } from '../../shared/schemas/agent-tools';
 import { productMessages } from '../../shared/messages';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import * as cr from '../repositories/canned-replies';
 import { isUuid, pageLimit } from '../repositories/pagination';
 import { type ServiceDeps, isUniqueViolation } from './context';

@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify';
 import type { Contact } from '../../shared';
 import * as attributeRepo from '../repositories/attributes';
 import { contactsPage } from '../repositories/contact-list';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import { csvRow } from './csv';
 import { type ContactFilter, contactConditions } from './contact-filter';
 import type { ServiceDeps } from './context';

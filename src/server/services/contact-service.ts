@@ -11,7 +11,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import { countContacts } from '../repositories/contact-list';
 import { defaultCountryOf } from '../repositories/workspaces';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import { appendEvent } from '../realtime/event-log';
 import { type ContactFilter, contactConditions } from './contact-filter';
 import { type ServiceDeps, isUniqueViolation } from './context';

@@ -8,7 +8,7 @@ import * as botSessions from '../repositories/bot-sessions';
 import * as ws from '../repositories/workspaces';
 import { readMark } from '../repositories/unread';
 import { isUuid } from '../repositories/pagination';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
 import type { Executor } from '../db/client';
 import { appendEvent } from '../realtime/event-log';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { FlowCategory, type WhatsappFlow } from '../../shared/schemas/entities';
 import { notFound } from '../errors';
 import * as ch from '../repositories/channel';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import type { Channel } from '../whatsapp/channel';
 import type { GraphClient } from '../whatsapp/graph-client';
 import { viaGraph } from '../whatsapp/graph-failure';

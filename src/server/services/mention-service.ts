@@ -1,7 +1,7 @@
 /** Mentions of the caller in notes (issue 19): the mentions view, its unread count, and marking them seen. */
 import type { z } from 'zod';
 import type { MentionListQuery } from '../../shared/schemas/agent-tools';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import * as notes from '../repositories/notes';
 import { pageLimit } from '../repositories/pagination';
 import type { ServiceDeps } from './context';

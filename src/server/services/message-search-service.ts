@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ConversationSearchQuery, MessageSearchQuery } from '../../shared/schemas/agent-tools';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import { pageLimit } from '../repositories/pagination';
 import * as search from '../repositories/message-search';
 import type { ServiceDeps } from './context';

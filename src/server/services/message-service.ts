@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import type { Channel } from '../whatsapp/channel';
 import { viaGraph } from '../whatsapp/graph-failure';
 import type { Outbound } from '../messaging/outbound';

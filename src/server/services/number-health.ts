@@ -7,7 +7,7 @@ import type { WhatsappAccount } from '../../shared';
 import { notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import type { Channel } from '../whatsapp/channel';
 import type { GraphClient } from '../whatsapp/graph-client';
 import type { PhoneNumberInfo } from '../whatsapp/graph-types';

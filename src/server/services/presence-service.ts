@@ -8,7 +8,7 @@
 import type { PresenceSignal, PresenceState } from '../../shared/schemas/presence';
 import { typingIndicatorThrottleMs } from '../../shared/schemas/presence';
 import { customerWindow } from '../../shared/customer-window';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import * as ch from '../repositories/channel';
 import { notifyPresence } from '../repositories/presence';
 import type { ServiceDeps } from './context';

@@ -6,7 +6,7 @@
  */
 import type { Executor } from '../db/client';
 import { forbidden, notFound } from '../errors';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import * as routing from '../repositories/routing';
 import { isUuid } from '../repositories/pagination';
 import type { ServiceDeps } from './context';

@@ -7,7 +7,7 @@ import * as invitations from '../repositories/invitees';
 import * as ws from '../repositories/workspaces';
 import { unlinkBotsFromAccount } from '../repositories/bots';
 import { removeTemplatesOfAccount } from '../repositories/whatsapp-templates';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
 
 export function teamService(d: ServiceDeps) {

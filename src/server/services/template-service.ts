@@ -9,7 +9,7 @@ import type { MultipartSpec } from '../../shared/api/routes';
 import { badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError, type GraphClient } from '../whatsapp/graph-client';
 import { productErrorOf, viaGraph } from '../whatsapp/graph-failure';

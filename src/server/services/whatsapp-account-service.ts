@@ -6,7 +6,7 @@ import type { CreateWhatsappBody, PatchWhatsappBody } from '../../shared/schemas
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
-import type { WorkspaceContext } from '../http/types';
+import type { WorkspaceContext } from './caller';
 import { lastFour } from '../crypto/secrets';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError } from '../whatsapp/graph-errors';

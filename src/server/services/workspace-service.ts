@@ -5,7 +5,7 @@ import * as ws from '../repositories/workspaces';
 import { attributesOf } from '../repositories/attributes';
 import { toAttribute } from '../repositories/resources';
 import type { Page, PageRequest } from '../repositories/pagination';
-import type { Caller } from '../http/types';
+import type { Caller } from './caller';
 import type { ServiceDeps } from './context';
 
 export function workspaceService(d: ServiceDeps) {
