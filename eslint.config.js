@@ -25,10 +25,16 @@
 // boundary block below; do not add another block that sets this rule for `src/**`.
 // tests/lint/boundaries.test.ts checks every forbidden pair against this config.
 //
-// Inside the server, repositories own the SQL (README "Architecture"): services and routes may not import
-// drizzle-orm or the table objects of db/schema, only types from them. That rule is
+// Inside the server, repositories own the SQL (docs/architecture.md): no folder of src/server but repositories/
+// and db/ may import drizzle-orm or the table objects of db/schema, only types from them. That rule is
 // `@typescript-eslint/no-restricted-imports` (it knows `import type`), a rule of its own, so it adds to the
 // server's boundary block instead of replacing it. tests/lint/sql-in-repositories.test.ts checks it.
+//
+// Small steps: no function over 150 lines and no file over 400 in src/ and scripts/ (blank lines and comments
+// not counted), so a module owns one thing and a factory is a list of named steps. tests/lint/size.test.ts.
+//
+// The server's layer order and the ban on import cycles are dependency-cruiser's (.dependency-cruiser.cjs),
+// unused files, exports and dependencies knip's (knip.json); `npm run lint` runs all three.
 
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -110,12 +116,13 @@ const boundary = (folder, patterns) => ({
   },
 });
 
-const REPOSITORIES = 'services and routes hold no SQL: write the query as a function of src/server/repositories (its executor first) and call that';
+const REPOSITORIES = 'only repositories hold SQL: write the query as a function of src/server/repositories (its executor first) and call that';
 
-/** drizzle-orm, the table objects of db/schema and the raw-result helper: only in repositories (types may go anywhere). */
+/** drizzle-orm, the table objects of db/schema and the raw-result helper: only in repositories and db (types may go anywhere). */
 const sqlOnlyInRepositories = {
   name: 'parley/server/sql-in-repositories',
-  files: [`src/server/services/${CODE}`, `src/server/routes/${CODE}`],
+  files: [`src/server/${CODE}`],
+  ignores: [`src/server/repositories/${CODE}`, `src/server/db/${CODE}`],
   rules: {
     '@typescript-eslint/no-restricted-imports': [
       'error',
@@ -207,6 +214,14 @@ export default defineConfig([
   ]),
   boundary('server', ['renderer', 'main', 'preload', 'sandbox'].map((to) => forbidLayer('server', to))),
   sqlOnlyInRepositories,
+  {
+    name: 'parley/small-steps',
+    files: [`src/${CODE}`, `scripts/${CODE}`],
+    rules: {
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+    },
+  },
   boundary('sandbox', ['server', 'main', 'preload', 'renderer'].map((to) => forbidLayer('sandbox', to))),
   boundary('main', ['renderer', 'server'].map((to) => forbidLayer('main', to))),
   boundary('preload', [

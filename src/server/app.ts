@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
-import { type IdentityProvider, assertSafeIdentityConfig, firebaseIdentity } from './auth/identity';
+import { type IdentityProvider, assertSafeIdentityConfig, firebaseIdentity } from './identity/identity-provider';
 import { frameworkError, installErrorHandler } from './http/error-handler';
 import { errorForLog, requestForLog } from './http/log-safety';
 import { jsonNestsDeeperThan, tooDeepMessage } from './http/json-depth';

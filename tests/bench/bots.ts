@@ -15,7 +15,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
-import type { IdentityProvider } from '../../src/server/auth/identity';
+import type { IdentityProvider } from '../../src/server/identity/identity-provider';
 import { loadConfig } from '../../src/server/config';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../../src/server/db/client';

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import { type Sandbox, startSandbox } from '../../src/sandbox';
 import { buildApp } from '../../src/server/app';
-import type { IdentityProvider } from '../../src/server/auth/identity';
+import type { IdentityProvider } from '../../src/server/identity/identity-provider';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, rowsOf } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { accessOptionsFor, authenticate, bearerToken, resolveAccess, streamStillAllowed, type AccessDeps } from '../../src/server/auth/access';
-import type { IdentityProvider } from '../../src/server/auth/identity';
+import type { IdentityProvider } from '../../src/server/identity/identity-provider';
 import type { Access } from '../../src/shared/api/routes';
 import { openTestDatabase } from '../support/server';
 import { hashTriggerKey } from '../../src/server/campaigns/trigger-keys';

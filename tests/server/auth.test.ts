@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { buildApp } from '../../src/server/app';
 import type { Database } from '../../src/server/db/client';
-import { firebaseIdentity } from '../../src/server/auth/identity';
+import { firebaseIdentity } from '../../src/server/identity/identity-provider';
 import { signInWithPassword } from '../../scripts/lib/identity-rest';
 import { buildTestApp, emulatorHost, openTestDatabase, testConfig, type TestApp } from '../support/server';
 

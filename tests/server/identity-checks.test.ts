@@ -11,7 +11,7 @@ import { deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { firebaseIdentity } from '../../src/server/auth/identity';
+import { firebaseIdentity } from '../../src/server/identity/identity-provider';
 import * as t from '../../src/server/db/schema';
 import { TestApp, buildTestApp, emulatorHost, markEmailVerified, openTestDatabase, testConfig, type Session } from '../support/server';
 import { signInWithPassword, signUpWithPassword } from '../../scripts/lib/identity-rest';

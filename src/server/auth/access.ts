@@ -12,7 +12,7 @@ import { HttpError, forbidden, notFound } from '../errors';
 import { findMemberByUid, membership, membershipsOf } from '../repositories/workspaces';
 import { workspaceOfResource } from '../repositories/resources';
 import { isUuid } from '../repositories/pagination';
-import type { IdentityProvider } from './identity';
+import type { IdentityProvider } from '../identity/identity-provider';
 import { reportAccessLost, type StreamSubject } from '../realtime/access-lost';
 import type { CampaignKeyContext, Caller, WorkspaceContext } from '../services/caller';
 import { campaignByKeyHash } from '../repositories/campaign-runs';

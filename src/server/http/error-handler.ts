@@ -4,7 +4,7 @@ import { contractMessages } from '../../shared/messages';
 import { toStorableText, unstorableTextMessage } from '../../shared/zod';
 import { httpErrorNames } from '../../shared/errors';
 import { HttpError } from '../errors';
-import { IdentityInputError } from '../auth/identity';
+import { IdentityInputError } from '../identity/identity-provider';
 
 interface ValidationIssue {
   keyword?: string;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import type { IdentityProvider } from '../auth/identity';
+import type { IdentityProvider } from '../identity/identity-provider';
 import type { Mailer } from './mailer';
 import type { JobQueue } from '../jobs/queue';
 import type { Realtime } from '../realtime/stream';
