@@ -6,7 +6,7 @@ import type { ComposerHandle, ComposerProps, Mode } from './composer-types';
 import { WindowClosed } from './composer-window-closed';
 import { TextComposer } from './text-composer';
 
-export type { ComposerHandle, ComposerProps } from './composer-types';
+export type { ComposerHandle } from './composer-types';
 
 /**
  * Writes to the customer, or a note for the team. Inside WhatsApp's 24-hour customer-service window: text,

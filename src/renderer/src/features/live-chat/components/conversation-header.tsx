@@ -26,7 +26,7 @@ export interface Assignees {
 }
 
 /** A conversation can be handed only to a bot that runs (active) on the conversation's own number. */
-export function assignableBots(bots: Assignees['bots'], whatsappAccountId: string | null) {
+function assignableBots(bots: Assignees['bots'], whatsappAccountId: string | null) {
   return bots.filter((b) => b.isActive !== false && (b.whatsappAccountId === undefined || b.whatsappAccountId === whatsappAccountId));
 }
 

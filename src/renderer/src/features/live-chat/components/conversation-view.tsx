@@ -26,7 +26,7 @@ import { MessageTimeline, type MessageTimelineHandle } from './message-timeline'
 import { PresenceBar } from './presence-bar';
 import type { NameLookup } from './timeline-rows';
 
-export { type Assignees, assignableBots } from './conversation-header';
+export type { Assignees } from './conversation-header';
 
 /**
  * Messages, events and composer of one conversation; keyed by conversation so scroll state starts over.
