@@ -15,7 +15,7 @@ import { formatDate } from '../../../lib/format';
 import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtual-rows';
 import { useContacts } from '../api/list-contacts';
 import { type ContactOrder, NEWEST_FIRST } from '../api/keys';
-import { usePatchContact } from '../api/patch-contact';
+import { usePatchContact } from '../../../lib/queries/contacts';
 
 export const CONTACT_ROW_HEIGHT = 48;
 

@@ -8,7 +8,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Switch } from '../../../components/ui/switch';
 import { errorText } from '../../../lib/api-client';
 import { useAttributes } from '../../../lib/queries/attributes';
-import type { usePatchContact } from '../../audience/api/patch-contact';
+import type { usePatchContact } from '../../../lib/queries/contacts';
 
 type Values = Record<string, string | boolean>;
 

@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { TruncatedText } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { useOfflineReason } from '../../../lib/connectivity';
-import { usePatchContact } from '../../audience/api/patch-contact';
+import { usePatchContact } from '../../../lib/queries/contacts';
 import { ContactAttributes } from './contact-attributes';
 import { OtherConversations } from './contact-other-conversations';
 

@@ -13,7 +13,8 @@ import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useDeleteTemplate } from '../api/delete-template';
 import { useSyncTemplates } from '../api/sync-templates';
-import { useTemplateStatusUpdates, useTemplates } from '../api/get-templates';
+import { useTemplates } from '../../../lib/queries/templates';
+import { useTemplateStatusUpdates } from '../api/template-status-updates';
 import { TemplateStatusBadge } from './template-status';
 import { languageName } from './languages';
 
