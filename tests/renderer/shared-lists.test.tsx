@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bot, Contact, WhatsappTemplate } from '../../src/shared/schemas/entities';
 import { useContacts } from '../../src/renderer/src/features/audience/api/list-contacts';
 import { useCreateBot } from '../../src/renderer/src/features/automation/api/create-bot';
-import { useBots } from '../../src/renderer/src/features/automation/api/get-bots';
+import { useBots } from '../../src/renderer/src/lib/queries/bots';
 import { ContactSidebar } from '../../src/renderer/src/features/live-chat/components/contact-sidebar';
 import { TemplateSender } from '../../src/renderer/src/features/live-chat/components/template-sender';
 import { useDeleteTemplate } from '../../src/renderer/src/features/templates/api/delete-template';

@@ -1,11 +1,10 @@
 import type { Edge, Node } from '@xyflow/react';
-import { AlertCircle, CheckCircle2, CloudOff, Loader2, Pencil, Trash2 } from 'lucide-react';
+import { AlertCircle, CheckCircle2, Pencil, Trash2 } from 'lucide-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, type RefObject, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
 import { Button } from '../ui/button';
 import { NativeSelect } from '../ui/input';
-import type { SaveState } from './autosave';
 import { type CanvasProblem, useCanvasContext } from './context';
 
 /** Above this many steps the list renders only the rows in view (a 500-step canvas opens without 500 rows). */
@@ -295,25 +294,3 @@ export const ProblemList = memo(function ProblemList({ problems, onFocusNode, re
     </section>
   );
 });
-
-/** Autosave's state; a failed save says why and offers a retry. */
-export function SaveStatus({ state, onRetry }: { state: SaveState; onRetry: () => void }) {
-  if (state.status === 'error') {
-    return (
-      <div role="alert" className="flex items-center gap-2 rounded-md bg-danger-soft px-2 py-1 text-xs text-danger">
-        <CloudOff className="h-3.5 w-3.5" aria-hidden />
-        <span>Changes not saved: {state.message}</span>
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          Retry
-        </Button>
-      </div>
-    );
-  }
-  const text = { saved: 'All changes saved', dirty: 'Unsaved changes', saving: 'Saving…' }[state.status];
-  return (
-    <span role="status" className="flex items-center gap-1.5 text-xs text-fg-muted">
-      {state.status === 'saving' && <Loader2 className="h-3.5 w-3.5 animate-spin" aria-hidden />}
-      {text}
-    </span>
-  );
-}

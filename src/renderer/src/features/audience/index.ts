@@ -1,7 +1,7 @@
 /** Audience (product spec section 2): /audience loads contacts and attributes. */
 import type { QueryClient } from '@tanstack/react-query';
 import { contactsQueryOptions } from './api/list-contacts';
-import { segmentsQueryOptions } from '../settings/api/get-segments';
+import { segmentsQueryOptions } from '../../lib/queries/segments';
 
 export { AudiencePage } from './components/audience-page';
 export { contactsQueryOptions };

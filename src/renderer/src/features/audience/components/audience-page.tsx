@@ -13,7 +13,7 @@ import { useWorkspaceEvents } from '../../../lib/workspace-events';
 import { audienceKeys } from '../api/keys';
 import { dropContact } from '../api/drop-contact';
 import { downloadContacts } from '../api/export-contacts';
-import { useSegments } from '../../settings/api/get-segments';
+import { useSegments } from '../../../lib/queries/segments';
 import { ContactDialog } from './contact-dialog';
 import { AddContactDialog } from './add-contact-dialog';
 import { StartConversationDialog } from './start-conversation-dialog';

@@ -10,7 +10,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
 import { useOfflineReason } from '../../../lib/connectivity';
-import { usePatchContact } from '../api/patch-contact';
+import { usePatchContact } from '../../../lib/queries/contacts';
 import { useDeleteContact } from '../api/delete-contact';
 
 const Form = z.object({

@@ -15,7 +15,7 @@ import { formatDate } from '../../../lib/format';
 import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtual-rows';
 import { useContacts } from '../api/list-contacts';
 import { type ContactOrder, NEWEST_FIRST } from '../api/keys';
-import { usePatchContact } from '../api/patch-contact';
+import { usePatchContact } from '../../../lib/queries/contacts';
 
 export const CONTACT_ROW_HEIGHT = 48;
 
@@ -55,6 +55,101 @@ function SortableHeader({ label, sort, current, onSort }: { label: string; sort:
   );
 }
 
+/** The table's header: sortable Name, Phone number and Added, one column per attribute, and Actions. */
+function ContactsHead({ order, onSort, attributes }: { order: ContactOrder; onSort: (next: ContactOrder) => void; attributes: Attribute[] }) {
+  return (
+    <thead className="sticky top-0 z-10 bg-surface">
+      <tr>
+        <SortableHeader label="Name" sort="name" current={order} onSort={onSort} />
+        <SortableHeader label="Phone number" sort="phoneNumber" current={order} onSort={onSort} />
+        {['E-mail', 'Country', 'Campaigns'].map((h) => (
+          <th key={h} scope="col" className={headerClass}>
+            {h}
+          </th>
+        ))}
+        <SortableHeader label="Added" sort="createdAt" current={order} onSort={onSort} />
+        {attributes.map((a) => (
+          <th key={a.id} scope="col" className={headerClass}>
+            {a.name}
+          </th>
+        ))}
+        {/* Pinned to the right edge so Edit stays in reach however many attribute columns there are. */}
+        <th scope="col" className="sticky right-0 h-9 w-12 border-b border-border bg-surface">
+          <span className="sr-only">Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+interface ContactRowProps {
+  index: number;
+  contact: Contact;
+  attributes: Attribute[];
+  /** The table's one contact mutation (Opt back in waits while any is pending). */
+  patch: ReturnType<typeof usePatchContact>;
+  onEdit: (contact: Contact) => void;
+}
+
+/** One contact; Enter and the arrows are handled by the table body (it knows the neighbours). */
+function ContactRow({ index, contact: c, attributes, patch, onEdit }: ContactRowProps) {
+  return (
+    <tr
+      data-index={index}
+      aria-rowindex={index + 2}
+      tabIndex={0}
+      onDoubleClick={() => onEdit(c)}
+      className={cn('group outline-none hover:bg-subtle focus-visible:bg-accent-soft')}
+      style={{ height: CONTACT_ROW_HEIGHT }}
+    >
+      <td className="border-b border-border/70 px-4">
+        <div className="flex items-center gap-2.5">
+          <Avatar name={c.name ?? c.phoneNumber.slice(-2)} className="size-7" />
+          <TruncatedText text={c.name || 'No name'} className={cn('max-w-56 font-medium', !c.name && 'text-fg-subtle')} />
+        </div>
+      </td>
+      <td className="border-b border-border/70 px-4 font-mono text-[12.5px] whitespace-nowrap">{c.phoneNumber}</td>
+      <td className="max-w-60 truncate border-b border-border/70 px-4">{c.email ?? <span className="text-fg-subtle">—</span>}</td>
+      <td className="border-b border-border/70 px-4">{c.country ?? <span className="text-fg-subtle">—</span>}</td>
+      <td className="border-b border-border/70 px-4 whitespace-nowrap">
+        {c.optedOut ? (
+          <span className="flex items-center gap-1.5">
+            <Badge tone="amber">Opted out</Badge>
+            <Button
+              variant="link"
+              size="sm"
+              className="text-[12px]"
+              disabled={patch.isPending}
+              aria-label={`Opt ${c.name || c.phoneNumber} back in to campaigns`}
+              onClick={() => patch.mutate({ contactId: c.id, body: { optedOut: false } })}
+            >
+              Opt back in
+            </Button>
+          </span>
+        ) : (
+          <span className="text-fg-subtle">Subscribed</span>
+        )}
+      </td>
+      <td className="border-b border-border/70 px-4 whitespace-nowrap text-fg-muted tabular-nums">{formatDate(c.createdAt)}</td>
+      {attributes.map((a) => (
+        <td key={a.id} className="max-w-48 truncate border-b border-border/70 px-4 whitespace-nowrap">
+          <AttributeCell attribute={a} value={c.attributes[a.name]} />
+        </td>
+      ))}
+      <td className="sticky right-0 border-b border-border/70 bg-surface pr-3 text-right shadow-[-10px_0_10px_-8px_rgb(0_0_0/0.25)] group-hover:bg-subtle group-focus-visible:bg-accent-soft">
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          onClick={() => onEdit(c)}
+          aria-label={`Edit ${c.name || c.phoneNumber}`}
+        >
+          <Pencil />
+        </Button>
+      </td>
+    </tr>
+  );
+}
+
 /**
  * The audience as a table: virtualised rows (the DOM holds only what is in view), pages loaded as the user
  * scrolls, one column per contact attribute. Enter or the pencil edits a contact. Name, phone number and
@@ -72,7 +167,7 @@ export function ContactsTable({
   workspaceId: string;
   search: string;
   segmentId: string | null;
-  /** Issue 17: only opted-out contacts (true), only those who receive campaigns (false), or all (null). */
+  /** Only opted-out contacts (true), only those who receive campaigns (false), or all (null). */
   optedOut?: boolean | null;
   attributes: Attribute[];
   onEdit: (contact: Contact) => void;
@@ -127,27 +222,7 @@ export function ContactsTable({
   return (
     <div ref={parentRef} className="scroll-cue-x min-h-0 flex-1 overflow-auto" data-testid="contacts-scroller">
       <table className="w-full border-separate border-spacing-0 text-[13px]" aria-rowcount={contacts.length + 1} aria-busy={query.isPlaceholderData}>
-        <thead className="sticky top-0 z-10 bg-surface">
-          <tr>
-            <SortableHeader label="Name" sort="name" current={order} onSort={setOrder} />
-            <SortableHeader label="Phone number" sort="phoneNumber" current={order} onSort={setOrder} />
-            {['E-mail', 'Country', 'Campaigns'].map((h) => (
-              <th key={h} scope="col" className={headerClass}>
-                {h}
-              </th>
-            ))}
-            <SortableHeader label="Added" sort="createdAt" current={order} onSort={setOrder} />
-            {attributes.map((a) => (
-              <th key={a.id} scope="col" className={headerClass}>
-                {a.name}
-              </th>
-            ))}
-            {/* Pinned to the right edge so Edit stays in reach however many attribute columns there are. */}
-            <th scope="col" className="sticky right-0 h-9 w-12 border-b border-border bg-surface">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ContactsHead order={order} onSort={setOrder} attributes={attributes} />
         <tbody onKeyDown={(e) => {
           const row = (e.target as HTMLElement).closest('tr[data-index]');
           if (row) onKeyDown(e, Number(row.getAttribute('data-index')));
@@ -157,65 +232,9 @@ export function ContactsTable({
               <td colSpan={colSpan} style={{ height: top, padding: 0 }} />
             </tr>
           )}
-          {items.map((v) => {
-            const c = contacts[v.index];
-            return (
-              <tr
-                key={v.key}
-                data-index={v.index}
-                aria-rowindex={v.index + 2}
-                tabIndex={0}
-                onDoubleClick={() => onEdit(c)}
-                className={cn('group outline-none hover:bg-subtle focus-visible:bg-accent-soft')}
-                style={{ height: CONTACT_ROW_HEIGHT }}
-              >
-                <td className="border-b border-border/70 px-4">
-                  <div className="flex items-center gap-2.5">
-                    <Avatar name={c.name ?? c.phoneNumber.slice(-2)} className="size-7" />
-                    <TruncatedText text={c.name || 'No name'} className={cn('max-w-56 font-medium', !c.name && 'text-fg-subtle')} />
-                  </div>
-                </td>
-                <td className="border-b border-border/70 px-4 font-mono text-[12.5px] whitespace-nowrap">{c.phoneNumber}</td>
-                <td className="max-w-60 truncate border-b border-border/70 px-4">{c.email ?? <span className="text-fg-subtle">—</span>}</td>
-                <td className="border-b border-border/70 px-4">{c.country ?? <span className="text-fg-subtle">—</span>}</td>
-                <td className="border-b border-border/70 px-4 whitespace-nowrap">
-                  {c.optedOut ? (
-                    <span className="flex items-center gap-1.5">
-                      <Badge tone="amber">Opted out</Badge>
-                      <Button
-                        variant="link"
-                        size="sm"
-                        className="text-[12px]"
-                        disabled={patch.isPending}
-                        aria-label={`Opt ${c.name || c.phoneNumber} back in to campaigns`}
-                        onClick={() => patch.mutate({ contactId: c.id, body: { optedOut: false } })}
-                      >
-                        Opt back in
-                      </Button>
-                    </span>
-                  ) : (
-                    <span className="text-fg-subtle">Subscribed</span>
-                  )}
-                </td>
-                <td className="border-b border-border/70 px-4 whitespace-nowrap text-fg-muted tabular-nums">{formatDate(c.createdAt)}</td>
-                {attributes.map((a) => (
-                  <td key={a.id} className="max-w-48 truncate border-b border-border/70 px-4 whitespace-nowrap">
-                    <AttributeCell attribute={a} value={c.attributes[a.name]} />
-                  </td>
-                ))}
-                <td className="sticky right-0 border-b border-border/70 bg-surface pr-3 text-right shadow-[-10px_0_10px_-8px_rgb(0_0_0/0.25)] group-hover:bg-subtle group-focus-visible:bg-accent-soft">
-                  <Button
-                    variant="ghost"
-                    size="icon-sm"
-                    onClick={() => onEdit(c)}
-                    aria-label={`Edit ${c.name || c.phoneNumber}`}
-                  >
-                    <Pencil />
-                  </Button>
-                </td>
-              </tr>
-            );
-          })}
+          {items.map((v) => (
+              <ContactRow key={v.key} index={v.index} contact={contacts[v.index]} attributes={attributes} patch={patch} onEdit={onEdit} />
+          ))}
           {bottom > 0 && (
             <tr aria-hidden>
               <td colSpan={colSpan} style={{ height: bottom, padding: 0 }} />

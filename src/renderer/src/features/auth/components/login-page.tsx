@@ -10,7 +10,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { authErrorMessage, signIn } from '../../../lib/auth';
-import { homeHref, safeRedirect } from '../../../app/paths';
+import { homeHref, safeRedirect } from '../../../lib/paths';
 import { ServerAddressSetting } from './server-address-setting';
 
 const LoginForm = z.object({

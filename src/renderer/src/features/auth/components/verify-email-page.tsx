@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { AuthCard } from '../../../components/layout/guest-layout';
 import { Button } from '../../../components/ui/button';
 import { authErrorMessage, reloadUser, sendVerificationEmail, signOut } from '../../../lib/auth';
-import { homeHref, safeRedirect } from '../../../app/paths';
+import { homeHref, safeRedirect } from '../../../lib/paths';
 import { useAuthStore } from '../../../stores/auth-store';
 
 /** How often to ask the identity service whether the address was verified (in another tab or on the phone). */

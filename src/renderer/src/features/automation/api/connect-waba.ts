@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { botQueryOptions } from './get-bot';
-import { botsQueryOptions } from './get-bots';
+import { botsQueryOptions } from '../../../lib/queries/bots';
 
 /** PATCH /bot/{botId}/connectWaba: the number the bot answers on (null disconnects). */
 export function useConnectWaba(botId: string, workspaceId: string) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, api } from '../../../lib/api-client';
-import { botsQueryOptions } from './get-bots';
+import { botsQueryOptions } from '../../../lib/queries/bots';
 
 /** POST /bot: a new bot with a start node. */
 export function useCreateBot(workspaceId: string) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { botsQueryOptions } from './get-bots';
+import { botsQueryOptions } from '../../../lib/queries/bots';
 
 /** DELETE /bot/{botId} */
 export function useDeleteBot(workspaceId: string) {

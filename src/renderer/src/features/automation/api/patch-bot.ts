@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, api } from '../../../lib/api-client';
 import { botQueryOptions } from './get-bot';
-import { botsQueryOptions } from './get-bots';
+import { botsQueryOptions } from '../../../lib/queries/bots';
 
 /** PATCH /bot/{botId}: title, canvas (the draft), or isActive (true deploys: the server checks the canvas). */
 export function patchBot(botId: string, body: ApiBody<'patchBot'>) {

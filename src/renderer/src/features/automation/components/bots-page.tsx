@@ -19,7 +19,7 @@ import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useCreateBot } from '../api/create-bot';
 import { useDeleteBot } from '../api/delete-bot';
-import { useBots } from '../api/get-bots';
+import { useBots } from '../../../lib/queries/bots';
 
 /** `/automation`: the workspace's bots. */
 export function BotsPage() {

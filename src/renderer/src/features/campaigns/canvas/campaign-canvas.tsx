@@ -5,8 +5,8 @@ import { type CanvasController, type CanvasGraph, CanvasFrame, type CanvasStore 
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { patchCampaign } from '../api/patch-campaign';
-import { useSegments } from '../api/get-segments';
-import { useCampaignTemplates } from '../api/get-templates';
+import { useSegments } from '../../../lib/queries/segments';
+import { useTemplates } from '../../../lib/queries/templates';
 import { campaignNodeTypes } from './node-types';
 import { campaignPalette } from './palette';
 import { type CampaignFlowNode, nodeKindLabel } from './types';
@@ -15,7 +15,7 @@ import { type CampaignFlowNode, nodeKindLabel } from './types';
 export function useValidationContext(workspaceId: string): CampaignValidationContext {
   const segments = useSegments(workspaceId);
   const accounts = useWhatsappAccounts(workspaceId);
-  const templates = useCampaignTemplates(workspaceId);
+  const templates = useTemplates(workspaceId);
   const attributes = useAttributes(workspaceId);
   return useMemo(
     () => ({
@@ -39,7 +39,7 @@ export function CampaignCanvas({
   controllerRef: RefObject<CanvasController | null>;
 }) {
   const ctx = useValidationContext(campaign.workspaceId);
-  const templates = useCampaignTemplates(campaign.workspaceId);
+  const templates = useTemplates(campaign.workspaceId);
   const palette = useMemo(() => campaignPalette(campaign.type), [campaign.type]);
   const validate = useCallback((g: CanvasGraph<CampaignFlowNode>) => validateCampaign(campaign.type, g, ctx), [campaign.type, ctx]);
   const save = useCallback(

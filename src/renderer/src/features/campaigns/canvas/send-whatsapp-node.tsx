@@ -8,7 +8,7 @@ import { CanvasNode, useNodeData } from '../../../components/canvas';
 import { Input, NativeSelect } from '../../../components/ui/input';
 import { useAttributes } from '../../../lib/queries/attributes';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
-import { useCampaignTemplates } from '../api/get-templates';
+import { useTemplates } from '../../../lib/queries/templates';
 import { useCampaignEditor } from './editor-context';
 import { NodeField } from './field';
 import type { SendWhatsappFlowNode, SendWhatsappNodeData } from './types';
@@ -24,7 +24,7 @@ export const SendWhatsappNode = memo(function SendWhatsappNode({ id, selected }:
   const { workspaceId } = useCampaignEditor();
   const { data, update, readOnly } = useNodeData<SendWhatsappNodeData>(id);
   const accounts = useWhatsappAccounts(workspaceId);
-  const templates = useCampaignTemplates(workspaceId);
+  const templates = useTemplates(workspaceId);
   const attributes = useAttributes(workspaceId);
   const approved = useMemo(
     () => (templates.data ?? []).filter((t) => t.whatsappAccountId === data?.whatsappAccountId && t.status.toUpperCase() === 'APPROVED'),

@@ -1,9 +1,10 @@
 /** Query keys of live chat, in one place so the event stream updates exactly what the screens read. */
+import { conversationListsKey, liveChatKey } from '../../../lib/queries/contact-keys';
 import type { LiveChatTab } from '../utils/tabs';
 
 export const liveChatKeys = {
-  all: ['live-chat'] as const,
-  conversations: (workspaceId: string) => ['live-chat', 'conversations', workspaceId] as const,
+  all: liveChatKey,
+  conversations: conversationListsKey,
   conversationList: (workspaceId: string, tab: LiveChatTab, search: string) =>
     ['live-chat', 'conversations', workspaceId, tab, search] as const,
   /** The "longest waiting" order (issue 19): outside `conversations`, so the event stream refetches it instead of placing rows. */

@@ -1,7 +1,7 @@
-/** The file chosen in the composer, previewed before sending (image, video, audio or a document card). */
-import { FileText, Music, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { chatMediaKindOf } from '@shared/chat-media';
+/** The composer's file: the button that picks it and its preview before sending (image, video, audio or a document card). */
+import { FileText, Music, Paperclip, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { chatMediaKindOf, chatMediaMimeTypes } from '@shared/chat-media';
 import { Button } from '../../../components/ui/button';
 
 const size = (n: number) => (n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
@@ -49,5 +49,30 @@ export function AttachmentPreview({ file, problem, onRemove }: { file: File; pro
         <X aria-hidden />
       </Button>
     </div>
+  );
+}
+
+/** The paperclip: opens the file picker (its input stays hidden and out of the tab order). */
+export function AttachButton({ disabled, onFile }: { disabled: boolean; onFile: (file: File | undefined) => void }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={fileInput}
+        type="file"
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden
+        accept={chatMediaMimeTypes.join(',')}
+        data-testid="composer-file-input"
+        onChange={(e) => {
+          onFile(e.target.files?.[0]);
+          e.target.value = '';
+        }}
+      />
+      <Button type="button" variant="ghost" size="icon" aria-label="Attach a file" title="Attach a photo, video, audio file or document" disabled={disabled} onClick={() => fileInput.current?.click()}>
+        <Paperclip aria-hidden />
+      </Button>
+    </>
   );
 }

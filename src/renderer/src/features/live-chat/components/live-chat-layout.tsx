@@ -9,7 +9,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { useMember, useWorkspace, useWorkspaceId } from '../../../lib/queries/session';
 import { useEventStreamStatus } from '../../../lib/workspace-events';
 import { useConversationCounts } from '../api/count-conversations';
-import { useBots } from '../../automation/api/get-bots';
+import { useBots } from '../../../lib/queries/bots';
 import { useLiveChatSync } from '../hooks/use-live-chat-sync';
 import { focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
 import { useConversationActions, useConversationShortcuts } from '../hooks/use-conversation-shortcuts';

@@ -34,6 +34,32 @@ const STICK_PX = 48;
 
 type Row = TimelineItem | { kind: 'head'; key: 'head' };
 
+/** The top row: older messages loading, more above, or the start of the conversation. */
+function TimelineHead({ loadingOlder, hasOlder }: { loadingOlder: boolean; hasOlder: boolean }) {
+  return (
+    <div className="flex h-10 items-center justify-center text-[12px] text-fg-muted">
+      {loadingOlder ? (
+        <Spinner label="Loading older messages" />
+      ) : hasOlder ? (
+        <span>Scroll up for older messages</span>
+      ) : (
+        <span className="rounded-md bg-warning-soft px-3 py-1 text-warning-text">Start of the conversation</span>
+      )}
+    </div>
+  );
+}
+
+function NewMessagesDivider() {
+  return (
+    <div role="separator" aria-label="New messages" className="flex items-center gap-3 px-6 py-1.5 text-[12px] font-medium text-accent-text">
+      <span className="h-px flex-1 bg-accent/50" />
+      {/* On its own soft pill: accent text straight on the chat wallpaper is below 4.5:1. */}
+      <span className="rounded-full bg-accent-soft px-2 py-0.5">New messages</span>
+      <span className="h-px flex-1 bg-accent/50" />
+    </div>
+  );
+}
+
 /**
  * The conversation's messages and events, virtualised (only a window of rows is in the DOM, a conversation can
  * hold 10,000 messages), starting at the bottom. New rows keep the view at the bottom only if the user was
@@ -156,29 +182,14 @@ export const MessageTimeline = forwardRef<MessageTimelineHandle, MessageTimeline
                 style={{ transform: `translateY(${v.start}px)` }}
               >
                 {row.kind === 'head' ? (
-                  <div className="flex h-10 items-center justify-center text-[12px] text-fg-muted">
-                    {loadingOlder ? (
-                      <Spinner label="Loading older messages" />
-                    ) : hasOlder ? (
-                      <span>Scroll up for older messages</span>
-                    ) : (
-                      <span className="rounded-md bg-warning-soft px-3 py-1 text-warning-text">Start of the conversation</span>
-                    )}
-                  </div>
+                  <TimelineHead loadingOlder={loadingOlder} hasOlder={hasOlder} />
                 ) : row.kind === 'day' ? (
                   <DaySeparator at={row.at} />
                 ) : row.kind === 'event' ? (
                   <EventRow event={row.event} names={names} />
                 ) : (
                   <>
-                    {row.message.id === firstUnreadId && (
-                      <div role="separator" aria-label="New messages" className="flex items-center gap-3 px-6 py-1.5 text-[12px] font-medium text-accent-text">
-                        <span className="h-px flex-1 bg-accent/50" />
-                        {/* On its own soft pill: accent text straight on the chat wallpaper is below 4.5:1. */}
-                        <span className="rounded-full bg-accent-soft px-2 py-0.5">New messages</span>
-                        <span className="h-px flex-1 bg-accent/50" />
-                      </div>
-                    )}
+                    {row.message.id === firstUnreadId && <NewMessagesDivider />}
                     <MessageBubble
                       message={row.message}
                       senderName={senderName(row.message)}

@@ -6,7 +6,7 @@ import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-client';
-import { useApprovedTemplates } from '../../templates/api/get-templates';
+import { useApprovedTemplates } from '../../../lib/queries/templates';
 import { useSendTemplateMessage } from '../api/send-template-message';
 import { fillTemplateText, templateParts } from '../utils/template-params';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, api } from '../../../lib/api-client';
-import { segmentsQueryOptions } from './get-segments';
+import { segmentsQueryOptions } from '../../../lib/queries/segments';
 
 /** POST /segment */
 export function useCreateSegment(workspaceId: string) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { segmentsQueryOptions } from './get-segments';
+import { segmentsQueryOptions } from '../../../lib/queries/segments';
 
 /** DELETE /segment/{segmentId} */
 export function useDeleteSegment(workspaceId: string) {

@@ -22,7 +22,7 @@ import { useAttributes } from '../../../lib/queries/attributes';
 import { useWorkspaceId } from '../../../lib/queries/session';
 import { useCreateSegment } from '../api/create-segment';
 import { useDeleteSegment } from '../api/delete-segment';
-import { useSegments } from '../api/get-segments';
+import { useSegments } from '../../../lib/queries/segments';
 import { useSegmentPreview } from '../api/preview-segment';
 import { SettingsPage } from './settings-page';
 

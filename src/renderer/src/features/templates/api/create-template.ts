@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, api } from '../../../lib/api-client';
-import { templatesQueryOptions } from './get-templates';
+import { templatesQueryOptions } from '../../../lib/queries/templates';
 
 /** POST /whatsapp-template: submits the template to WhatsApp for review. */
 export function useCreateTemplate(workspaceId: string) {

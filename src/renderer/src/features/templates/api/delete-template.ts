@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { templatesQueryOptions } from './get-templates';
+import { templatesQueryOptions } from '../../../lib/queries/templates';
 
 /** DELETE /whatsapp-template/{templateId}: here and at WhatsApp. */
 export function useDeleteTemplate(workspaceId: string) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { api } from '../../../lib/api-client';
-import { templatesQueryOptions } from './get-templates';
+import { templatesQueryOptions } from '../../../lib/queries/templates';
 
 /**
  * POST /workspace/{id}/whatsapp-templates/sync (addition): the templates the workspace's numbers have at Meta,

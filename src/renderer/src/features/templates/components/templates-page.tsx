@@ -13,11 +13,53 @@ import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useDeleteTemplate } from '../api/delete-template';
 import { useSyncTemplates } from '../api/sync-templates';
-import { useTemplateStatusUpdates, useTemplates } from '../api/get-templates';
+import { useTemplates } from '../../../lib/queries/templates';
+import { useTemplateStatusUpdates } from '../api/template-status-updates';
 import { TemplateStatusBadge } from './template-status';
 import { languageName } from './languages';
 
 const ALL = 'all';
+
+interface FiltersProps {
+  search: string;
+  onSearch: (search: string) => void;
+  status: string;
+  onStatus: (status: string) => void;
+  /** The statuses the templates have, upper case. */
+  statuses: string[];
+  category: string;
+  onCategory: (category: string) => void;
+}
+
+function TemplateFilters({ search, onSearch, status, onStatus, statuses, category, onCategory }: FiltersProps) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <div className="relative w-64">
+        <Search className="pointer-events-none absolute top-2 left-2.5 size-4 text-fg-subtle" aria-hidden />
+        <Input aria-label="Search templates" placeholder="Search by name" value={search} onChange={(e) => onSearch(e.target.value)} className="pl-8" />
+      </div>
+      <Select
+        aria-label="Status"
+        className="w-40"
+        value={status}
+        onValueChange={onStatus}
+        options={[{ value: ALL, label: 'All statuses' }, ...statuses.map((s) => ({ value: s, label: s.charAt(0) + s.slice(1).toLowerCase() }))]}
+      />
+      <Select
+        aria-label="Category"
+        className="w-44"
+        value={category}
+        onValueChange={onCategory}
+        options={[
+          { value: ALL, label: 'All categories' },
+          { value: 'MARKETING', label: 'Marketing' },
+          { value: 'UTILITY', label: 'Utility' },
+          { value: 'AUTHENTICATION', label: 'Authentication' },
+        ]}
+      />
+    </div>
+  );
+}
 
 /** `/templates`: message templates with their review state; filters by status, category and name. */
 export function TemplatesPage() {
@@ -69,31 +111,7 @@ export function TemplatesPage() {
         )
       }
       filters={
-        <div className="flex flex-wrap items-center gap-2">
-          <div className="relative w-64">
-            <Search className="pointer-events-none absolute top-2 left-2.5 size-4 text-fg-subtle" aria-hidden />
-            <Input aria-label="Search templates" placeholder="Search by name" value={search} onChange={(e) => setSearch(e.target.value)} className="pl-8" />
-          </div>
-          <Select
-            aria-label="Status"
-            className="w-40"
-            value={status}
-            onValueChange={setStatus}
-            options={[{ value: ALL, label: 'All statuses' }, ...statuses.map((s) => ({ value: s, label: s.charAt(0) + s.slice(1).toLowerCase() }))]}
-          />
-          <Select
-            aria-label="Category"
-            className="w-44"
-            value={category}
-            onValueChange={setCategory}
-            options={[
-              { value: ALL, label: 'All categories' },
-              { value: 'MARKETING', label: 'Marketing' },
-              { value: 'UTILITY', label: 'Utility' },
-              { value: 'AUTHENTICATION', label: 'Authentication' },
-            ]}
-          />
-        </div>
+        <TemplateFilters search={search} onSearch={setSearch} status={status} onStatus={setStatus} statuses={statuses} category={category} onCategory={setCategory} />
       }
       query={templates}
       noun="templates"

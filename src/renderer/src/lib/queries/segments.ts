@@ -1,10 +1,10 @@
 /**
- * GET /workspace/{id}/segments: the one segments list (the segments settings page and the audience filter both
- * read it). Mutations invalidate segmentsQueryOptions(id).queryKey.
+ * GET /workspace/{id}/segments: the one segments list (the segments settings page, the audience filter and a
+ * campaign's one-time trigger read it). Mutations invalidate segmentsQueryOptions(id).queryKey.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, fetchAllPages } from '../../../lib/api-client';
-import { workspaceKeys } from '../../../lib/queries/session';
+import { api, fetchAllPages } from '../api-client';
+import { workspaceKeys } from './session';
 
 export const segmentsQueryOptions = (workspaceId: string) =>
   queryOptions({

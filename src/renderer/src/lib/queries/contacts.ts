@@ -4,9 +4,8 @@
  */
 import { type InfiniteData, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact, ConversationDetail } from '@shared/schemas/entities';
-import { type ApiBody, api } from '../../../lib/api-client';
-import { liveChatKeys } from '../../live-chat/api/keys';
-import { audienceKeys } from './keys';
+import { type ApiBody, api } from '../api-client';
+import { contactListsKey, conversationListsKey, liveChatKey } from './contact-keys';
 
 type Pages = InfiniteData<{ items: Contact[]; nextCursor: string | null }, string | undefined>;
 
@@ -17,18 +16,18 @@ export function usePatchContact(workspaceId: string) {
       api('patchContact', { params: { contactId }, body }),
     onSuccess: (contact) => {
       // Show the change at once in every loaded list, then let the lists re-check their filters.
-      for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: audienceKeys.contacts(workspaceId) })) {
+      for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: contactListsKey(workspaceId) })) {
         if (!data) continue;
         qc.setQueryData<Pages>(key, {
           ...data,
           pages: data.pages.map((p) => ({ ...p, items: p.items.map((c) => (c.id === contact.id ? contact : c)) })),
         });
       }
-      for (const [key, detail] of qc.getQueriesData<ConversationDetail>({ queryKey: liveChatKeys.all })) {
+      for (const [key, detail] of qc.getQueriesData<ConversationDetail>({ queryKey: liveChatKey })) {
         if (detail && !Array.isArray(detail) && 'contactId' in detail && detail.contactId === contact.id) qc.setQueryData(key, { ...detail, Contact: contact });
       }
-      void qc.invalidateQueries({ queryKey: audienceKeys.contacts(workspaceId) });
-      void qc.invalidateQueries({ queryKey: liveChatKeys.conversations(workspaceId) });
+      void qc.invalidateQueries({ queryKey: contactListsKey(workspaceId) });
+      void qc.invalidateQueries({ queryKey: conversationListsKey(workspaceId) });
     },
   });
 }

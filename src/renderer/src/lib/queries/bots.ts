@@ -3,8 +3,8 @@
  * created or deleted shows everywhere). Mutations invalidate botsQueryOptions(id).queryKey.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, fetchAllPages } from '../../../lib/api-client';
-import { workspaceKeys } from '../../../lib/queries/session';
+import { api, fetchAllPages } from '../api-client';
+import { workspaceKeys } from './session';
 
 export const botsQueryOptions = (workspaceId: string) =>
   queryOptions({
