@@ -20,7 +20,8 @@ import * as r from '../repositories/resources';
 import { appendEvents, type NewEvent } from '../realtime/event-log';
 import { guardedFetch } from './http-node';
 import { memberNames, unnamedMember } from './member-names';
-import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession, type AttributeInfo, type BotEnv, type BotMessage, type EndReason, type RunState } from './walker';
+import type { AttributeInfo, BotEnv, BotMessage, EndReason, RunState } from './executor-contract';
+import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession } from './walker';
 
 const DAY_MS = 24 * 3600_000;
 
