@@ -17,7 +17,7 @@ import type { SendTarget } from './outbound-target';
 import type { SentMessage } from './send-outcomes';
 
 /** A send Meta accepted (its wamid), waiting for its writes. */
-export interface Accepted {
+interface Accepted {
   req: OutboundRequest;
   target: SendTarget;
   sendId: string;

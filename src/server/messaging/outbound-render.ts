@@ -7,7 +7,7 @@ import type { OutboundContent, OutboundHeader } from './outbound-request';
 export type StoredContent = Pick<ch.MessageRow, 'type' | 'text' | 'mediaUrl' | 'header' | 'action' | 'footer' | 'templateComponents'>;
 
 /** A link Meta can fetch: a file of our own store becomes an expiring signed link, any other link stays. */
-export type PublicLink = (link: string) => string;
+type PublicLink = (link: string) => string;
 
 export const publicLinkOf =
   (files: OutboundDeps['files']): PublicLink =>

@@ -13,7 +13,7 @@ import type { SendTarget } from './outbound-target';
 import { OutcomeUnknownError, SendInFlightError, type SentMessage } from './send-outcomes';
 
 /** Claimed (go on and call Meta), sent before (answer it), or found claimed by a process that died. */
-export type Claim = { send: sends.OutboundSendRow } | { replay: SentMessage } | { unknown: string };
+type Claim = { send: sends.OutboundSendRow } | { replay: SentMessage } | { unknown: string };
 
 /**
  * Claims the key: a new send, or a retry of a `pending` one; otherwise answers or throws the earlier outcome.
