@@ -36,14 +36,14 @@ export interface RunnerOptions {
 }
 
 /** What the runner uses of the server. */
-export type RunnerDeps = Pick<ServiceDeps, 'db' | 'log' | 'files'>;
+type RunnerDeps = Pick<ServiceDeps, 'db' | 'log' | 'files'>;
 
 export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'send'>, progress: Progress, opts: RunnerOptions = {}) {
   const batchSize = opts.batchSize ?? 200;
   const leaseMs = opts.leaseMs ?? 5 * 60_000;
   const idleMs = opts.idleMs ?? 1000;
   const chunk = opts.snapshotChunk ?? 5000;
-  const batch: BatchDeps = { d, files: d.files, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache() };
+  const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache() };
   let stopped = true;
   /** The idle loops' early wake-ups. */
   const wakers = new Set<() => void>();
