@@ -37,7 +37,7 @@ import { type GraphCall, callGraph, reportUnknown, settleNotStored, settleNotTak
 import { OutcomeUnknownError, SendInFlightError, type SentMessage } from './send-outcomes';
 
 export { outsideWindowMessage } from './outbound-target';
-export { OutcomeUnknownError, SendInFlightError, pairRateLimitCode, type SentMessage } from './send-outcomes';
+export { OutcomeUnknownError, SendInFlightError, pairRateLimitCode } from './send-outcomes';
 
 export interface OutboundOptions {
   /** A claim without outcome older than this counts as unknown (its process died); younger, as in flight. */
