@@ -9,7 +9,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BotNode } from '../../src/shared';
 import { allowedHosts, callHttpNode, guardedFetch, isPublicAddress, valueAtPath } from '../../src/server/bots/http-node';
-import type { ExecContext, HttpCall, HttpOutcome } from '../../src/server/bots/walker';
+import type { ExecContext, HttpCall, HttpOutcome } from '../../src/server/bots/executor-contract';
 
 let server: http.Server;
 let port = 0;

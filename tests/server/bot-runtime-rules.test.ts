@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BotPreviewAnswer } from '../../src/shared';
 import { checkFormat, executors } from '../../src/server/bots/executors';
-import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession, type AttributeInfo } from '../../src/server/bots/walker';
+import type { AttributeInfo } from '../../src/server/bots/executor-contract';
+import { idleMinutesOf, noAnswerMinutesOf, runTurn, startState, startsSession } from '../../src/server/bots/walker';
 import { canvas, edge, msg, node, recorder, state } from '../support/bot-runtime-canvas';
 
 const attrs: AttributeInfo[] = [

@@ -4,7 +4,7 @@
  * with scripted HTTP outcomes. No app, database, sandbox or job queue.
  */
 import type { BotNode, BotRfInstance } from '../../src/shared';
-import type { AttributeInfo, BotEnv, BotMessage, HttpCall, HttpOutcome, RunState } from '../../src/server/bots/walker';
+import type { AttributeInfo, BotEnv, BotMessage, HttpCall, HttpOutcome, RunState } from '../../src/server/bots/executor-contract';
 
 type Of<T extends BotNode['type']> = Extract<BotNode, { type: T }>;
 

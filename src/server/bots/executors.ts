@@ -8,7 +8,7 @@
 import type { BotNode, BotPreviewAnswer } from '../../shared';
 import { botRuntime } from '../../shared/schemas/bot-canvas';
 import { conditionBranchChild } from '../../shared/bot-validation';
-import type { ExecContext, Executor, StepResult, BotMessage } from './walker';
+import type { ExecContext, Executor, StepResult, BotMessage } from './executor-contract';
 import { callHttpNode } from './http-node';
 import { ownValue } from '../../shared/own-value';
 

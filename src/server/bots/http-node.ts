@@ -14,7 +14,7 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { BotNode } from '../../shared';
 import { botRuntime } from '../../shared/schemas/bot-canvas';
-import type { ExecContext, HttpCall, HttpOutcome } from './walker';
+import type { ExecContext, HttpCall, HttpOutcome } from './executor-contract';
 import { ownValue } from '../../shared/own-value';
 
 /** Only unicast addresses on the public internet pass. */

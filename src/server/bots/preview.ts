@@ -13,7 +13,8 @@ import type { WorkspaceContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
 import { guardedFetch } from './http-node';
 import { memberNames, unnamedMember } from './member-names';
-import { runTurn, startState, type AttributeInfo, type BotEnv, type BotMessage, type RunState } from './walker';
+import type { AttributeInfo, BotEnv, BotMessage, RunState } from './executor-contract';
+import { runTurn, startState } from './walker';
 
 export function botPreview(d: ServiceDeps) {
   async function load(ctx: WorkspaceContext, botId: string) {

@@ -4,83 +4,12 @@
  * through the `BotEnv` seam (messages, e-mails, handoff, HTTP, attribute writes), so the live runtime hands them
  * to the outbound path and the database, and the preview shows them in the panel and writes nothing.
  */
-import type { BotNode, BotRfInstance, BotPreviewMessage, BotPreviewAnswer } from '../../shared';
+import type { BotNode, BotRfInstance, BotPreviewAnswer } from '../../shared';
 import { botRuntime } from '../../shared/schemas/bot-canvas';
 import { botGraph, type BotGraph } from '../../shared/bot-validation';
+import type { BotEnv, ExecContext, Executor, RunState, StepResult, Turn } from './executor-contract';
 import { executors } from './executors';
 import { fillAttributeVariables } from '../../shared/template-variables';
-
-export type Waiting = 'input' | 'reply' | 'list' | 'flow';
-export type EndReason = 'completed' | 'handoff' | 'failed' | 'expired' | 'member' | 'bot_stopped';
-
-export interface RunState {
-  currentNodeId: string | null;
-  /** Nodes run (and questions asked again) so far: with the block index, the idempotency key of a send. */
-  step: number;
-  waitingFor: Waiting | null;
-  invalidAnswers: number;
-  /** Values collected in this session, by attribute id. */
-  variables: Record<string, string>;
-}
-
-/** A message of the bot, as neutral as WhatsApp's own kinds; `flowId` for flows. */
-export type BotMessage = BotPreviewMessage & { flowId?: string };
-
-export interface AttributeInfo {
-  id: string;
-  name: string;
-  format: 'text' | 'number' | 'boolean';
-  type: 'contact' | 'conversation';
-}
-
-export interface HttpCall {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  contentType?: string;
-  timeoutMs: number;
-}
-export type HttpOutcome = { ok: true; status: number; json: unknown; text: string } | { ok: false; reason: string; status?: number };
-
-export interface BotEnv {
-  attributes: Map<string, AttributeInfo>;
-  /** Values known before the session (the contact's and conversation's attributes), by attribute name. */
-  known: Record<string, string>;
-  /** The bot sends a message; `key` is `<step>:<block>`, unique per send of a session. */
-  send(nodeId: string, key: string, message: BotMessage): void;
-  email(nodeId: string, key: string, mail: { to: string[]; cc: string[]; bcc: string[]; subject: string; text: string }): void;
-  handoff(nodeId: string, memberId: string, message: string, key: string): void;
-  http(call: HttpCall): Promise<HttpOutcome>;
-  /** What the preview shows of an effect that happens off the chat; the live runtime logs it. */
-  note(nodeId: string, text: string): void;
-}
-
-export interface Turn {
-  state: RunState;
-  ended: EndReason | null;
-}
-
-/** What one executor decides: go on to a node, wait for the customer, or end. */
-export type StepResult = { next: string | null } | { wait: Waiting } | { end: EndReason };
-
-export interface ExecContext {
-  g: BotGraph;
-  env: BotEnv;
-  state: RunState;
-  /** Template text with `{{attribute name}}` filled from what is known and collected. */
-  fill(text: string | undefined): string;
-  /** `<step>:<block>` for the current node's sends. */
-  key(block: number): string;
-  set(attributeId: string, value: string): void;
-}
-
-export type Executor<N extends BotNode = BotNode> = {
-  /** Runs the node when the walk reaches it. */
-  enter(node: N, c: ExecContext): Promise<StepResult> | StepResult;
-  /** Applies the customer's answer to the node that waits (only waiting kinds). */
-  answer?(node: N, a: BotPreviewAnswer, c: ExecContext): Promise<StepResult> | StepResult;
-};
 
 /** Values by attribute name: what was known, overlaid with what the session collected. */
 function valuesByName(env: BotEnv, vars: Record<string, string>): Record<string, string> {

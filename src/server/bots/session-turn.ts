@@ -1,0 +1,139 @@
+/**
+ * One turn of a live session (its start, an answer, or a timeout): the walker runs the session's published
+ * version behind the live seam (sends and e-mails collected for the commit, a handoff remembered), then the
+ * turn's state, the attributes it collected and its due times are saved in the turn's transaction.
+ */
+import type { BotPreviewAnswer, BotRfInstance } from '../../shared';
+import type { Executor } from '../db/client';
+import * as s from '../repositories/bot-sessions';
+import * as v from '../repositories/bot-versions';
+import * as r from '../repositories/resources';
+import type { AttributeInfo, BotEnv, BotMessage, RunState } from './executor-contract';
+import { guardedFetch } from './http-node';
+import type { Runtime, TurnScope } from './session-context';
+import { endSession } from './session-end';
+import { toContent } from './session-messages';
+import { scheduleExpiry, scheduleNoAnswer } from './session-timers';
+import { idleMinutesOf, noAnswerMinutesOf, runTurn } from './walker';
+
+const DAY_MS = 24 * 3600_000;
+
+/** The conversation as it stands after the turn, and the session (null when it ended). */
+export interface TurnResult {
+  c: s.ConversationRow;
+  session: s.BotSessionRow | null;
+}
+
+/**
+ * Published versions by id: immutable once published (a new deploy is a new row), so cached without expiry,
+ * bounded (oldest dropped first). Saves a statement and the canvas's JSON decoding on every turn.
+ */
+function versionCache() {
+  const versions = new Map<string, v.BotVersionRow>();
+  return async (tx: Executor, ws: string, versionId: string) => {
+    const key = `${ws}:${versionId}`;
+    const hit = versions.get(key);
+    if (hit) return hit;
+    const row = await v.versionOfSession(tx, ws, versionId);
+    if (row) {
+      if (versions.size >= 500) versions.delete(versions.keys().next().value!);
+      versions.set(key, row);
+    }
+    return row;
+  };
+}
+
+/**
+ * The workspace's attributes and the values known before the session's answers (the contact's and the
+ * conversation's, by name), in one statement. Attributes can be renamed or deleted at any time, so they are read
+ * with the values rather than cached.
+ */
+async function turnContext(tx: Executor, ws: string, c: s.ConversationRow) {
+  const ctx = await s.turnContext(tx, ws, c.contactId, c.id);
+  const attributes = new Map<string, AttributeInfo>(ctx.attributes.map((a) => [a.id, { id: a.id, name: a.name, format: a.format as AttributeInfo['format'], type: a.type as AttributeInfo['type'] }]));
+  const known: Record<string, string> = {};
+  for (const [k, val] of Object.entries(ctx.contact)) if (val !== null && val !== undefined) known[k] = String(val);
+  return { attributes, known: { ...known, ...ctx.conversation } };
+}
+
+/** The seam for a live session: sends and e-mails are collected for the commit, a handoff is remembered. */
+function liveEnv(rt: Runtime, { ws, fx }: TurnScope, session: s.BotSessionRow, attributes: Map<string, AttributeInfo>, known: Record<string, string>) {
+  const handoff: { memberId: string | null; message: string } = { memberId: null, message: '' };
+  const push = (key: string, m: BotMessage) => {
+    const content = toContent(m, session.id);
+    if (!content) return;
+    fx.requests.push({ workspaceId: ws, actor: { type: 'bot', botId: session.botId }, target: { conversationId: session.conversationId }, content, idempotencyKey: `bot:${session.id}:${key}` });
+  };
+  const env: BotEnv = {
+    attributes,
+    known,
+    send: (_n, key, m) => push(key, m),
+    email: (_n, _k, mail) => fx.emails.push(mail),
+    handoff: (nodeId, memberId, text, key) => {
+      if (text.trim()) push(key, { nodeId, type: 'text', text, header: null, footer: null, mediaUrl: null, filename: null, buttons: [], actionLabel: null });
+      handoff.memberId = memberId;
+      handoff.message = text.trim();
+    },
+    http: guardedFetch,
+    note: (nodeId, text) => rt.log.info({ sessionId: session.id, nodeId }, text),
+  };
+  return { env, handoff };
+}
+
+/** Writes what the turn collected: contact-type attributes on the contact, conversation-type on the conversation. */
+async function storeCollected({ tx, ws, fx }: TurnScope, c: s.ConversationRow, attributes: Map<string, AttributeInfo>, before: Record<string, string>, after: Record<string, string>) {
+  const contactValues: Record<string, string> = {};
+  const conversationValues: Record<string, string> = {};
+  for (const [id, value] of Object.entries(after)) {
+    const a = attributes.get(id);
+    if (!a || before[id] === value) continue;
+    (a.type === 'conversation' ? conversationValues : contactValues)[a.name] = value;
+  }
+  await s.mergeConversationAttributes(tx, ws, c.id, conversationValues);
+  const contact = await s.mergeContactAttributes(tx, ws, c.contactId, contactValues);
+  if (contact) fx.events.push({ type: 'contact.updated', payload: { contact: r.toContact(contact) } });
+}
+
+export function sessionTurns(rt: Runtime) {
+  const versionOf = versionCache();
+
+  /**
+   * Runs one turn of a session (start, an answer, or a timeout) and saves it with its effects, with the last
+   * inbound message it handled (`handledUntil`). Answers the conversation as it stands after the turn, and the
+   * session, or null when it ended. `fresh`: the session was just inserted (its expiry job is queued here; later
+   * turns only push the expiry later, which the job finds when it runs).
+   */
+  async function applyTurn(t: TurnScope, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, handledUntil?: Date, fresh = false): Promise<TurnResult> {
+    const { tx, ws } = t;
+    const version = session.botVersionId ? await versionOf(tx, ws, session.botVersionId) : null;
+    if (!version) return { c: await endSession(rt, t, session, c, 'failed', null, '', handledUntil), session: null };
+    const rf = version.rfInstance as BotRfInstance;
+    const { attributes, known } = await turnContext(tx, ws, c);
+    const { env, handoff } = liveEnv(rt, t, session, attributes, known);
+    const before = (session.variables ?? {}) as Record<string, string>;
+    const state: RunState = { currentNodeId: session.currentNodeId, step: session.step, waitingFor: session.waitingFor, invalidAnswers: session.invalidAnswers, variables: before };
+    const turn = await runTurn(rf, env, state, answer);
+    await storeCollected(t, c, attributes, before, turn.state.variables);
+    const windowEnd = (c.lastInboundAt ?? at).getTime() + DAY_MS;
+    const expiresAt = new Date(Math.min(windowEnd, at.getTime() + idleMinutesOf(rf) * 60_000));
+    const minutes = turn.ended ? null : noAnswerMinutesOf(rf, turn.state);
+    const noAnswerAt = minutes ? new Date(at.getTime() + minutes * 60_000) : null;
+    const saved = await s.updateSession(tx, ws, session.id, {
+      currentNodeId: turn.state.currentNodeId ?? session.currentNodeId,
+      step: turn.state.step,
+      waitingFor: turn.state.waitingFor,
+      invalidAnswers: turn.state.invalidAnswers,
+      variables: turn.state.variables,
+      expiresAt,
+      noAnswerAt,
+      ...(handledUntil && { handledUntil }),
+    });
+    if (turn.ended) return { c: await endSession(rt, t, session, c, turn.ended, handoff.memberId, handoff.message), session: null };
+    const waitingStep = { id: session.id, step: turn.state.step };
+    if (fresh) await scheduleExpiry(rt, tx, ws, waitingStep, expiresAt);
+    if (noAnswerAt) await scheduleNoAnswer(rt, tx, ws, waitingStep, noAnswerAt);
+    return { c, session: saved };
+  }
+
+  return { applyTurn };
+}

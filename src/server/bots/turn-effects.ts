@@ -1,0 +1,28 @@
+/**
+ * The end of a turn: its e-mails, its sends and its events are queued in its transaction, and its sends run from
+ * memory once it has committed. The sends themselves (the network) happen after the commit, never inside it.
+ */
+import { appendEvents } from '../realtime/event-log';
+import type { Effects, Runtime, TurnScope } from './session-context';
+
+export const noEffects = (): Effects => ({ requests: [], emails: [], events: [] });
+
+/**
+ * Queues the turn's e-mails and its sends in its transaction: the sends as one `bots.deliver` job that commits
+ * with the turn (no gap between the commit and the enqueue), run from memory by `runCommittedDelivery`, or by any
+ * worker after runInSenderSeconds if this process dies first.
+ */
+export async function queueEffects(rt: Runtime, { tx, ws, fx }: TurnScope): Promise<void> {
+  for (const mail of fx.emails) await rt.d.jobs.send('bots.email', { workspaceId: ws, ...mail }, { tx });
+  if (fx.requests.length > 0) {
+    const data = { workspaceId: ws, requests: fx.requests };
+    const id = await rt.d.jobs.send('bots.deliver', data, { tx, runInSender: true });
+    if (id) fx.delivery = { id, data };
+  }
+  await appendEvents(tx, ws, fx.events);
+}
+
+/** After the turn committed: its sends go out now, from memory. */
+export function runCommittedDelivery(rt: Runtime, fx: Effects): void {
+  if (fx.delivery) rt.d.jobs.runCommitted('bots.deliver', fx.delivery.id, fx.delivery.data);
+}

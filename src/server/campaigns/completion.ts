@@ -1,0 +1,56 @@
+/**
+ * How runs and campaigns finish: snapshots written a chunk per transaction (sending starts with the first
+ * recipients), runs completed when no work is left, and their campaigns with them (`campaign.updated`).
+ */
+import type { Executor } from '../db/client';
+import * as runs from '../repositories/campaign-runs';
+import type { ServiceDeps } from '../services/context';
+import { audienceOf } from './audience';
+import type { CanvasOf } from './canvas-cache';
+import { campaignUpdated } from './events';
+
+/** Completes the campaigns of runs just completed (those with no other run left), with their events. */
+export async function completeCampaignsOf(tx: Executor, done: { campaignId: string }[]): Promise<runs.CampaignRow[]> {
+  const completed = await runs.completeCampaigns(tx, [...new Set(done.map((x) => x.campaignId))]);
+  for (const row of completed) await campaignUpdated(tx, row);
+  return completed;
+}
+
+/**
+ * Marks a snapshot written and completes its run when no work is left: an empty audience, or recipients the
+ * claim loops finished before the snapshot's last chunk was marked, would otherwise never complete.
+ */
+async function finishSnapshot(tx: Executor, run: { workspaceId: string; id: string }): Promise<void> {
+  await runs.markSnapshotDone(tx, run.workspaceId, run.id);
+  await completeCampaignsOf(tx, await runs.completeFinishedRuns(tx, [run.id]));
+}
+
+/** Writes one chunk of an unfinished snapshot (whoever holds the run's lock); answers whether it wrote any. */
+export async function writeSnapshotChunk(d: Pick<ServiceDeps, 'db'>, canvasOf: CanvasOf, chunk: number): Promise<boolean> {
+  return d.db.transaction(async (tx) => {
+    const run = await runs.lockUnfinishedSnapshot(tx);
+    if (!run) return false;
+    const [campaign] = [...(await runs.campaignsByIds(tx, [run.campaignId])).values()];
+    const canvas = campaign ? canvasOf(campaign) : null;
+    const audience = canvas ? await audienceOf(tx, run.workspaceId, canvas) : null;
+    if (!canvas?.first || !audience) {
+      await finishSnapshot(tx, run);
+      return true;
+    }
+    const n = await runs.snapshotChunk(tx, { workspaceId: run.workspaceId, runId: run.id, campaignId: run.campaignId, firstStepId: canvas.first, audience, limit: chunk });
+    if (n < chunk) await finishSnapshot(tx, run);
+    return true;
+  });
+}
+
+/**
+ * Completes running runs with nothing left to do that no claim loop completed: one whose loop skipped it while
+ * another transaction held it, or two loops that finished its last recipients together. Answers how many.
+ */
+export async function sweepFinishedRuns(d: Pick<ServiceDeps, 'db' | 'log'>): Promise<number> {
+  const ids = await runs.runningRunsToSweep(d.db.db);
+  if (ids.length === 0) return 0;
+  const completed = await d.db.transaction(async (tx) => completeCampaignsOf(tx, await runs.completeFinishedRuns(tx, ids)));
+  for (const row of completed) d.log.info({ campaignId: row.id }, 'campaign completed');
+  return ids.length;
+}

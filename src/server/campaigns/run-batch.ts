@@ -1,0 +1,71 @@
+/**
+ * One batch of the claim loops: claims due recipients (FOR UPDATE SKIP LOCKED, with a lease), runs each one's
+ * step per workspace (reads first, then the sends, no transaction open), then records the recipients' moves, the
+ * log lines and the runs and campaigns that finished, set-based in one transaction per workspace.
+ */
+import * as runs from '../repositories/campaign-runs';
+import type { ClaimedRecipient } from '../repositories/campaign-runs';
+import * as r from '../repositories/resources';
+import type { ServiceDeps } from '../services/context';
+import type { CanvasOf } from './canvas-cache';
+import { completeCampaignsOf } from './completion';
+import type { Progress } from './events';
+import { type BatchContext, type Outcome, type StepDeps, runRecipientStep } from './recipient-step';
+
+export interface BatchDeps extends StepDeps, Pick<ServiceDeps, 'db' | 'log'> {
+  progress: Pick<Progress, 'changed'>;
+  canvasOf: CanvasOf;
+}
+
+/** What the workspace's recipients share: its time zone, attribute names and templates (each read once). */
+async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchContext> {
+  const db = b.db.db;
+  const [settings, attributeNames] = await Promise.all([runs.campaignSettingsOf(db, workspaceId), runs.attributeNamesOf(db, workspaceId)]);
+  const templates = new Map<string, ReturnType<typeof r.whatsappTemplates.get>>();
+  return {
+    timeZone: settings.timeZone,
+    attributeNames,
+    template: (id) => {
+      if (!templates.has(id)) templates.set(id, r.whatsappTemplates.get(b.db.db, workspaceId, id));
+      return templates.get(id)!;
+    },
+  };
+}
+
+/** Records the batch's outcomes and completes what they finished; answers the campaigns completed. */
+async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[], outcomes: Outcome[]): Promise<runs.CampaignRow[]> {
+  return b.db.transaction(async (tx) => {
+    await runs.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log ? [o.log] : [])));
+    await runs.moveRecipients(tx, workspaceId, outcomes.map((o) => o.move));
+    // Not waiting for a run another transaction holds (a snapshot chunk can take seconds): the sweep completes it.
+    const done = await runs.completeFinishedRuns(tx, [...new Set(claimed.map((c) => c.runId))], { wait: false });
+    return completeCampaignsOf(tx, done);
+  });
+}
+
+/** Runs the steps of one workspace's claimed recipients and writes what happened. */
+async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[]): Promise<void> {
+  const db = b.db.db;
+  const [contacts, campaigns, ctx] = await Promise.all([
+    runs.contactsByIds(db, workspaceId, claimed.map((c) => c.contactId)),
+    runs.campaignsByIds(db, [...new Set(claimed.map((c) => c.campaignId))]),
+    batchContextOf(b, workspaceId),
+  ]);
+  const canvasOf = (id: string) => {
+    const campaign = campaigns.get(id);
+    return campaign ? b.canvasOf(campaign) : null;
+  };
+  const outcomes = await Promise.all(claimed.map((c) => runRecipientStep(b, c, canvasOf(c.campaignId), contacts.get(c.contactId), ctx)));
+  const finished = await recordOutcomes(b, workspaceId, claimed, outcomes);
+  for (const id of new Set(claimed.map((c) => c.campaignId))) b.progress.changed(workspaceId, id);
+  for (const row of finished) b.log.info({ campaignId: row.id }, 'campaign completed');
+}
+
+/** One claim and its sends; answers how many recipients it took. */
+export async function runBatch(b: BatchDeps, batchSize: number, leaseMs: number): Promise<number> {
+  const claimed = await runs.claimDue(b.db.db, batchSize, leaseMs);
+  const byWorkspace = new Map<string, ClaimedRecipient[]>();
+  for (const c of claimed) byWorkspace.set(c.workspaceId, [...(byWorkspace.get(c.workspaceId) ?? []), c]);
+  await Promise.all([...byWorkspace].map(([ws, list]) => runWorkspace(b, ws, list)));
+  return claimed.length;
+}

@@ -1,0 +1,28 @@
+/** What a send answers: the stored message, or one of the outcomes its caller must tell apart. */
+import type { Message } from '../../shared';
+
+/** Meta's pair-rate refusal (too many messages to one customer): retryable for that recipient alone. */
+export const pairRateLimitCode = 131056;
+
+/** Meta may or may not have the message; it is not sent again automatically. */
+export class OutcomeUnknownError extends Error {
+  constructor(readonly sendId: string) {
+    super('The outcome of this send is unknown; it is not sent again');
+  }
+}
+
+/** The same key is being sent right now by another attempt (a job retried while its first run still works). */
+export class SendInFlightError extends Error {
+  constructor(readonly sendId: string) {
+    super('This send is in progress');
+  }
+}
+
+export interface SentMessage {
+  message: Message;
+  sendId: string;
+  /** The key had been sent before: this is that send's message, nothing went out now. */
+  replayed: boolean;
+  /** WhatsApp's id of the message (status webhooks name it). */
+  wamid: string | null;
+}
