@@ -32,7 +32,7 @@ async function readPages<T>(fetchPage: (cursor: string | undefined) => Promise<P
   }
 }
 
-export interface FullSyncDeps {
+interface FullSyncDeps {
   api: ServerApi;
   cache: WorkspaceCache;
   workspaceId: string;

@@ -6,7 +6,7 @@ import type { SyncStatus } from '../../shared/ipc';
 import type { ServerApi } from './server-api';
 import type { CacheChange, WorkspaceCache } from './workspace-cache';
 
-export interface ConnectionDeps {
+interface ConnectionDeps {
   api: ServerApi;
   cache: WorkspaceCache;
   workspaceId: string;

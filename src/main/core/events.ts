@@ -3,9 +3,9 @@
 import { type IpcEventName, type IpcEventPayload, ipcEvents } from '../../shared/ipc';
 
 export type Emit = <E extends IpcEventName>(event: E, payload: IpcEventPayload<E>) => void;
-export type EventListener = <E extends IpcEventName>(event: E, payload: IpcEventPayload<E>) => void;
+type EventListener = <E extends IpcEventName>(event: E, payload: IpcEventPayload<E>) => void;
 
-export interface EventHub {
+interface EventHub {
   emit: Emit;
   onEvent(listener: EventListener): () => void;
   clear(): void;

@@ -10,7 +10,7 @@ import type { ServerAddressStore } from '../server-address';
 import type { UpdaterPort } from '../update/port';
 import type { DesktopSession } from './session';
 
-export interface HandlerContext {
+interface HandlerContext {
   session: DesktopSession;
   identity: Identity;
   serverAddress: ServerAddressStore;

@@ -15,9 +15,9 @@ import { decideNotifications } from '../notify/decide';
 import { type NotificationAdapter, noticeClickPath } from '../notify/notifier';
 import type { Emit } from './events';
 
-export const signedOutStatus: SyncStatus = { state: 'signedOut', online: true, workspaceId: null, lastSeq: 0, lastSyncedAt: null, message: null };
+const signedOutStatus: SyncStatus = { state: 'signedOut', online: true, workspaceId: null, lastSeq: 0, lastSyncedAt: null, message: null };
 
-export interface SessionDeps {
+interface SessionDeps {
   userDataDir: string;
   api: ServerApi;
   identity: Pick<Identity, 'signOut'>;
