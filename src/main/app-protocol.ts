@@ -5,13 +5,11 @@
 // and used by the desktop e2e suite to answer the page's requests.
 import fs from 'node:fs';
 import path from 'node:path';
+import { APP_HOST, APP_SCHEME } from './app-origin';
 import { buildCsp } from './csp';
 
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'parley';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
-/** What the window loads in a packaged app. */
-export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
+// The desktop e2e harness answers this origin's requests with appResponse, so it is offered here too.
+export { APP_ORIGIN } from './app-origin';
 
 /** protocol.registerSchemesAsPrivileged: a standard, secure origin (fetch, storage), no service workers, no CORS bypass. */
 export const appSchemePrivileges = {

@@ -1,6 +1,6 @@
 // The renderer's Content-Security-Policy, built from the server address: the page may talk to its own
 // files and to that one server (REST, event stream, media), nothing else.
-import { isAppUrl } from './window';
+import { isAppUrl } from './app-origin';
 
 export function buildCsp(connectSrc: readonly string[]): string {
   const servers = connectSrc.join(' ');

@@ -4,7 +4,7 @@
 // Electron: src/main/index.ts plugs the real BrowserWindow / webContents / shell into them.
 // Only type imports from electron here; they are erased at build time.
 import type { BrowserWindowConstructorOptions } from 'electron';
-import { APP_ENTRY_URL, APP_HOST, APP_SCHEME } from './app-protocol';
+import { APP_ENTRY_URL, isAppUrl, parseUrl } from './app-origin';
 
 export interface WindowOptionsInput {
   /** absolute path of the built preload script (CommonJS, see electron.vite.config.ts) */
@@ -65,33 +65,6 @@ export function resolveRendererEntry({ devServerUrl, isPackaged }: RendererEntry
     }
   }
   return APP_ENTRY_URL;
-}
-
-function parseUrl(raw: string): URL | null {
-  try {
-    return new URL(raw);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Whether `target` belongs to the app loaded from `appEntryUrl`: same origin for an http(s)
- * entry (dev server); for a file: entry, the very same file (routing uses the hash, so only
- * the fragment may differ).
- */
-export function isAppUrl(target: string, appEntryUrl: string): boolean {
-  const url = parseUrl(target);
-  const entry = parseUrl(appEntryUrl);
-  if (!url || !entry) return false;
-  if (entry.protocol === `${APP_SCHEME}:`) {
-    // the whole app:// origin is the app (a standard scheme: host is part of the origin)
-    return url.protocol === entry.protocol && url.host === APP_HOST && entry.host === APP_HOST;
-  }
-  if (entry.protocol === 'http:' || entry.protocol === 'https:') {
-    return url.origin === entry.origin;
-  }
-  return false;
 }
 
 /** Only http(s) links are handed to the system browser; javascript:, file:, custom schemes never. */

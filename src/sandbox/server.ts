@@ -3,12 +3,12 @@
  * bearer-protected media download, and `/_sandbox/*` control endpoints the CLI and other processes use to
  * make simulated customers talk.
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { type SandboxAccount, displayPhoneNumber } from './account';
-import { type CustomerMessage, type InjectedFailure, type NumberHealthState, type SandboxCore, type TemplateStatus } from './core';
+import { registerControl } from './control';
+import type { NumberHealthState, SandboxCore } from './core';
 import { SandboxGraphError, badParam, unknownObject } from './graph-error';
-import { isObj } from './validate';
 
 type Params = { version: string; id: string };
 type Query = Record<string, string | undefined>;
@@ -24,7 +24,15 @@ function tokenOf(req: FastifyRequest): string | undefined {
   return q || undefined;
 }
 
-export function buildSandboxServer(core: SandboxCore, origin: () => string): FastifyInstance {
+/** Version check, then the bearer token, for every Graph path: the accounts the token may act on. */
+function graphAccounts(core: SandboxCore, req: FastifyRequest): SandboxAccount[] {
+  const { version } = req.params as Params;
+  if (!/^v\d+\.\d+$/.test(version)) throw badParam(`Unknown path components: /${version} is not a Graph API version`);
+  return core.state.authenticate(tokenOf(req));
+}
+
+/** Fastify with Graph's body sizes and parsers, and its error shapes for failures and unknown paths. */
+function createApp(core: SandboxCore): FastifyInstance {
   // 100 MB documents are allowed by WhatsApp, so bodies may be that large.
   const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
 
@@ -44,22 +52,19 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
     const err = new SandboxGraphError(100, `Unknown path components: ${req.url.split('?')[0]}`, { type: 'GraphMethodException' });
     return reply.code(400).send(err.toBody());
   });
+  return app;
+}
 
-  /** Version check, then the bearer token, for every Graph path. */
-  const graph = (req: FastifyRequest): SandboxAccount[] => {
-    const { version } = req.params as Params;
-    if (!/^v\d+\.\d+$/.test(version)) throw badParam(`Unknown path components: /${version} is not a Graph API version`);
-    return core.state.authenticate(tokenOf(req));
-  };
-
+/** Sending messages and uploading media from a phone number. */
+function registerMessaging(app: FastifyInstance, core: SandboxCore): void {
   app.post('/:version/:id/messages', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const account = core.state.phoneNumber(visible, (req.params as Params).id, 'POST');
     return core.messaging.send(account, req.body);
   });
 
   app.post('/:version/:id/media', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const account = core.state.phoneNumber(visible, (req.params as Params).id, 'POST');
     if (!req.isMultipart()) throw badParam('Media uploads must be multipart/form-data.');
     const fields: Record<string, string> = {};
@@ -74,9 +79,12 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
     }
     return core.media.uploadMedia(account, fields, file);
   });
+}
 
+/** A WABA's message templates: listed page by page, created, deleted. */
+function registerTemplates(app: FastifyInstance, core: SandboxCore, origin: () => string): void {
   app.get('/:version/:id/message_templates', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const { version, id } = req.params as Params;
     const account = core.state.waba(visible, id, 'GET');
     const q = req.query as Query;
@@ -111,18 +119,21 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
   });
 
   app.post('/:version/:id/message_templates', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     return core.templates.createTemplate(core.state.waba(visible, (req.params as Params).id, 'POST'), req.body);
   });
 
   app.delete('/:version/:id/message_templates', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const q = req.query as Query;
     return core.templates.deleteTemplate(core.state.waba(visible, (req.params as Params).id, 'DELETE'), q.name, q.hsm_id);
   });
+}
 
+/** A WABA's Flows and phone numbers, and an app's resumable upload sessions. */
+function registerWaba(app: FastifyInstance, core: SandboxCore): void {
   app.get('/:version/:id/flows', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const account = core.state.waba(visible, (req.params as Params).id, 'GET');
     const data = core.state.flows
       .filter((f) => f.wabaId === account.wabaAccountId)
@@ -131,19 +142,22 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
   });
 
   app.get('/:version/:id/phone_numbers', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const account = core.state.waba(visible, (req.params as Params).id, 'GET');
     return { data: [...core.state.accounts.values()].filter((a) => a.wabaAccountId === account.wabaAccountId).map((a) => phoneNumberView(a, core.health.of(a.phoneNumberId))) };
   });
 
   app.post('/:version/:id/uploads', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     return core.media.createUploadSession(core.state.app(visible, (req.params as Params).id, 'POST'), req.query as Query);
   });
+}
 
+/** `/{id}`: read whatever object an id names, append to an upload session, delete a media. */
+function registerObjects(app: FastifyInstance, core: SandboxCore, origin: () => string): void {
   // GET /{id}: a phone number, WABA, media, flow, template or upload session, whichever the id names.
   app.get('/:version/:id', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const { id } = req.params as Params;
     if (id.startsWith('upload:')) {
       const s = core.media.uploadSession(visible, id, 'GET');
@@ -184,7 +198,7 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
 
   // POST /upload:<id> with `file_offset`; any other POST /{id} is not something the product does.
   app.post('/:version/:id', async (req, reply) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const { id } = req.params as Params;
     if (!id.startsWith('upload:')) throw unknownObject(id, 'POST');
     const s = core.media.uploadSession(visible, id, 'POST');
@@ -200,14 +214,16 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
   });
 
   app.delete('/:version/:id', async (req) => {
-    const visible = graph(req);
+    const visible = graphAccounts(core, req);
     const { id } = req.params as Params;
     const media = core.media.mediaFor(visible, id);
     if (!media) throw unknownObject(id, 'DELETE');
     core.state.media.delete(id);
     return { success: true };
   });
+}
 
+function registerMediaDownload(app: FastifyInstance, core: SandboxCore): void {
   // The media download: needs the URL's signature, its expiry not passed, and a bearer token of that number.
   app.get('/lookaside/whatsapp_business/attachments', async (req, reply) => {
     const q = req.query as Query;
@@ -226,12 +242,20 @@ export function buildSandboxServer(core: SandboxCore, origin: () => string): Fas
     if (found.fileName) reply.header('content-disposition', `attachment; filename="${found.fileName.replace(/"/g, '')}"`);
     return reply.send(found.data);
   });
+}
 
+export function buildSandboxServer(core: SandboxCore, origin: () => string): FastifyInstance {
+  const app = createApp(core);
+  registerMessaging(app, core);
+  registerTemplates(app, core, origin);
+  registerWaba(app, core);
+  registerObjects(app, core, origin);
+  registerMediaDownload(app, core);
   registerControl(app, core, origin);
   return app;
 }
 
-export function phoneNumberView(a: SandboxAccount, health: NumberHealthState) {
+function phoneNumberView(a: SandboxAccount, health: NumberHealthState) {
   return {
     id: a.phoneNumberId,
     display_phone_number: displayPhoneNumber(a.phoneNumber),
@@ -242,113 +266,4 @@ export function phoneNumberView(a: SandboxAccount, health: NumberHealthState) {
     platform_type: 'CLOUD_API',
     throughput: { level: health.throughputLevel },
   };
-}
-
-/** `/_sandbox/*`: loopback-only control surface for the CLI and for tests in other processes. */
-function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => string): void {
-  app.get('/_sandbox', async () => ({
-    baseUrl: `${origin()}/v23.0`,
-    accounts: [...core.state.accounts.values()],
-    webhookUrl: core.state.webhooks.webhookUrl,
-  }));
-
-  app.get('/_sandbox/state', async () => ({
-    sent: core.state.sent.slice(-50),
-    received: core.state.received.slice(-50),
-    typingIndicators: core.state.typingIndicators.slice(-50),
-    templates: core.state.templates,
-    webhooks: core.state.webhooks.records.slice(-50).map(({ seq, field, status, attempts, delivered }) => ({ seq, field, status, attempts, delivered })),
-  }));
-
-  app.post('/_sandbox/customers/:waId/messages', async (req: FastifyRequest, reply: FastifyReply) => {
-    const { waId } = req.params as { waId: string };
-    const b = req.body;
-    if (!isObj(b) || typeof b.type !== 'string') return reply.code(400).send({ error: 'body must be a customer message with a type' });
-    const { name, phoneNumberId, dataBase64, ...rest } = b as Record<string, unknown>;
-    const msg = { ...rest, ...(typeof dataBase64 === 'string' ? { data: Buffer.from(dataBase64, 'base64') } : {}) } as CustomerMessage;
-    try {
-      const { id, webhook } = await core.customers.customerSend(waId, msg, {
-        name: typeof name === 'string' ? name : undefined,
-        phoneNumberId: typeof phoneNumberId === 'string' ? phoneNumberId : undefined,
-      });
-      return { id, webhook: { seq: webhook.seq, delivered: webhook.delivered, status: webhook.status } };
-    } catch (err) {
-      return reply.code(400).send({ error: (err as Error).message });
-    }
-  });
-
-  app.post('/_sandbox/webhook-url', async (req) => {
-    const url = isObj(req.body) && typeof req.body.url === 'string' ? req.body.url : undefined;
-    core.state.webhooks.setWebhookUrl(url);
-    return { webhookUrl: url ?? null };
-  });
-
-  app.post('/_sandbox/templates/:name/status', async (req, reply) => {
-    const { name } = req.params as { name: string };
-    const b = isObj(req.body) ? req.body : {};
-    const statuses: TemplateStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
-    if (!statuses.includes(b.status as TemplateStatus)) return reply.code(400).send({ error: `status must be one of ${statuses.join(', ')}` });
-    const matches = core.state.templates.filter((t) => t.name === name || t.id === name).filter((t) => !b.language || t.language === b.language);
-    if (matches.length === 0) return reply.code(404).send({ error: `no template ${name}` });
-    for (const t of matches) await core.templates.setTemplateStatus(t, b.status as TemplateStatus, typeof b.reason === 'string' ? b.reason : undefined);
-    return { updated: matches.map((t) => ({ id: t.id, name: t.name, language: t.language, status: t.status })) };
-  });
-
-  // Issue 19: a number's health changes (Meta's phone_number_quality_update webhook follows) ...
-  app.post('/_sandbox/accounts/:phoneNumberId/health', async (req, reply) => {
-    const { phoneNumberId } = req.params as { phoneNumberId: string };
-    const account = core.state.accounts.get(phoneNumberId);
-    if (!account) return reply.code(404).send({ error: `no number ${phoneNumberId}` });
-    const b = isObj(req.body) ? req.body : {};
-    const text = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : undefined);
-    return core.health.change(account, {
-      qualityRating: text('qualityRating') as NumberHealthState['qualityRating'] | undefined,
-      messagingLimitTier: text('messagingLimitTier'),
-      throughputLevel: text('throughputLevel') as NumberHealthState['throughputLevel'] | undefined,
-      event: text('event'),
-    });
-  });
-  // ... and a template made elsewhere (WhatsApp Manager): at Meta, not in Parley until a sync lists it.
-  app.post('/_sandbox/templates', async (req, reply) => {
-    const b = isObj(req.body) ? req.body : {};
-    const account = core.state.accounts.get(String(b.phoneNumberId ?? ''));
-    if (!account || typeof b.name !== 'string') return reply.code(400).send({ error: 'body must be { phoneNumberId, name, language?, category?, status?, components? }' });
-    return core.templates.seedTemplate(account, b as never);
-  });
-
-  app.post('/_sandbox/failures', async (req, reply) => {
-    const b = req.body;
-    if (!isObj(b) || typeof b.code !== 'number') return reply.code(400).send({ error: 'body must be { code, mode?, count?, details? }' });
-    core.messaging.injectFailure(b as unknown as InjectedFailure);
-    return { queued: true };
-  });
-
-  // Issue 17: a number's throughput tier at run time, a refused share of sends, deliveries per recipient.
-  app.post('/_sandbox/accounts/:phoneNumberId/throughput', async (req, reply) => {
-    const { phoneNumberId } = req.params as { phoneNumberId: string };
-    const perSecond = isObj(req.body) ? Number(req.body.perSecond) : NaN;
-    if (!Number.isFinite(perSecond) || perSecond <= 0) return reply.code(400).send({ error: 'body must be { perSecond }' });
-    core.messaging.setThroughput(phoneNumberId, perSecond);
-    return { phoneNumberId, perSecond };
-  });
-  app.post('/_sandbox/refusals', async (req, reply) => {
-    const b = isObj(req.body) ? req.body : {};
-    const share = Number(b.share);
-    if (typeof b.code !== 'number' || !Number.isFinite(share) || share < 0 || share > 1) {
-      return reply.code(400).send({ error: 'body must be { code, share (0 to 1), details? }' });
-    }
-    core.messaging.refuseShare({ code: b.code, share, details: typeof b.details === 'string' ? b.details : undefined });
-    return { code: b.code, share };
-  });
-  app.get('/_sandbox/deliveries', async (req) => {
-    const q = req.query as { phoneNumberId?: string };
-    return core.messaging.deliveries(q.phoneNumberId);
-  });
-
-  app.post('/_sandbox/time', async (req, reply) => {
-    const ms = isObj(req.body) ? Number(req.body.advanceMs) : NaN;
-    if (!Number.isFinite(ms) || ms < 0) return reply.code(400).send({ error: 'body must be { advanceMs }' });
-    core.state.advanceTime(ms);
-    return { now: new Date(core.state.now()).toISOString() };
-  });
 }

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL, appRequestFile, appResponse, narrowMetaCsp } from '../../src/main/app-protocol';
+import { APP_ENTRY_URL } from '../../src/main/app-origin';
+import { appRequestFile, appResponse, narrowMetaCsp } from '../../src/main/app-protocol';
 import { buildCsp } from '../../src/main/csp';
 import { resolveRendererEntry } from '../../src/main/window';
 

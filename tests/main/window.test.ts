@@ -7,13 +7,12 @@ import {
   createWindowOptions,
   decideNavigation,
   handleWindowOpen,
-  isAppUrl,
   isExternalLink,
   isPermissionAllowed,
   resolveRendererEntry,
   type WebContentsHooks,
 } from '../../src/main/window';
-import { APP_ENTRY_URL } from '../../src/main/app-protocol';
+import { APP_ENTRY_URL, isAppUrl } from '../../src/main/app-origin';
 
 const DEV_ENTRY = 'http://localhost:5173/';
 const rendererDir = join('/opt', 'Parley', 'resources', 'app.asar', 'out', 'renderer');

@@ -1,14 +1,12 @@
 // Keeps one workspace's cache current: a full sync through the REST lists (first start, and whenever the
 // stream says `reset`), then the workspace event stream, resuming after the last sequence applied. When the
 // server cannot be reached it reports offline and retries with a backoff (or at once on retry()).
-import { type WorkspaceEvent as WorkspaceEventT, WorkspaceEvent, type AuthMe } from '../../shared';
+import type { AuthMe, WorkspaceEvent as WorkspaceEventT } from '../../shared';
 import type { SyncStatus } from '../../shared/ipc';
+import { fullSync } from './full-sync';
+import { connectOnce } from './live-stream';
 import { ServerAnswerError, type ServerApi } from './server-api';
 import type { CacheChange, WorkspaceCache } from './workspace-cache';
-
-const PAGE = 200;
-/** Rows a full sync writes per transaction: several pages (fewer commits), each write still short. */
-const WRITE_BATCH = 1000;
 
 export interface SyncOptions {
   api: ServerApi;
@@ -48,9 +46,20 @@ export interface Sync {
   stop(): Promise<void>;
 }
 
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** 401 or 403: the server will not let this workspace be read again with this session. */
+const accessDenied = (error: unknown): error is ServerAnswerError & { status: 401 | 403 } =>
+  error instanceof ServerAnswerError && (error.status === 401 || error.status === 403);
+
+/** The status after a failed connection: offline when the server cannot be reached (or failed), else an error. */
+function failedStatus(error: unknown): Partial<SyncStatus> {
+  const offline = !(error instanceof ServerAnswerError) || error.status >= 500;
+  return { state: offline ? 'offline' : 'error', online: !offline, message: offline ? 'The server cannot be reached' : errorText(error) };
+}
+
 export function createSync(options: SyncOptions): Sync {
   const { api, cache, workspaceId, onChange, onStatus, onEvents, onMe, viewing = () => null, log = () => undefined } = options;
-  const withMessages = options.conversationsWithMessages ?? 50;
   const [firstDelay, maxDelay] = options.retryDelayMs ?? [1000, 60_000];
   const now = options.now ?? (() => new Date());
 
@@ -74,50 +83,7 @@ export function createSync(options: SyncOptions): Sync {
   let wake: (() => void) | null = null;
   let loop: Promise<void> | null = null;
 
-  async function pages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>, put: (items: T[]) => void) {
-    type PageT = { items: T[]; nextCursor: string | null };
-    const request = (cursor: string | undefined): Promise<PageT> => {
-      const answer = fetchPage(cursor);
-      // awaited below; if a write fails first, its failure is the one reported
-      answer.catch(() => undefined);
-      return answer;
-    };
-    let next: Promise<PageT> | null = request(undefined);
-    let pending: T[] = [];
-    while (next) {
-      const page: PageT = await next;
-      // The server prepares the next page while this one is written.
-      next = page.nextCursor ? request(page.nextCursor) : null;
-      pending = pending.length ? pending.concat(page.items) : page.items;
-      if (pending.length >= WRITE_BATCH || !next) {
-        put(pending);
-        pending = [];
-      }
-    }
-  }
-
-  async function fullSync(): Promise<void> {
-    const gen = cache.beginFullSync();
-    const me = await api.get('getMe');
-    cache.setMeta('memberId', me.id);
-    onMe?.(me);
-    const ws = { workspaceId };
-    await pages((cursor) => api.get('listAttributes', ws, { limit: PAGE, cursor }), (items) => cache.putAttributes(items, gen));
-    await pages((cursor) => api.get('listMembers', ws, { limit: PAGE, cursor }), (items) => cache.putMembers(items, gen));
-    await pages((cursor) => api.get('listContacts', ws, { limit: PAGE, cursor }), (items) => cache.putContacts(items, gen));
-    await pages((cursor) => api.get('listConversations', ws, { limit: PAGE, cursor }), (items) => cache.putConversations(items, gen));
-    for (const conversationId of cache.recentConversationIds(withMessages)) {
-      try {
-        const detail = await api.get('getConversation', { conversationId });
-        cache.putMessages(detail.Message);
-      } catch (error) {
-        // gone meanwhile (404): the sweep below removes it
-        if (!(error instanceof ServerAnswerError && error.status === 404)) throw error;
-      }
-    }
-    cache.finishFullSync(gen, now().toISOString());
-    onChange?.({ conversationIds: [], contacts: true, full: true });
-  }
+  const full = () => fullSync({ api, cache, workspaceId, conversationsWithMessages: options.conversationsWithMessages ?? 50, onMe, onChange, now });
 
   function apply(events: readonly WorkspaceEventT[]): CacheChange {
     const last = cache.lastSeq;
@@ -129,72 +95,15 @@ export function createSync(options: SyncOptions): Sync {
     return change;
   }
 
-  /** One connection: stream opened first (nothing is missed), full sync if needed, then live until it ends. */
-  async function connectOnce(signal: AbortSignal): Promise<void> {
-    // Without a known sequence (never synced, or no event seen since) the stream starts at its newest event
-    // and a full sync fills the cache.
-    let needFull = !cache.lastSyncedAt || cache.lastSeq === 0;
-    const stream = api.events(workspaceId, needFull ? undefined : cache.lastSeq, signal)[Symbol.asyncIterator]();
-    // The first read opens the connection; start it before the REST pages so no event falls in between.
-    let next = stream.next();
-    await Promise.race([next, new Promise((r) => setTimeout(r, 50))]);
-
-    let buffer: WorkspaceEventT[] = [];
-    // a running full sync; stream events wait in `buffer` meanwhile
-    const full: { running: Promise<void> | null } = { running: null };
-    const startFull = () => {
-      setStatus({ state: 'syncing', online: true, message: null });
-      buffer = [];
-      full.running = fullSync().then(() => {
-        const pending = buffer;
-        buffer = [];
-        full.running = null;
-        apply(pending);
-        setStatus({ state: 'live', online: true, message: null });
-      });
-      // surfaces in the race below
-      full.running.catch(() => undefined);
-    };
-    if (needFull) startFull();
-    else setStatus({ state: 'live', online: true, message: null });
-    needFull = false;
-
-    let batch: WorkspaceEventT[] = [];
-    for (;;) {
-      const step = await (full.running ? Promise.race([next, full.running.then(() => 'synced' as const)]) : next);
-      if (step === 'synced') continue;
-      if (step.done) break;
-      next = stream.next();
-      const message = step.value;
-      if (message.event === 'reset') {
-        log('event stream: reset, reloading the cache');
-        if (!full.running) startFull();
-        continue;
-      }
-      let event: WorkspaceEventT;
-      try {
-        event = WorkspaceEvent.parse(JSON.parse(message.data));
-      } catch {
-        // A type this app does not know yet: skip it, but remember its sequence.
-        const seq = Number(message.id);
-        if (!full.running && Number.isInteger(seq) && seq > cache.lastSeq) cache.setLastSeq(seq);
-        continue;
-      }
-      if (full.running) {
-        buffer.push(event);
-        continue;
-      }
-      // Apply what arrived together in one transaction.
-      batch.push(event);
-      const more = await Promise.race([next.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
-      if (!more) {
-        apply(batch);
-        batch = [];
-        setStatus({});
-      }
-    }
-    if (batch.length) apply(batch);
-    if (full.running) await full.running;
+  /** Waits `delay` ms, or less when retry() wakes it. */
+  function pause(delay: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   async function run(): Promise<void> {
@@ -202,33 +111,22 @@ export function createSync(options: SyncOptions): Sync {
     while (running) {
       controller = new AbortController();
       try {
-        await connectOnce(controller.signal);
+        await connectOnce({ api, cache, workspaceId, log, setStatus, apply, fullSync: full }, controller.signal);
         delay = firstDelay;
       } catch (error) {
         if (!running) break;
-        if (error instanceof ServerAnswerError && (error.status === 401 || error.status === 403)) {
+        if (accessDenied(error)) {
           running = false;
           log(`sync: access denied (${error.status}), stopping`);
           setStatus({ state: 'error', online: true, message: error.status === 403 ? 'You no longer have access to this workspace' : 'Your session has ended, sign in again' });
           options.onAccessDenied?.(error.status);
           break;
         }
-        const offline = !(error instanceof ServerAnswerError) || error.status >= 500;
-        log(`sync: ${error instanceof Error ? error.message : String(error)}`);
-        setStatus({
-          state: offline ? 'offline' : 'error',
-          online: !offline,
-          message: offline ? 'The server cannot be reached' : error instanceof Error ? error.message : String(error),
-        });
+        log(`sync: ${errorText(error)}`);
+        setStatus(failedStatus(error));
       }
       if (!running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await pause(delay);
       wake = null;
       delay = Math.min(delay * 2, maxDelay);
     }
@@ -244,7 +142,7 @@ export function createSync(options: SyncOptions): Sync {
       wake?.();
     },
     status: () => state,
-    fullSync,
+    fullSync: full,
     apply,
     async stop() {
       running = false;

@@ -1,5 +1,5 @@
-// Which frames may call main: the app's own page (see window.ts isAppUrl), top frame only.
-import { isAppUrl } from '../window';
+// Which frames may call main: the app's own page (see app-origin.ts isAppUrl), top frame only.
+import { isAppUrl } from '../app-origin';
 import type { IpcSender } from './router';
 
 export function appSenderCheck(appEntryUrl: string): (sender: IpcSender) => boolean {

@@ -1,0 +1,80 @@
+// The prepared statements of a workspace cache's writes and its fixed reads, made once when the cache opens.
+import type { SqliteDatabase } from './sqlite';
+
+/** A conversation row with its contact, as the list and a single conversation read it. */
+export interface ConversationRow {
+  data: string;
+  contact: string | null;
+  last_message: string | null;
+  unread: number;
+}
+
+export function prepareStatements(db: SqliteDatabase) {
+  return {
+    getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+    setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    upsertContact: db.prepare(
+      `INSERT INTO contacts (id, created_at, name, phone, email, city, tags, data, sync_gen)
+       VALUES (@id, @createdAt, @name, @phone, @email, @city, @tags, @data, @gen)
+       ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, name = excluded.name, phone = excluded.phone,
+         email = excluded.email, city = excluded.city, tags = excluded.tags, data = excluded.data, sync_gen = excluded.sync_gen`,
+    ),
+    upsertConversation: db.prepare(
+      `INSERT INTO conversations (id, contact_id, is_active, assignee_member_id, assignee_bot_id, activity_at, unread, data, last_message, last_message_at, sync_gen)
+       VALUES (@id, @contactId, @isActive, @assigneeMemberId, @assigneeBotId, @activityAt, @unread, @data, @lastMessage, @lastMessageAt, @gen)
+       ON CONFLICT (id) DO UPDATE SET contact_id = excluded.contact_id, is_active = excluded.is_active,
+         assignee_member_id = excluded.assignee_member_id, assignee_bot_id = excluded.assignee_bot_id,
+         activity_at = excluded.activity_at, unread = coalesce(@unreadKnown, conversations.unread), data = excluded.data,
+         last_message = coalesce(excluded.last_message, conversations.last_message),
+         last_message_at = coalesce(excluded.last_message_at, conversations.last_message_at), sync_gen = excluded.sync_gen`,
+    ),
+    updateConversation: db.prepare(
+      `UPDATE conversations SET contact_id = @contactId, is_active = @isActive, assignee_member_id = @assigneeMemberId,
+         assignee_bot_id = @assigneeBotId, activity_at = max(activity_at, @activityAt), data = @data WHERE id = @id`,
+    ),
+    upsertMessage: db.prepare(
+      `INSERT INTO messages (id, conversation_id, created_at, text, data) VALUES (@id, @conversationId, @createdAt, @text, @data)
+       ON CONFLICT (id) DO UPDATE SET text = excluded.text, data = excluded.data`,
+    ),
+    // The list's last message moves only forward (a status update of an older message replaces it only if it is the last).
+    setLastMessage: db.prepare(
+      `UPDATE conversations SET last_message = @data, last_message_at = @createdAt, activity_at = max(activity_at, @createdAt)
+       WHERE id = @conversationId AND (last_message_at IS NULL OR last_message_at < @createdAt
+         OR (last_message_at = @createdAt AND json_extract(last_message, '$.id') <= @id))`,
+    ),
+    contactGen: db.prepare<[string], { sync_gen: number }>('SELECT sync_gen FROM contacts WHERE id = ?'),
+    markUnread: db.prepare('UPDATE conversations SET unread = @unread WHERE id = @id'),
+    upsertAttribute: db.prepare(
+      'INSERT INTO attributes (id, data, sync_gen) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, sync_gen = excluded.sync_gen',
+    ),
+    upsertMember: db.prepare(
+      'INSERT INTO members (id, data, sync_gen) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, sync_gen = excluded.sync_gen',
+    ),
+    contact: db.prepare<[string], { data: string }>('SELECT data FROM contacts WHERE id = ?'),
+    conversationsOfContact: db.prepare<[string], { id: string }>('SELECT id FROM conversations WHERE contact_id = ?'),
+    deleteMessagesOf: db.prepare<[string]>('DELETE FROM messages WHERE conversation_id = ?'),
+    deleteConversation: db.prepare<[string]>('DELETE FROM conversations WHERE id = ?'),
+    // the contacts_fts_delete trigger drops its search entry
+    deleteContact: db.prepare<[string]>('DELETE FROM contacts WHERE id = ?'),
+    conversation: db.prepare<[string], ConversationRow>(
+      `SELECT v.data, c.data AS contact, v.last_message, v.unread FROM conversations v LEFT JOIN contacts c ON c.id = v.contact_id WHERE v.id = ?`,
+    ),
+    messagesOf: db.prepare<[string, number], { data: string }>(
+      `SELECT data FROM (SELECT data, created_at, id FROM messages WHERE conversation_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
+       ORDER BY created_at, id`,
+    ),
+    contactHits: db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?)'),
+    // Few hits: sort them. Many: walk the newest-first index and stop at the page (the hits are a lookup set).
+    contactsFewHits: db.prepare<[string, number, number], { data: string }>(
+      `SELECT c.data FROM contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid WHERE contacts_fts MATCH ?
+       ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`,
+    ),
+    contactsManyHits: db.prepare<[string, number, number], { data: string }>(
+      `SELECT c.data FROM contacts c INDEXED BY contacts_created WHERE c.rowid IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)
+       ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`,
+    ),
+    contactsNewest: db.prepare<[number, number], { data: string }>('SELECT data FROM contacts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?'),
+  };
+}
+
+export type WorkspaceStatements = ReturnType<typeof prepareStatements>;

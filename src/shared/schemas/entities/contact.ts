@@ -1,0 +1,30 @@
+// A contact of the audience with its attribute values.
+import * as z from '../../zod';
+import { limits } from '../../limits';
+import { Channel, Id, Timestamp } from '../common';
+
+export const AttributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** An attribute value as a request sets it: text bounded like a description. */
+export const AttributeValueInput = z.union([z.string().max(limits.text.description), z.number(), z.boolean(), z.null()]);
+export const Contact = z.object({
+  id: Id,
+  createdAt: Timestamp,
+  workspaceId: Id,
+  name: z.string().nullable(),
+  attributes: z.record(z.string(), AttributeValue),
+  channel: Channel,
+  phoneNumber: z.string(),
+  email: z.string().nullable(),
+  tags: z.array(z.string()),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  meta_source_id: z.string().nullable(),
+  meta_source_type: z.string().nullable(),
+  meta_ctwa_clid: z.string().nullable(),
+  /**
+   * Addition: opted out of campaigns (STOP, a workspace keyword or the template's opt-out button); live chat
+   * still works. The server always sends it; optional so that contacts cached before it existed still parse.
+   */
+  optedOut: z.boolean().optional(),
+});
+export type Contact = z.infer<typeof Contact>;
