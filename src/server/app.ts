@@ -22,7 +22,7 @@ import multipart from '@fastify/multipart';
 import helmet from '@fastify/helmet';
 import { createFileStore } from './storage/file-store';
 import { registerFileRoutes } from './storage/http';
-import { registerWhatsappWebhook } from './whatsapp/webhook-route';
+import { registerWhatsappWebhook } from './http/whatsapp-webhook';
 import type { JobMap } from './jobs/names';
 import { registerJobHandlers } from './jobs/handlers';
 import { createRealtime } from './realtime/stream';

@@ -7,7 +7,8 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../src/server/whatsapp/signature';
-import { registerWhatsappWebhook, WEBHOOK_PATH, type WebhookRouteOptions } from '../../src/server/whatsapp/webhook-route';
+import { registerWhatsappWebhook, type WebhookRouteOptions } from '../../src/server/http/whatsapp-webhook';
+import { WEBHOOK_PATH } from '../../src/server/whatsapp/webhook-path';
 
 const secret = 'app-secret-for-route';
 const verifyToken = 'verify-me-please';
