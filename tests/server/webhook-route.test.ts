@@ -217,7 +217,7 @@ describe('POST: deliveries', () => {
 
 describe('the API reference', () => {
   it("documents Meta's two webhook calls under 'webhooks' with what each does", async () => {
-    // The app's /docs page is generated from each route's schema (app.ts registers @fastify/swagger first).
+    // The app's /docs page is generated from each route's schema (app/http-setup.ts registers @fastify/swagger first).
     app = Fastify();
     await app.register(swagger, { openapi: { info: { title: 'Parley API', version: '1' } } });
     await registerWhatsappWebhook(app, { verifyToken, appSecret: secret, enqueue: async () => undefined });
