@@ -13,8 +13,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
-import type { ChannelDeps } from '../../src/server/whatsapp/channel-deps';
-import { e164OfWaId, StatusNotYetKnown, webhookProcessor, type WebhookDelivery } from '../../src/server/whatsapp/ingest';
+import { buildInboundPipeline as webhookProcessor, type InboundDeps as ChannelDeps } from '../../src/server/app/inbound';
+import { e164OfWaId } from '../../src/server/whatsapp/inbound-messages';
+import { StatusNotYetKnown } from '../../src/server/whatsapp/inbound-statuses';
+import type { WebhookDelivery } from '../../src/server/whatsapp/inbound-pipeline';
 import { openTestDatabase } from '../support/server';
 import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../../src/server/app';
 import { type Database, rowsOf } from '../../src/server/db/client';
-import { type JobDefinition, jobDefinitions } from '../../src/server/jobs/names';
+import type { JobDefinition } from '../../src/server/jobs/names';
+import { jobDefinitions } from '../../src/server/app/jobs';
 import type { JobHandler, JobInfo, JobQueue } from '../../src/server/jobs/queue';
 import { type Config } from '../../src/server/config';
 import { openTestDatabase, testConfig } from '../support/server';
@@ -26,7 +27,7 @@ const ownJobs = {
   /** Run by the sender too, but its first run fails: a worker retries it after the retry delay, not the minute. */
   'test.here-flaky': { ...anything, runInSenderSeconds: 60 },
 };
-// The product's jobs stay listed: their handlers are registered by the app as usual (src/server/jobs/handlers.ts).
+// The product's jobs stay listed: their handlers are registered by the app as usual (src/server/app/jobs.ts).
 const testJobs = { ...jobDefinitions, ...ownJobs };
 type TestJobs = typeof testJobs;
 /** The app's queue, seen with the test jobs' names and payloads. */

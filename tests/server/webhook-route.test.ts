@@ -7,7 +7,8 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../src/server/whatsapp/signature';
-import { registerWhatsappWebhook, WEBHOOK_PATH, type WebhookRouteOptions } from '../../src/server/whatsapp/webhook-route';
+import { registerWhatsappWebhook, type WebhookRouteOptions } from '../../src/server/http/whatsapp-webhook';
+import { WEBHOOK_PATH } from '../../src/server/whatsapp/webhook-path';
 
 const secret = 'app-secret-for-route';
 const verifyToken = 'verify-me-please';
@@ -216,7 +217,7 @@ describe('POST: deliveries', () => {
 
 describe('the API reference', () => {
   it("documents Meta's two webhook calls under 'webhooks' with what each does", async () => {
-    // The app's /docs page is generated from each route's schema (app.ts registers @fastify/swagger first).
+    // The app's /docs page is generated from each route's schema (app/http-setup.ts registers @fastify/swagger first).
     app = Fastify();
     await app.register(swagger, { openapi: { info: { title: 'Parley API', version: '1' } } });
     await registerWhatsappWebhook(app, { verifyToken, appSecret: secret, enqueue: async () => undefined });

@@ -10,12 +10,12 @@ import { attributeIndex } from '../segments';
 import type { ServiceDeps } from '../services/context';
 import { ImportFileError, inspectCsv } from './csv-file';
 import { type ImportJobData, importJobName, importRunner, planColumns, toImportHistoryWire } from './run-import';
-import { jobDefinitions } from '../jobs/names';
+import { importJobs } from './jobs';
 import type { JobInfo } from '../jobs/queue';
 
 export function importService(d: ServiceDeps) {
   const runner = importRunner(d);
-  const retryLimit = jobDefinitions[importJobName].retryLimit ?? d.config.jobs.retryLimit;
+  const retryLimit = importJobs[importJobName].retryLimit ?? d.config.jobs.retryLimit;
 
   return {
     runner,

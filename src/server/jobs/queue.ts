@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config';
 import { type Database, type Executor, rowsOf } from '../db/client';
-import { type JobData, type JobInput, type JobMap, type JobName, type ProductJobs, jobDefinitions } from './names';
+import type { JobData, JobInput, JobMap, JobName, ProductJobs } from './names';
 import { executorDb, pgliteDb } from './sql-adapters';
 
 export interface JobInfo {
@@ -30,7 +30,7 @@ export type JobHandler<T = unknown> = (data: T, job: JobInfo) => Promise<void>;
 export type HandlerOf<N extends JobName<M>, M extends JobMap = ProductJobs> = JobHandler<JobData<N, M>>;
 
 /**
- * Handles up to `batchSize` jobs of one name at once (names.ts). Answers the jobs that failed (id -> error):
+ * Handles up to `batchSize` jobs of one name at once (its definition). Answers the jobs that failed (id -> error):
  * those are retried alone, the others count as done. Throwing fails (and retries) the whole batch.
  */
 export type BatchHandler<T = unknown> = (jobs: { data: T; job: JobInfo }[]) => Promise<Map<string, unknown> | void>;
@@ -58,8 +58,8 @@ export interface SendOptions {
 
 export interface JobQueue<M extends JobMap = ProductJobs> {
   /**
-   * Registers the handler of a job listed in names.ts (before start, or after: its workers start at once). The
-   * product's handlers are registered in one place, src/server/jobs/handlers.ts.
+   * Registers the handler of a listed job (before start, or after: its workers start at once). The product's
+   * handlers are registered in one place, src/server/app/jobs.ts.
    */
   register<N extends JobName<M>>(name: N, handler: HandlerOf<N, M>): void;
   /**
@@ -95,8 +95,8 @@ export interface JobQueueOptions {
   database: Database;
   config: Config;
   log: FastifyBaseLogger;
-  /** Listed jobs; defaults to names.ts. Tests add their own. */
-  definitions?: JobMap;
+  /** Listed jobs: the product's (src/server/app/jobs.ts); tests add their own. */
+  definitions: JobMap;
   stopTimeoutMs?: number;
 }
 
@@ -104,7 +104,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOptions): JobQueue<M> {
   const { database, config, log } = opts;
-  const definitions: JobMap = opts.definitions ?? jobDefinitions;
+  const { definitions } = opts;
   const handlers = new Map<string, { one?: JobHandler<never>; batch?: BatchHandler<never> }>();
   const workers = new Map<string, string[]>();
   let boss: PgBoss | undefined;
@@ -113,7 +113,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
   let retryTimer: NodeJS.Timeout | undefined;
 
   const known = (name: string) => {
-    if (!Object.hasOwn(definitions, name)) throw new Error(`Unknown job ${name}: list it in src/server/jobs/names.ts`);
+    if (!Object.hasOwn(definitions, name)) throw new Error(`Unknown job ${name}: list it in src/server/app/jobs.ts`);
     return definitions[name];
   };
 
@@ -359,7 +359,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     },
 
     registerBatch(name, handler) {
-      if (!known(name).batchSize) throw new Error(`Job ${name} has no batchSize in src/server/jobs/names.ts`);
+      if (!known(name).batchSize) throw new Error(`Job ${name} has no batchSize in its definition`);
       addHandler(name, { batch: handler as BatchHandler<never> });
     },
 

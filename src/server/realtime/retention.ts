@@ -13,7 +13,7 @@ import { pruneEvents } from './event-log';
 export const PRUNE_EVENTS_JOB = 'events.prune' satisfies JobName;
 const dayMs = 24 * 60 * 60 * 1000;
 
-/** The `events.prune` job's handler (registered in src/server/jobs/handlers.ts) and the start-up scheduling. */
+/** The `events.prune` job's handler (registered in src/server/app/jobs.ts) and the start-up scheduling. */
 export function createEventRetention(d: { db: Database; jobs: JobQueue; log: FastifyBaseLogger; retentionDays: number }) {
   const next = (startAfter?: Date) =>
     d.jobs.send(PRUNE_EVENTS_JOB, {}, { singletonKey: PRUNE_EVENTS_JOB, ...(startAfter && { startAfter }) });

@@ -3,7 +3,7 @@
  * The compiler checks that every implemented route has exactly one handler.
  */
 import type { Handlers } from '../http/types';
-import type { Services } from '../services';
+import type { Services } from '../http/services';
 import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import * as unread from '../repositories/unread';

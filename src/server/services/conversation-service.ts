@@ -108,7 +108,7 @@ export function conversationService(d: ServiceDeps) {
           if (!body.isActive) {
             await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_CLOSED', ...closedByOf(actor) });
           } else {
-            // Reopened by hand; a customer writing in reopens too (reopenedBy 'contact', whatsapp/ingest.ts).
+            // Reopened by hand; a customer writing in reopens too (reopenedBy 'contact', whatsapp/inbound-batch.ts).
             await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_REOPENED', ...reopenedByOf(actor) });
           }
         }

@@ -1,6 +1,6 @@
 /**
  * WhatsApp message templates: submitted to Meta for review and stored with Meta's id and status; the status
- * webhook (whatsapp/ingest.ts) and a sync change the status later; deleting removes the template at Meta first.
+ * webhook (whatsapp/template-reviews.ts) and a sync change the status later; deleting removes the template at Meta first.
  */
 import type { z } from 'zod';
 import type { WhatsappTemplate } from '../../shared';

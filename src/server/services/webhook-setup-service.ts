@@ -2,7 +2,7 @@
  * What an admin gives Meta to connect the webhook (issue 19): the callback address and the verify token, and
  * whether Meta's verification call (GET with hub.challenge) has reached this server, and when.
  */
-import { WEBHOOK_PATH } from '../whatsapp/webhook-route';
+import { WEBHOOK_PATH } from '../whatsapp/webhook-path';
 import { lastVerified, recordVerified } from '../repositories/webhook-verifications';
 import type { ServiceDeps } from './context';
 

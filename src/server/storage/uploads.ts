@@ -4,13 +4,14 @@ import { forbidden } from '../errors';
 import { productMessages } from '../../shared/messages';
 import type { HandlerGroup } from '../http/types';
 import { membershipsOf } from '../repositories/workspaces';
-import type { Services } from '../services';
+import type { Database } from '../db/client';
+import type { FileStore } from './file-store';
 import { receiveUpload } from './http';
 
 /** Profile photos are shown in <img> tags of other members, which cannot send a token: a long-lived signed link. */
 const profilePhotoLinkSeconds = 365 * 24 * 3600;
 
-export function uploadHandlers(s: Services): HandlerGroup<'uploadBotMedia' | 'uploadProfilePhoto' | 'uploadImportFile'> {
+export function uploadHandlers(s: { deps: { db: Database; files: FileStore } }): HandlerGroup<'uploadBotMedia' | 'uploadProfilePhoto' | 'uploadImportFile'> {
   const files = s.deps.files;
   return {
     // The stored link needs a token; whoever hands it to Meta signs it (files.signedUrl).

@@ -1,18 +1,18 @@
 /**
  * The WhatsApp channel's shared parts: the secret box for tokens, an account's Graph credentials, inbound
- * media downloads, the webhook queue (a durable job), and read receipts (a durable job too).
+ * media downloads, the webhook queue (a durable job, run by the inbound pipeline: inbound-pipeline.ts), and read
+ * receipts (a durable job too).
  */
 import { HttpError } from '../errors';
 import { SecretsError, createSecretBox, type SecretBox } from '../crypto/secrets';
 import * as ch from '../repositories/channel';
 import type { AccountRow } from '../repositories/channel';
-import type { ChannelDeps, MediaDownloader } from './channel-deps';
-import { webhookProcessor } from './ingest';
+import type { ChannelDeps } from './channel-deps';
+import type { MediaDownloader } from './inbound-contents';
 import type { GraphClient, GraphCredentials } from './graph-client';
 import { GraphApiError } from './graph-errors';
 
 import type { JobData } from '../jobs/names';
-import type { JobInfo } from '../jobs/queue';
 
 export const secretsMissing = () => new HttpError(503, 'SECRETS_KEY is not configured');
 
@@ -50,17 +50,6 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
       return { data: file.data, mimeType: file.mimeType };
     },
   };
-
-  const { processWebhook, processDeliveries } = webhookProcessor({ ...d, media: d.media ?? media });
-
-  /**
-   * The `whatsapp.webhook` batch job (names.ts batchSize): a burst of deliveries is stored a batch per
-   * transaction; answers the jobs that must be retried (job id -> error), the others count as done.
-   */
-  async function processWebhookBatch(jobs: { data: JobData<'whatsapp.webhook'>; job: JobInfo }[]): Promise<Map<string, unknown>> {
-    const retry = await processDeliveries(jobs.map(({ data, job }) => ({ ...data, attempt: job.retryCount })));
-    return new Map([...retry].map(([index, err]) => [jobs[index].job.id, err]));
-  }
 
   /**
    * The `whatsapp.mark-read` job: marks the customer's newest message of the conversation read at WhatsApp (blue
@@ -107,8 +96,6 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
     sealToken,
     credsOf,
     media,
-    processWebhook,
-    processWebhookBatch,
     markRead,
     /**
      * Queues a verified delivery as a durable job (answered 200 only once it is queued). Deliveries arriving

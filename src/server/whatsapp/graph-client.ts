@@ -6,7 +6,8 @@
  * Meta has no idempotency key and a retry could deliver twice; only "could not connect" is retried for those.
  * The token is sent as a header and never logged; logs carry method, path (no query) and codes.
  */
-import { GraphApiError, graphErrorFromResponse, isRetryable } from './graph-errors';
+import { GraphApiError } from './graph-errors';
+import { type GraphClientOptions, type GraphTransport, createGraphTransport, sleep } from './graph-transport';
 import type {
   DownloadedMedia,
   GraphCredentials,
@@ -33,25 +34,6 @@ import type {
 export * from './graph-types';
 export { GraphApiError, graphErrorFromWebhook, type GraphErrorKind } from './graph-errors';
 
-export interface GraphClientLogger {
-  warn(obj: object, msg: string): void;
-}
-
-export interface GraphClientOptions {
-  /** e.g. https://graph.facebook.com/v23.0 (GRAPH_API_URL). */
-  baseUrl: string;
-  fetch?: typeof fetch;
-  /** Further attempts after the first for retryable failures (default 3). */
-  retries?: number;
-  /** Per attempt (default 20 s; uploads get uploadTimeoutMs, default 120 s). */
-  timeoutMs?: number;
-  uploadTimeoutMs?: number;
-  /** First backoff step and its cap (defaults 500 ms and 8 s); each retry doubles it, then jitter picks 50-100 %. */
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  log?: GraphClientLogger;
-}
-
 export interface GraphClient {
   sendMessage(creds: GraphCredentials, to: string, message: OutboundMessage, opts?: SendOptions): Promise<SendResult>;
   markRead(creds: GraphCredentials, wamid: string, opts?: { typingIndicator?: boolean }): Promise<void>;
@@ -72,144 +54,14 @@ export interface GraphClient {
   getPhoneNumber(creds: GraphCredentials): Promise<PhoneNumberInfo>;
 }
 
-interface Call {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Relative to baseUrl, or an absolute URL (paging.next, media URLs). */
-  path: string;
-  query?: Record<string, string | undefined>;
-  json?: unknown;
-  form?: FormData;
-  raw?: { data: Uint8Array; headers: Record<string, string> };
-  /** Resumable uploads authenticate with `OAuth <token>`. */
-  scheme?: 'Bearer' | 'OAuth';
-  /** May the request be repeated if it might have reached Meta already? */
-  idempotent: boolean;
-  /** false: one attempt only (the caller has its own recovery). */
-  retry?: boolean;
-  /** false: a 130429 (throughput) answer is not retried here; the caller's pacer backs the number off. */
-  retryThrottled?: boolean;
-  timeoutMs?: number;
-  binary?: boolean;
-  signal?: AbortSignal;
-}
+const enc = encodeURIComponent;
+/** An upload session id keeps its colon (`upload:...`). */
+const sessionPath = (id: string) => enc(id).replace(/%3A/gi, ':');
 
-/** Connection errors where the request certainly did not reach the server. */
-const notConnected = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
-
-function causeCode(err: unknown): string | undefined {
-  const cause = (err as { cause?: { code?: unknown } }).cause;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export function createGraphClient(opts: GraphClientOptions): GraphClient {
-  const base = opts.baseUrl.replace(/\/+$/, '');
-  const baseOrigin = new URL(base).origin;
-  const doFetch = opts.fetch ?? fetch;
-  const retries = Math.max(0, opts.retries ?? 3);
-  const timeoutMs = opts.timeoutMs ?? 20_000;
-  const uploadTimeoutMs = opts.uploadTimeoutMs ?? 120_000;
-  const backoffBase = opts.backoffBaseMs ?? 500;
-  const backoffMax = opts.backoffMaxMs ?? 8_000;
-
-  const backoff = (attempt: number, retryAfter: string | null): number => {
-    const exp = Math.min(backoffMax, backoffBase * 2 ** attempt);
-    const jittered = exp / 2 + Math.random() * (exp / 2);
-    const hinted = retryAfter && /^\d+$/.test(retryAfter) ? Math.min(Number(retryAfter) * 1000, backoffMax) : 0;
-    return Math.max(jittered, hinted);
-  };
-
-  const urlFor = (call: Call): URL => {
-    const url = /^https?:\/\//.test(call.path) ? new URL(call.path) : new URL(`${base}/${call.path.replace(/^\/+/, '')}`);
-    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    return url;
-  };
-
-  async function attempt(token: string, call: Call): Promise<{ res: Response; body: unknown }> {
-    const url = urlFor(call);
-    const headers: Record<string, string> = { authorization: `${call.scheme ?? 'Bearer'} ${token}` };
-    let body: BodyInit | undefined;
-    if (call.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(call.json);
-    } else if (call.form) {
-      body = call.form;
-    } else if (call.raw) {
-      Object.assign(headers, call.raw.headers);
-      // Node's fetch sends any Uint8Array; the DOM typings only admit ArrayBuffer-backed views.
-      body = call.raw.data as Uint8Array<ArrayBuffer>;
-    }
-    const signals = [AbortSignal.timeout(call.timeoutMs ?? timeoutMs), ...(call.signal ? [call.signal] : [])];
-    const res = await doFetch(url, { method: call.method, headers, body, signal: AbortSignal.any(signals) });
-    if (call.binary && res.ok) return { res, body: Buffer.from(await res.arrayBuffer()) };
-    const text = await res.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-    return { res, body: parsed };
-  }
-
-  /** One Graph call with timeout, error mapping and the retry policy above. */
-  async function request<T>(token: string, call: Call): Promise<T> {
-    const where = `${call.method} ${urlFor(call).pathname}`;
-    const maxAttempts = call.retry === false ? 1 : retries + 1;
-    for (let n = 0; ; n++) {
-      let error: GraphApiError;
-      let retryAfter: string | null = null;
-      try {
-        const { res, body } = await attempt(token, call);
-        if (res.ok) return body as T;
-        error = graphErrorFromResponse(res.status, body);
-        retryAfter = res.headers.get('retry-after');
-      } catch (err) {
-        if (call.signal?.aborted) throw err;
-        const timedOut = (err as Error).name === 'TimeoutError';
-        const code = causeCode(err);
-        error = new GraphApiError({
-          httpStatus: 0,
-          network: true,
-          timeout: timedOut,
-          message: timedOut ? `${where} timed out` : `${where} failed: ${code ?? (err as Error).message}`,
-        });
-        // The request may have reached Meta: repeating a non-idempotent call could send twice.
-        if (!call.idempotent && (timedOut || !code || !notConnected.has(code))) {
-          throw new GraphApiError({ httpStatus: 0, network: true, timeout: timedOut, message: error.message, mayHaveArrived: true });
-        }
-      }
-      if (error.code === 130429 && call.retryThrottled === false) throw error;
-      const retryable = isRetryable(error.httpStatus, error.code, error.network);
-      if (!retryable || n + 1 >= maxAttempts) throw error;
-      const delay = backoff(n, retryAfter);
-      opts.log?.warn({ where, attempt: n + 1, httpStatus: error.httpStatus, code: error.code, retryInMs: Math.round(delay) }, 'Graph API call failed; retrying');
-      await sleep(delay);
-    }
-  }
-
-  /** Follows paging.next on the same origin only, so the token never goes to a host Graph did not name as itself. */
-  async function collect<T>(token: string, first: Call): Promise<T[]> {
-    const items: T[] = [];
-    let call: Call | undefined = first;
-    for (let pages = 0; call && pages < 1000; pages++) {
-      const page: { data?: T[]; paging?: { next?: string } } = await request(token, call);
-      items.push(...(page.data ?? []));
-      const next = page.paging?.next;
-      call = next && new URL(next).origin === baseOrigin ? { method: 'GET', path: next, idempotent: true } : undefined;
-    }
-    return items;
-  }
-
-  const enc = encodeURIComponent;
-
-  const getMedia = (creds: GraphCredentials, mediaId: string) =>
-    request<MediaInfo>(creds.token, { method: 'GET', path: enc(mediaId), query: { phone_number_id: creds.phoneNumberId }, idempotent: true });
-
+function messageCalls(t: GraphTransport): Pick<GraphClient, 'sendMessage' | 'markRead'> {
   return {
     async sendMessage(creds, to, message, o = {}) {
-      const res = await request<{ contacts?: { input: string; wa_id: string }[]; messages?: { id: string; message_status?: string }[] }>(creds.token, {
+      const res = await t.request<{ contacts?: { input: string; wa_id: string }[]; messages?: { id: string; message_status?: string }[] }>(creds.token, {
         method: 'POST',
         path: `${enc(creds.phoneNumberId)}/messages`,
         json: {
@@ -230,7 +82,7 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
     },
 
     async markRead(creds, wamid, o = {}) {
-      await request(creds.token, {
+      await t.request(creds.token, {
         method: 'POST',
         path: `${enc(creds.phoneNumberId)}/messages`,
         json: { messaging_product: 'whatsapp', status: 'read', message_id: wamid, ...(o.typingIndicator ? { typing_indicator: { type: 'text' } } : {}) },
@@ -238,9 +90,13 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
         idempotent: true,
       });
     },
+  };
+}
 
+function templateCalls(t: GraphTransport): Pick<GraphClient, 'createTemplate' | 'listTemplates' | 'deleteTemplate'> {
+  return {
     createTemplate(creds, body) {
-      return request<TemplateCreateResult>(creds.token, {
+      return t.request<TemplateCreateResult>(creds.token, {
         method: 'POST',
         path: `${enc(creds.wabaAccountId)}/message_templates`,
         json: body,
@@ -249,7 +105,7 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
     },
 
     listTemplates(creds, q = {}) {
-      return collect<GraphTemplate>(creds.token, {
+      return t.collect<GraphTemplate>(creds.token, {
         method: 'GET',
         path: `${enc(creds.wabaAccountId)}/message_templates`,
         query: {
@@ -263,26 +119,32 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
     },
 
     async deleteTemplate(creds, name, hsmId) {
-      await request(creds.token, {
+      await t.request(creds.token, {
         method: 'DELETE',
         path: `${enc(creds.wabaAccountId)}/message_templates`,
         query: { name, hsm_id: hsmId },
         idempotent: true,
       });
     },
+  };
+}
 
+function mediaCalls(t: GraphTransport): Pick<GraphClient, 'uploadMedia' | 'getMedia' | 'downloadMedia' | 'deleteMedia'> {
+  const getMedia = (creds: GraphCredentials, mediaId: string) =>
+    t.request<MediaInfo>(creds.token, { method: 'GET', path: enc(mediaId), query: { phone_number_id: creds.phoneNumberId }, idempotent: true });
+  return {
     uploadMedia(creds, file) {
       const form = new FormData();
       form.append('messaging_product', 'whatsapp');
       form.append('type', file.mimeType);
       form.append('file', new Blob([file.data as Uint8Array<ArrayBuffer>], { type: file.mimeType }), file.fileName);
       // Re-uploading after a lost answer only leaves an unused media id behind, so retrying is safe.
-      return request<{ id: string }>(creds.token, {
+      return t.request<{ id: string }>(creds.token, {
         method: 'POST',
         path: `${enc(creds.phoneNumberId)}/media`,
         form,
         idempotent: true,
-        timeoutMs: uploadTimeoutMs,
+        timeoutMs: t.uploadTimeoutMs,
       });
     },
 
@@ -292,59 +154,61 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
       const info = await getMedia(creds, mediaId);
       // The token goes with the download (Meta requires it), so only to Graph itself or over https.
       const target = new URL(info.url);
-      if (target.origin !== baseOrigin && target.protocol !== 'https:') {
+      if (target.origin !== t.baseOrigin && target.protocol !== 'https:') {
         throw new GraphApiError({ httpStatus: 200, message: 'Graph answered a media URL that is neither https nor on the Graph host' });
       }
-      const data = await request<Buffer>(creds.token, { method: 'GET', path: info.url, idempotent: true, binary: true, timeoutMs: uploadTimeoutMs });
+      const data = await t.request<Buffer>(creds.token, { method: 'GET', path: info.url, idempotent: true, binary: true, timeoutMs: t.uploadTimeoutMs });
       return { data, mimeType: info.mime_type, sha256: info.sha256, size: data.length };
     },
 
     async deleteMedia(creds, mediaId) {
-      await request(creds.token, { method: 'DELETE', path: enc(mediaId), idempotent: true });
+      await t.request(creds.token, { method: 'DELETE', path: enc(mediaId), idempotent: true });
     },
+  };
+}
 
-    async resumableUpload(creds, file) {
-      const session = await request<{ id: string }>(creds.token, {
-        method: 'POST',
-        path: `${enc(creds.appId)}/uploads`,
-        query: { file_name: file.fileName, file_length: String(file.data.length), file_type: file.mimeType },
-        idempotent: true,
-      });
-      let offset = 0;
-      let lastError: unknown;
-      for (let n = 0; n <= retries; n++) {
-        try {
-          const res = await request<{ h?: string; file_offset?: number }>(creds.token, {
-            method: 'POST',
-            path: enc(session.id).replace(/%3A/gi, ':'),
-            raw: { data: file.data.subarray(offset), headers: { file_offset: String(offset), 'content-type': 'application/octet-stream' } },
-            scheme: 'OAuth',
-            idempotent: false,
-            retry: false,
-            timeoutMs: uploadTimeoutMs,
-          });
-          if (res.h) return { handle: res.h };
-          lastError = new GraphApiError({ httpStatus: 200, message: 'Upload session answered no handle' });
-        } catch (err) {
-          if (!(err instanceof GraphApiError) || !err.retryable) throw err;
-          lastError = err;
-          opts.log?.warn({ where: 'POST upload session', attempt: n + 1, httpStatus: err.httpStatus, code: err.code }, 'Resumable upload interrupted; resuming');
-          await sleep(backoff(n, null));
-        }
-        // Ask Graph how much arrived, then send the rest from there.
-        const status = await request<{ file_offset?: number }>(creds.token, {
-          method: 'GET',
-          path: enc(session.id).replace(/%3A/gi, ':'),
+/** Resumable Upload API: opens a session, sends the file, and after a drop resumes from where Graph says. */
+function resumableUpload(t: GraphTransport): GraphClient['resumableUpload'] {
+  return async (creds, file) => {
+    const session = await t.request<{ id: string }>(creds.token, {
+      method: 'POST',
+      path: `${enc(creds.appId)}/uploads`,
+      query: { file_name: file.fileName, file_length: String(file.data.length), file_type: file.mimeType },
+      idempotent: true,
+    });
+    let offset = 0;
+    let lastError: unknown;
+    for (let n = 0; n <= t.retries; n++) {
+      try {
+        const res = await t.request<{ h?: string; file_offset?: number }>(creds.token, {
+          method: 'POST',
+          path: sessionPath(session.id),
+          raw: { data: file.data.subarray(offset), headers: { file_offset: String(offset), 'content-type': 'application/octet-stream' } },
           scheme: 'OAuth',
-          idempotent: true,
+          idempotent: false,
+          retry: false,
+          timeoutMs: t.uploadTimeoutMs,
         });
-        offset = Number(status.file_offset ?? 0);
+        if (res.h) return { handle: res.h };
+        lastError = new GraphApiError({ httpStatus: 200, message: 'Upload session answered no handle' });
+      } catch (err) {
+        if (!(err instanceof GraphApiError) || !err.retryable) throw err;
+        lastError = err;
+        t.log?.warn({ where: 'POST upload session', attempt: n + 1, httpStatus: err.httpStatus, code: err.code }, 'Resumable upload interrupted; resuming');
+        await sleep(t.backoff(n, null));
       }
-      throw lastError;
-    },
+      // Ask Graph how much arrived, then send the rest from there.
+      const status = await t.request<{ file_offset?: number }>(creds.token, { method: 'GET', path: sessionPath(session.id), scheme: 'OAuth', idempotent: true });
+      offset = Number(status.file_offset ?? 0);
+    }
+    throw lastError;
+  };
+}
 
+function accountCalls(t: GraphTransport): Pick<GraphClient, 'listFlows' | 'getPhoneNumber'> {
+  return {
     listFlows(creds) {
-      return collect<GraphFlow>(creds.token, {
+      return t.collect<GraphFlow>(creds.token, {
         method: 'GET',
         path: `${enc(creds.wabaAccountId)}/flows`,
         query: { fields: 'id,name,status,categories,validation_errors' },
@@ -353,7 +217,7 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
     },
 
     getPhoneNumber(creds) {
-      return request<PhoneNumberInfo>(creds.token, {
+      return t.request<PhoneNumberInfo>(creds.token, {
         method: 'GET',
         path: enc(creds.phoneNumberId),
         query: { fields: 'id,display_phone_number,verified_name,quality_rating,code_verification_status,platform_type,throughput,messaging_limit_tier' },
@@ -361,6 +225,11 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
       });
     },
   };
+}
+
+export function createGraphClient(opts: GraphClientOptions): GraphClient {
+  const t = createGraphTransport(opts);
+  return { ...messageCalls(t), ...templateCalls(t), ...mediaCalls(t), resumableUpload: resumableUpload(t), ...accountCalls(t) };
 }
 
 // ---------- message builders (the type-specific part of a send, reference §1) ----------

@@ -8,10 +8,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { httpErrorNames } from '../../shared/errors';
-import { verifyWebhookSignature } from './signature';
-import { jsonNestsDeeperThan, tooDeepMessage } from '../http/json-depth';
-
-export const WEBHOOK_PATH = '/webhooks/whatsapp';
+import { verifyWebhookSignature } from '../whatsapp/signature';
+import { WEBHOOK_PATH } from '../whatsapp/webhook-path';
+import { jsonNestsDeeperThan, tooDeepMessage } from './json-depth';
 
 export interface WebhookRouteOptions {
   verifyToken: string | undefined;

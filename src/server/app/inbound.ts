@@ -1,0 +1,38 @@
+/**
+ * The inbound pipeline's registrations: one handler per webhook field, and the handlers of the messages field's
+ * batches. A new webhook field is one handler module and one line in `fields` below.
+ */
+import type { ServiceDeps } from '../services/context';
+import { routingInboundHandler } from '../services/routing-inbound-handler';
+import { campaignsInboundHandler } from '../campaigns/inbound-handler';
+import { botsInboundHandler } from '../bots/inbound-handler';
+import { createInboundPipeline, type FieldHandler, type InboundHandler, type InboundPipeline } from '../whatsapp/inbound-pipeline';
+import { type MediaDownloader, messageContents } from '../whatsapp/inbound-contents';
+import { inboundMessages } from '../whatsapp/inbound-messages';
+import { type TemplateReviewsDeps, templateReviews } from '../whatsapp/template-reviews';
+import { type NumberQualityDeps, numberQuality } from '../whatsapp/number-quality';
+
+/** The services' deps, the Graph media downloader, and the services the handlers report to. */
+export type InboundDeps = ServiceDeps & {
+  media?: MediaDownloader;
+  /** Auto-assignment of the messages a run stored (services/routing-service.ts). */
+  afterInbound?: (workspaceId: string, wamids: string[]) => Promise<unknown>;
+  afterUnknownTemplate?: TemplateReviewsDeps['afterUnknownTemplate'];
+  afterQualityUpdate?: NumberQualityDeps['afterQualityUpdate'];
+};
+
+export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
+  // After a workspace's messages commit, in this order: campaigns (replies, opt-out), bots, auto-assignment.
+  const messageHandlers: InboundHandler[] = [
+    campaignsInboundHandler(d),
+    botsInboundHandler(d),
+    ...(d.afterInbound ? [routingInboundHandler({ afterInbound: d.afterInbound })] : []),
+  ];
+  // Run in this order; messages first, since a status may be about a message of the same batch.
+  const fields: FieldHandler[] = [
+    inboundMessages({ db: d.db, log: d.log, contents: messageContents(d) }, messageHandlers),
+    templateReviews(d),
+    numberQuality(d),
+  ];
+  return createInboundPipeline(d, fields);
+}

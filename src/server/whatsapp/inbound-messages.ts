@@ -1,0 +1,207 @@
+/**
+ * The `messages` webhook field: customers' messages (stored a batch per workspace and transaction, then handed
+ * to the registered handlers) and the statuses of the messages Parley sent (inbound-statuses.ts).
+ */
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client';
+import * as ch from '../repositories/channel';
+import { type InboundItem, storeInboundBatch } from './inbound-batch';
+import type { MessageContents } from './inbound-contents';
+import type { FieldChange, FieldHandler, InboundHandler, Retries } from './inbound-pipeline';
+import { StatusNotYetKnown, inboundStatuses, statusRetries, timeOf } from './inbound-statuses';
+import { InboundMessage, MessagesValue, StatusUpdate } from './webhook-payload';
+
+export interface MessagesDeps {
+  db: Database;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  contents: MessageContents;
+}
+
+/** E.164 of a wa_id (digits with country code); a number libphonenumber cannot place is kept as +digits. */
+export function e164OfWaId(waId: string): { phoneNumber: string; country: string | null } {
+  const digits = waId.replace(/\D/g, '');
+  const parsed = parsePhoneNumberFromString(`+${digits}`);
+  if (parsed?.isValid()) return { phoneNumber: parsed.number, country: parsed.country ?? null };
+  return { phoneNumber: `+${digits}`, country: null };
+}
+
+interface ReceivedMessage {
+  m: InboundMessage;
+  profileName: string | undefined;
+  receivedAt: Date;
+}
+interface MessagesChange {
+  index: number;
+  account: ch.AccountRow;
+  messages: ReceivedMessage[];
+  statuses: StatusUpdate[];
+}
+type Pending = { index: number; item: InboundItem };
+
+export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): FieldHandler {
+  const statuses = inboundStatuses(d, handlers);
+
+  /** The inbound messages and statuses of one `messages` change; null when it has none Parley can use. */
+  async function readChange(change: FieldChange, accountOf: (phoneNumberId: string) => Promise<ch.AccountRow | null>): Promise<MessagesChange | null> {
+    const parsed = MessagesValue.safeParse(change.value);
+    if (!parsed.success) {
+      d.log.warn({ issues: parsed.error.issues.slice(0, 5) }, 'webhook change without usable metadata dropped');
+      return null;
+    }
+    const v = parsed.data;
+    const account = await accountOf(v.metadata.phone_number_id);
+    if (!account) {
+      d.log.warn({ phoneNumberId: v.metadata.phone_number_id }, 'webhook for an unknown phone number id dropped');
+      return null;
+    }
+    const names = new Map((v.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
+    const messages: ReceivedMessage[] = [];
+    for (const [i, raw] of (v.messages ?? []).entries()) {
+      const m = InboundMessage.safeParse(raw);
+      if (!m.success) {
+        d.log.warn({ issues: m.error.issues.slice(0, 5) }, 'malformed inbound message dropped');
+        continue;
+      }
+      // Messages of one delivery keep their order (1 ms apart).
+      messages.push({ m: m.data, profileName: names.get(m.data.from), receivedAt: new Date(change.receivedAt + i) });
+    }
+    const statusList: StatusUpdate[] = [];
+    for (const raw of v.statuses ?? []) {
+      const s = StatusUpdate.safeParse(raw);
+      if (!s.success) {
+        d.log.warn({ issues: s.error.issues.slice(0, 5) }, 'malformed status update dropped');
+        continue;
+      }
+      statusList.push(s.data);
+    }
+    for (const e of v.errors ?? []) d.log.warn({ code: e.code, title: e.title, accountId: account.id }, 'WhatsApp reported an error');
+    return { index: change.index, account, messages, statuses: statusList };
+  }
+
+  async function readChanges(changes: FieldChange[]): Promise<MessagesChange[]> {
+    const accounts = new Map<string, Promise<ch.AccountRow | null>>();
+    const accountOf = (phoneNumberId: string) => {
+      let a = accounts.get(phoneNumberId);
+      if (!a) accounts.set(phoneNumberId, (a = ch.accountByPhoneNumberId(d.db.db, phoneNumberId)));
+      return a;
+    };
+    const read: MessagesChange[] = [];
+    for (const change of changes) {
+      const r = await readChange(change, accountOf);
+      if (r) read.push(r);
+    }
+    return read;
+  }
+
+  /** Drops repeated deliveries (stored already, or twice in this batch). */
+  async function newMessages(changes: MessagesChange[]): Promise<(ReceivedMessage & { index: number; account: ch.AccountRow })[]> {
+    const wamidsOf = new Map<string, string[]>();
+    for (const { account, messages } of changes) {
+      const list = wamidsOf.get(account.workspaceId) ?? [];
+      list.push(...messages.map((x) => x.m.id));
+      wamidsOf.set(account.workspaceId, list);
+    }
+    const seen = new Set<string>();
+    for (const [ws, wamids] of wamidsOf) for (const w of await ch.storedWamids(d.db.db, ws, wamids)) seen.add(`${ws}:${w}`);
+    const fresh: (ReceivedMessage & { index: number; account: ch.AccountRow })[] = [];
+    for (const { index, account, messages } of changes) {
+      for (const message of messages) {
+        const key = `${account.workspaceId}:${message.m.id}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        fresh.push({ index, account, ...message });
+      }
+    }
+    return fresh;
+  }
+
+  /** What each new message is stored as (its media fetched meanwhile); reactions and the like are left out. */
+  async function itemsOf(fresh: Awaited<ReturnType<typeof newMessages>>): Promise<Pending[]> {
+    const items = await Promise.all(
+      fresh.map(async ({ index, account, m, profileName, receivedAt }) => {
+        const content = await d.contents.contentOf(account, m);
+        if (!content) return null;
+        const item: InboundItem = {
+          account,
+          wamid: m.id,
+          phoneNumber: e164OfWaId(m.from).phoneNumber,
+          profileName: profileName?.trim() || null,
+          content,
+          at: receivedAt,
+          sentAt: new Date(Math.min(timeOf(m.timestamp).getTime(), receivedAt.getTime())),
+        };
+        return { index, item };
+      }),
+    );
+    return items.filter((x) => x !== null);
+  }
+
+  /** Stores one workspace's messages in one transaction, then hands them to each handler in turn. */
+  async function storeAndHandle(ws: string, items: InboundItem[]): Promise<void> {
+    const stored = await d.db.transaction((tx) => storeInboundBatch(tx, ws, items));
+    for (const h of handlers) {
+      if (!h.onMessagesStored) continue;
+      try {
+        await h.onMessagesStored(ws, { items, stored });
+      } catch (err) {
+        d.log.warn({ err, workspaceId: ws }, h.failureMessage);
+      }
+    }
+  }
+
+  /**
+   * Stores the inbound messages of a batch, one transaction per workspace. If a workspace's batch fails, its
+   * messages are tried one by one, so one bad message fails only its own delivery. Answers the failures by
+   * delivery index.
+   */
+  async function storeMessages(pending: Pending[]): Promise<Retries> {
+    const failed: Retries = new Map();
+    const byWorkspace = new Map<string, Pending[]>();
+    for (const p of pending) {
+      const list = byWorkspace.get(p.item.account.workspaceId) ?? [];
+      list.push(p);
+      byWorkspace.set(p.item.account.workspaceId, list);
+    }
+    for (const [ws, list] of byWorkspace) {
+      try {
+        await storeAndHandle(ws, list.map((p) => p.item));
+      } catch (err) {
+        if (list.length === 1) {
+          failed.set(list[0].index, err);
+          continue;
+        }
+        d.log.warn({ err, messages: list.length }, 'a batch of inbound messages failed; storing them one by one');
+        for (const p of list) {
+          try {
+            await storeAndHandle(ws, [p.item]);
+          } catch (one) {
+            failed.set(p.index, one);
+          }
+        }
+      }
+    }
+    return failed;
+  }
+
+  /**
+   * Messages first (a status may be about a message of the same batch), then statuses. A delivery is retried
+   * for a message that failed to store, a status whose transaction failed, or a status waiting for its message
+   * (up to statusRetries attempts).
+   */
+  async function handle(changes: FieldChange[]): Promise<Retries> {
+    const read = await readChanges(changes);
+    const retry = await storeMessages(await itemsOf(await newMessages(read)));
+    const attemptOf = new Map(changes.map((c) => [c.index, c.attempt]));
+    const list = read.flatMap(({ index, account, statuses: s }) => s.map((x) => ({ index, account, s: x })));
+    const results = await statuses.applyStatuses(list);
+    results.forEach((known, i) => {
+      const { index } = list[i];
+      if (known instanceof Error) retry.set(index, known);
+      else if (!known && (attemptOf.get(index) ?? 0) < statusRetries && !retry.has(index)) retry.set(index, new StatusNotYetKnown());
+    });
+    return retry;
+  }
+
+  return { field: 'messages', handle };
+}
