@@ -10,17 +10,17 @@
 import os from 'node:os';
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import type { IdentityProvider } from '../../src/server/auth/identity';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase, type Database } from '../../src/server/db/client';
+import { openDatabase } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
 import { campaignInboundCommitted } from '../../src/server/campaigns/inbound-hooks';
 import { botsInboundCommitted } from '../../src/server/bots/inbound-hook';
 import { type InboundItem, storeInboundBatch } from '../../src/server/whatsapp/inbound-batch';
 import type { AccountRow } from '../../src/server/repositories/channel';
 import { backendCpu } from './lib-cpu';
+import { countStatements } from './lib-statements';
 import { type Benchmark, type Metric, round } from './types';
 
 const MESSAGES = Number(process.env.BENCH_HOOK_MESSAGES ?? 2000);
@@ -36,25 +36,6 @@ const noIdentity = (uid: string): IdentityProvider => ({
   profiles: async () => new Map(),
   close: async () => undefined,
 });
-
-/** Counts the statements and transactions of the app's pool (not pg-boss's, not the watcher's). */
-function countStatements(database: Database) {
-  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
-  const n = { statements: 0, transactions: 0 };
-  const textOf = (q: unknown) => (typeof q === 'string' ? q : ((q as { text?: string })?.text ?? ''));
-  const wrap = <F extends (...a: never[]) => unknown>(f: F, self: unknown): F =>
-    ((...args: Parameters<F>) => {
-      const text = textOf(args[0]).trimStart().toLowerCase();
-      if (text.startsWith('begin')) n.transactions++;
-      else if (text !== 'commit' && text !== 'rollback') n.statements++;
-      return f.apply(self, args);
-    }) as F;
-  // Every statement goes through a pooled client (pool.query too), each client's query is counted once.
-  pool.on('connect', (client) => {
-    client.query = wrap(client.query, client) as typeof client.query;
-  });
-  return n;
-}
 
 interface StepCost {
   statements: number;

@@ -24,6 +24,7 @@ import * as t from '../../src/server/db/schema';
 import { listConversations, type Tab } from '../../src/server/repositories/conversations';
 import { signWebhookBody } from '../../src/server/whatsapp/signature';
 import { backendCpu } from './lib-cpu';
+import { countStatements } from './lib-statements';
 import { type Benchmark, percentile, round } from './types';
 
 const MESSAGES = Number(process.env.BENCH_INBOUND ?? 5000);
@@ -168,6 +169,7 @@ export const benchmark: Benchmark = {
   async run(ctx) {
     const url = ctx.databaseUrl!;
     const database = await openDatabase({ url });
+    const statements = countStatements(database);
     await database.migrate();
     const db = database.db;
     const [ws] = await db.insert(t.workspaces).values({ name: 'Bench Workspace' }).returning();
@@ -221,6 +223,7 @@ export const benchmark: Benchmark = {
       const burstDbCpu = backendCpu(url);
       await burstDbCpu.start();
       const burstNodeBefore = process.cpuUsage();
+      const burstStatementsBefore = { ...statements };
       const started = performance.now();
       const answers = await pool(all.length, CONCURRENCY, (i) => post(agent, port, all[i]));
       const answeredMs = performance.now() - started;
@@ -234,6 +237,8 @@ export const benchmark: Benchmark = {
       const burstNode = process.cpuUsage(burstNodeBefore);
       const burstNodeS = (burstNode.user + burstNode.system) / 1e6;
       const burstDbS = await burstDbCpu.stop();
+      const burstStatements = (statements.statements - burstStatementsBefore.statements) / MESSAGES;
+      const burstTransactions = (statements.transactions - burstStatementsBefore.transactions) / MESSAGES;
       await app.parley.jobs.drain({ timeoutMs: 60_000 });
       const final = await countStored();
       await watcher.end();
@@ -266,6 +271,7 @@ export const benchmark: Benchmark = {
       await floorPool.end();
       const floor = MESSAGES / (floorMs / 1000);
       ctx.log(`raw floor: ${MESSAGES} single-row INSERT transactions in ${round(floorMs)} ms (${Math.round(floor)}/s)`);
+      ctx.log(`burst: ${round(burstStatements, 2)} statements and ${round(burstTransactions, 2)} transactions per message (the app's pool; the job queue's own pool not counted)`);
       ctx.log(`CPU: burst node ${round(burstNodeS, 2)} s + database ${round(burstDbS, 2)} s; floor node ${round(floorNodeS, 2)} s + database ${round(floorDbS, 2)} s`);
 
       // A lone message: posted while nothing else happens, timed to its event on an open stream.
@@ -331,6 +337,8 @@ export const benchmark: Benchmark = {
           floorOverEndToEnd: { value: round(floor / endToEnd, 2), unit: 'x', goal: 2, description: 'raw floor rate / end-to-end rate (goal <= 2, i.e. end to end at least 50% of the floor)' },
           burstCpuNodeSeconds: { value: round(burstNodeS, 2), unit: 's', description: 'CPU of this process during the burst (HTTP server and client, signatures, ingestion)' },
           burstCpuDatabaseSeconds: { value: round(burstDbS, 2), unit: 's', description: 'CPU of the database backends during the burst' },
+          burstStatementsPerMessage: { value: round(burstStatements, 2), unit: 'count', description: "statements per message during the burst on the app's pool (the job queue's own pool not counted)" },
+          burstTransactionsPerMessage: { value: round(burstTransactions, 2), unit: 'count', description: "transactions per message during the burst on the app's pool" },
           floorCpuNodeSeconds: { value: round(floorNodeS, 2), unit: 's', description: 'CPU of this process during the raw floor' },
           floorCpuDatabaseSeconds: { value: round(floorDbS, 2), unit: 's', description: 'CPU of the database backends during the raw floor' },
           answerP50: { value: round(percentile(answerTimes, 50), 2), unit: 'ms', description: 'time to answer a webhook, median' },
