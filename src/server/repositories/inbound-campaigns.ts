@@ -26,10 +26,10 @@ export async function campaignFactsOf(
       select w.opt_out_keywords as keywords, w.opt_out_confirmation as confirmation,
              (select json_agg(json_build_object('id', c.id, 'phone', c.phone_number, 'awaiting', exists (
                        select 1 from campaign_logs l
-                        where l.workspace_id = c.workspace_id and l.contact_id = c.id and l.replied_at is null
+                        where l.workspace_id = ${workspaceId} and l.contact_id = c.id and l.replied_at is null
                           and l.message_status = 'success' and l.created_at > now() - interval '72 hours')))
                 from contacts c
-               where c.workspace_id = w.id and c.phone_number = any(${sql.param(phones)}::text[])) as contacts
+               where c.workspace_id = ${workspaceId} and c.phone_number = any(${sql.param(phones)}::text[])) as contacts
         from workspaces w where w.id = ${workspaceId}`),
   );
   const row = rows[0];
