@@ -11,7 +11,7 @@ import os from 'node:os';
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { buildApp } from '../../src/server/app';
-import type { IdentityProvider } from '../../src/server/auth/identity';
+import type { IdentityProvider } from '../../src/server/identity/identity-provider';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
