@@ -15,7 +15,10 @@ export interface InboundContact {
   awaitingReply: boolean;
 }
 
-/** The workspace's opt-out settings and the contacts of these phone numbers, in one statement. */
+/**
+ * The workspace's opt-out settings and the contacts of these phone numbers, in one statement; each phone number
+ * looked up on its own in the (workspace, phone) index, whatever the table's statistics (see inbound-routing.ts).
+ */
 export async function campaignFactsOf(
   ex: Executor,
   workspaceId: string,
@@ -28,8 +31,9 @@ export async function campaignFactsOf(
                        select 1 from campaign_logs l
                         where l.workspace_id = ${workspaceId} and l.contact_id = c.id and l.replied_at is null
                           and l.message_status = 'success' and l.created_at > now() - interval '72 hours')))
-                from contacts c
-               where c.workspace_id = ${workspaceId} and c.phone_number = any(${sql.param(phones)}::text[])) as contacts
+                from unnest(${sql.param(phones)}::text[]) as p(phone)
+                cross join lateral (select c.id, c.phone_number from contacts c
+                                     where c.workspace_id = ${workspaceId} and c.phone_number = p.phone offset 0) c) as contacts
         from workspaces w where w.id = ${workspaceId}`),
   );
   const row = rows[0];

@@ -15,7 +15,9 @@ export interface WaitingConversation {
 /**
  * The unassigned open conversations the given inbound messages (wamids) landed in, in the order of their first
  * message, and whether any member of the workspace is available at all (most workspaces: nobody, then the
- * batch costs this one statement).
+ * batch costs this one statement). Each wamid is looked up on its own (the laterals, fenced by `offset 0`, keep
+ * the planner on the (workspace, wamid) and primary-key indexes): joined as sets, a table not analyzed yet, as
+ * in a fresh database during a burst, was read through every unassigned conversation of the workspace instead.
  */
 export async function waitingForAgent(ex: Executor, workspaceId: string, wamids: string[]): Promise<{ waiting: WaitingConversation[]; anyoneAvailable: boolean }> {
   if (wamids.length === 0) return { waiting: [], anyoneAvailable: false };
@@ -23,10 +25,12 @@ export async function waitingForAgent(ex: Executor, workspaceId: string, wamids:
     await ex.execute(sql`
       with waiting as (
         select c.id, c.whatsapp_account_id, min(m.created_at) as first_at
-          from messages m
-          join conversations c on c.workspace_id = m.workspace_id and c.id = m.conversation_id
-         where m.workspace_id = ${workspaceId} and m.wa_message_id = any(${sql.param(wamids)}::text[])
-           and c.is_active and c.assignee_member_id is null and c.assignee_bot_id is null
+          from unnest(${sql.param(wamids)}::text[]) as w(wamid)
+          cross join lateral (select m.conversation_id, m.created_at from messages m
+                               where m.workspace_id = ${workspaceId} and m.wa_message_id = w.wamid offset 0) m
+          cross join lateral (select c.id, c.whatsapp_account_id from conversations c
+                               where c.id = m.conversation_id and c.workspace_id = ${workspaceId} and c.is_active
+                                 and c.assignee_member_id is null and c.assignee_bot_id is null offset 0) c
          group by c.id, c.whatsapp_account_id)
       select w.id,
              exists (select 1 from bots b where b.workspace_id = ${workspaceId} and b.whatsapp_account_id = w.whatsapp_account_id and b.is_active) as bot_number,
