@@ -19,11 +19,12 @@ import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import type { IdentityProvider } from '../../src/server/identity/identity-provider';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase, rowsOf } from '../../src/server/db/client';
+import { type Executor, openDatabase, rowsOf } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
 import { listConversations, type Tab } from '../../src/server/repositories/conversations';
 import { signWebhookBody } from '../../src/server/whatsapp/signature';
 import { backendCpu } from './lib-cpu';
+import { countStatements } from './lib-statements';
 import { type Benchmark, percentile, round } from './types';
 
 const MESSAGES = Number(process.env.BENCH_INBOUND ?? 5000);
@@ -162,12 +163,74 @@ async function samples(n: number, fn: (i: number) => Promise<unknown>): Promise<
   return out;
 }
 
+/** The raw floor: the same count of single-row INSERT transactions, as many connections as the server's pool. */
+async function rawFloor(url: string, workspaceId: string): Promise<{ floorMs: number; floorNodeS: number; floorDbS: number }> {
+  const floorPool = new pg.Pool({ connectionString: url, max: 10 });
+  await floorPool.query('create table bench_raw (id uuid primary key, workspace_id uuid not null, wamid text not null, body text not null)');
+  const floorDbCpu = backendCpu(url);
+  await floorDbCpu.start();
+  const floorNodeBefore = process.cpuUsage();
+  const floorStart = performance.now();
+  await pool(MESSAGES, CONCURRENCY, (i) =>
+    floorPool.query('insert into bench_raw values ($1, $2, $3, $4)', [randomUUID(), workspaceId, `wamid.raw${i}`, `burst message ${i}`]),
+  );
+  const floorMs = performance.now() - floorStart;
+  const floorNode = process.cpuUsage(floorNodeBefore);
+  const floorNodeS = (floorNode.user + floorNode.system) / 1e6;
+  const floorDbS = await floorDbCpu.stop();
+  await floorPool.query('drop table bench_raw');
+  await floorPool.end();
+  return { floorMs, floorNodeS, floorDbS };
+}
+
+/** A lone message: posted while nothing else happens, timed to its event on an open stream. */
+async function loneMessages(agent: http.Agent, port: number, workspaceId: string): Promise<number[]> {
+  const stream = openStream(port, workspaceId);
+  await stream.ready;
+  const lone: number[] = [];
+  for (let i = 0; i < LONE_SAMPLES + 2; i++) {
+    await sleep(150);
+    const text = `lone message ${i} ${randomUUID()}`;
+    const arrived = stream.waitFor(text);
+    const start = performance.now();
+    await post(agent, port, JSON.stringify(delivery('14155559999', 'Lone Customer', `wamid.lone${i}`, text)));
+    const at = await Promise.race([arrived, sleep(10_000).then(() => Number.NaN)]);
+    if (i >= 2) lone.push(at - start); // the first two warm the stream's path up
+  }
+  stream.close();
+  return lone;
+}
+
+/** Live chat's CONVERSATIONS conversations, set-based: a tenth assigned to the member, a tenth to another, a fifth closed. */
+async function seedConversations(db: Executor, workspaceId: string, memberId: string): Promise<void> {
+  const [other] = await db.insert(t.members).values({ uid: `bench-other-${randomUUID()}` }).returning();
+  await db.execute(sql`
+    insert into ${t.contacts} (workspace_id, phone_number, name, created_at)
+    select ${workspaceId}, '+1212' || lpad(g::text, 7, '0'), (array['Maria','Mark','Ada','Alan','Grace','Linus','Sofia','Omar'])[1 + g % 8]
+           || ' ' || (array['Silva','Smith','Rossi','Kim','Okafor','Novak','Tanaka','Haddad'])[1 + (g / 8) % 8] || ' ' || g,
+           now() - make_interval(secs => g)
+    from generate_series(1, ${CONVERSATIONS}) g`);
+  await db.execute(sql`
+    insert into ${t.conversations} (workspace_id, contact_id, whatsapp_account_id, is_active, assignee_member_id, last_message_at, last_activity_at, created_at)
+    select ${workspaceId}, c.id, (select id from ${t.whatsappAccounts} where workspace_id = ${workspaceId}),
+           (n % 5) <> 0,
+           case when n % 10 = 1 then ${memberId}::uuid when n % 10 = 2 then ${other.id}::uuid end,
+           c.created_at, c.created_at, c.created_at
+    from (select id, created_at, row_number() over (order by created_at) as n from ${t.contacts}
+          where workspace_id = ${workspaceId} and phone_number like '+1212%') c`);
+  await db.execute(sql`
+    insert into ${t.messages} (workspace_id, conversation_id, type, text, creator, status, created_at)
+    select workspace_id, id, 'text', 'hello', 'user', 'received', last_activity_at from ${t.conversations}
+    where workspace_id = ${workspaceId}`);
+}
+
 export const benchmark: Benchmark = {
   name: 'inbound',
   needsDatabase: true,
   async run(ctx) {
     const url = ctx.databaseUrl!;
     const database = await openDatabase({ url });
+    const statements = countStatements(database);
     await database.migrate();
     const db = database.db;
     const [ws] = await db.insert(t.workspaces).values({ name: 'Bench Workspace' }).returning();
@@ -221,6 +284,7 @@ export const benchmark: Benchmark = {
       const burstDbCpu = backendCpu(url);
       await burstDbCpu.start();
       const burstNodeBefore = process.cpuUsage();
+      const burstStatementsBefore = { ...statements };
       const started = performance.now();
       const answers = await pool(all.length, CONCURRENCY, (i) => post(agent, port, all[i]));
       const answeredMs = performance.now() - started;
@@ -234,6 +298,8 @@ export const benchmark: Benchmark = {
       const burstNode = process.cpuUsage(burstNodeBefore);
       const burstNodeS = (burstNode.user + burstNode.system) / 1e6;
       const burstDbS = await burstDbCpu.stop();
+      const burstStatements = (statements.statements - burstStatementsBefore.statements) / MESSAGES;
+      const burstTransactions = (statements.transactions - burstStatementsBefore.transactions) / MESSAGES;
       await app.parley.jobs.drain({ timeoutMs: 60_000 });
       const final = await countStored();
       await watcher.end();
@@ -248,65 +314,20 @@ export const benchmark: Benchmark = {
       const answerTimes = answers.map((a) => a.ms);
       ctx.log(`stored ${final.messages} in ${round(burstMs)} ms (${Math.round(endToEnd)} msg/s); answers p50 ${round(percentile(answerTimes, 50))} ms p99 ${round(percentile(answerTimes, 99))} ms`);
 
-      // The raw floor: the same count of single-row INSERT transactions, as many connections as the server's pool.
-      const floorPool = new pg.Pool({ connectionString: url, max: 10 });
-      await floorPool.query('create table bench_raw (id uuid primary key, workspace_id uuid not null, wamid text not null, body text not null)');
-      const floorDbCpu = backendCpu(url);
-      await floorDbCpu.start();
-      const floorNodeBefore = process.cpuUsage();
-      const floorStart = performance.now();
-      await pool(MESSAGES, CONCURRENCY, (i) =>
-        floorPool.query('insert into bench_raw values ($1, $2, $3, $4)', [randomUUID(), ws.id, `wamid.raw${i}`, `burst message ${i}`]),
-      );
-      const floorMs = performance.now() - floorStart;
-      const floorNode = process.cpuUsage(floorNodeBefore);
-      const floorNodeS = (floorNode.user + floorNode.system) / 1e6;
-      const floorDbS = await floorDbCpu.stop();
-      await floorPool.query('drop table bench_raw');
-      await floorPool.end();
+      const { floorMs, floorNodeS, floorDbS } = await rawFloor(url, ws.id);
       const floor = MESSAGES / (floorMs / 1000);
       ctx.log(`raw floor: ${MESSAGES} single-row INSERT transactions in ${round(floorMs)} ms (${Math.round(floor)}/s)`);
+      ctx.log(`burst: ${round(burstStatements, 2)} statements and ${round(burstTransactions, 2)} transactions per message (the app's pool; the job queue's own pool not counted)`);
       ctx.log(`CPU: burst node ${round(burstNodeS, 2)} s + database ${round(burstDbS, 2)} s; floor node ${round(floorNodeS, 2)} s + database ${round(floorDbS, 2)} s`);
 
-      // A lone message: posted while nothing else happens, timed to its event on an open stream.
-      const stream = openStream(port, ws.id);
-      await stream.ready;
-      const lone: number[] = [];
-      for (let i = 0; i < LONE_SAMPLES + 2; i++) {
-        await sleep(150);
-        const text = `lone message ${i} ${randomUUID()}`;
-        const arrived = stream.waitFor(text);
-        const start = performance.now();
-        await post(agent, port, JSON.stringify(delivery('14155559999', 'Lone Customer', `wamid.lone${i}`, text)));
-        const at = await Promise.race([arrived, sleep(10_000).then(() => Number.NaN)]);
-        if (i >= 2) lone.push(at - start); // the first two warm the stream's path up
-      }
-      stream.close();
+      const lone = await loneMessages(agent, port, ws.id);
       const loneP50 = percentile(lone, 50);
       const loneMax = Math.max(...lone);
       ctx.log(`lone message to the event stream: p50 ${round(loneP50)} ms, max ${round(loneMax)} ms`);
 
       // Live chat over CONVERSATIONS conversations (set-based seed): tabs and a search, through the list's own query.
       ctx.log(`seeding ${CONVERSATIONS} conversations`);
-      const [other] = await db.insert(t.members).values({ uid: `bench-other-${randomUUID()}` }).returning();
-      await db.execute(sql`
-        insert into ${t.contacts} (workspace_id, phone_number, name, created_at)
-        select ${ws.id}, '+1212' || lpad(g::text, 7, '0'), (array['Maria','Mark','Ada','Alan','Grace','Linus','Sofia','Omar'])[1 + g % 8]
-               || ' ' || (array['Silva','Smith','Rossi','Kim','Okafor','Novak','Tanaka','Haddad'])[1 + (g / 8) % 8] || ' ' || g,
-               now() - make_interval(secs => g)
-        from generate_series(1, ${CONVERSATIONS}) g`);
-      await db.execute(sql`
-        insert into ${t.conversations} (workspace_id, contact_id, whatsapp_account_id, is_active, assignee_member_id, last_message_at, last_activity_at, created_at)
-        select ${ws.id}, c.id, (select id from ${t.whatsappAccounts} where workspace_id = ${ws.id}),
-               (n % 5) <> 0,
-               case when n % 10 = 1 then ${member.id}::uuid when n % 10 = 2 then ${other.id}::uuid end,
-               c.created_at, c.created_at, c.created_at
-        from (select id, created_at, row_number() over (order by created_at) as n from ${t.contacts}
-              where workspace_id = ${ws.id} and phone_number like '+1212%') c`);
-      await db.execute(sql`
-        insert into ${t.messages} (workspace_id, conversation_id, type, text, creator, status, created_at)
-        select workspace_id, id, 'text', 'hello', 'user', 'received', last_activity_at from ${t.conversations}
-        where workspace_id = ${ws.id}`);
+      await seedConversations(db, ws.id, member.id);
       // The steady state autovacuum reaches after a bulk insert: statistics, visibility map, GIN pending list merged.
       await db.execute(sql`vacuum analyze`);
       const tabs: Tab[] = ['me', 'assigned', 'open', 'closed'];
@@ -331,6 +352,8 @@ export const benchmark: Benchmark = {
           floorOverEndToEnd: { value: round(floor / endToEnd, 2), unit: 'x', goal: 2, description: 'raw floor rate / end-to-end rate (goal <= 2, i.e. end to end at least 50% of the floor)' },
           burstCpuNodeSeconds: { value: round(burstNodeS, 2), unit: 's', description: 'CPU of this process during the burst (HTTP server and client, signatures, ingestion)' },
           burstCpuDatabaseSeconds: { value: round(burstDbS, 2), unit: 's', description: 'CPU of the database backends during the burst' },
+          burstStatementsPerMessage: { value: round(burstStatements, 2), unit: 'count', description: "statements per message during the burst on the app's pool (the job queue's own pool not counted)" },
+          burstTransactionsPerMessage: { value: round(burstTransactions, 2), unit: 'count', description: "transactions per message during the burst on the app's pool" },
           floorCpuNodeSeconds: { value: round(floorNodeS, 2), unit: 's', description: 'CPU of this process during the raw floor' },
           floorCpuDatabaseSeconds: { value: round(floorDbS, 2), unit: 's', description: 'CPU of the database backends during the raw floor' },
           answerP50: { value: round(percentile(answerTimes, 50), 2), unit: 'ms', description: 'time to answer a webhook, median' },

@@ -8,6 +8,7 @@
  */
 import type { Executor } from '../db/client';
 import * as runs from '../repositories/campaign-runs';
+import * as inbound from '../repositories/inbound-campaigns';
 import { toContact } from '../repositories/resources';
 import { appendEvents } from '../realtime/event-log';
 import type { ServiceDeps } from '../services/context';
@@ -19,11 +20,15 @@ const optInWords = new Set(['START']);
 /** The words of an inbound message as compared with the keywords: trimmed, upper-case, single spaces. */
 const normalised = (text: string | null | undefined) => (text ?? '').trim().replace(/\s+/g, ' ').toUpperCase();
 
+/**
+ * One statement per batch reads what the batch can mean for campaigns: the workspace's keywords and, for the
+ * batch's contacts, whether a campaign awaits their reply. Most batches mean nothing and stop there; replies
+ * alone are one statement more; an opt-out or opt-in is one transaction with its `contact.updated` events.
+ */
 export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs' | 'log'>, workspaceId: string, items: InboundItem[]): Promise<void> {
   if (items.length === 0) return;
-  const settings = await runs.campaignSettingsOf(d.db.db, workspaceId);
+  const { settings, contacts } = await inbound.campaignFactsOf(d.db.db, workspaceId, [...new Set(items.map((i) => i.phoneNumber))]);
   const keywords = new Set([...optOutWords, ...settings.optOutKeywords.map((k) => normalised(k))]);
-  const contacts = await runs.contactsByPhones(d.db.db, workspaceId, [...new Set(items.map((i) => i.phoneNumber))]);
   const out = new Map<string, InboundItem>();
   const back = new Set<string>();
   for (const item of items) {
@@ -33,10 +38,16 @@ export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs
     if (keywords.has(words)) out.set(contact.id, item);
     else if (optInWords.has(words)) back.add(contact.id);
   }
+  const replied = [...contacts.values()].filter((c) => c.awaitingReply).map((c) => c.id);
+  const optIn = [...back].filter((id) => !out.has(id));
+  if (out.size === 0 && optIn.length === 0) {
+    await runs.markReplied(d.db.db, workspaceId, replied);
+    return;
+  }
   const changed = await d.db.transaction(async (tx) => {
-    await runs.markReplied(tx, workspaceId, [...contacts.values()].map((c) => c.id));
+    await runs.markReplied(tx, workspaceId, replied);
     const optedOut = await runs.setOptedOut(tx, workspaceId, [...out.keys()], true);
-    const optedIn = await runs.setOptedOut(tx, workspaceId, [...back].filter((id) => !out.has(id)), false);
+    const optedIn = await runs.setOptedOut(tx, workspaceId, optIn, false);
     const all = [...optedOut, ...optedIn];
     await appendEvents(tx, workspaceId, all.map((c) => ({ type: 'contact.updated' as const, payload: { contact: toContact(c) } })));
     return optedOut;
@@ -64,4 +75,22 @@ export async function campaignStatusApplied(
   failure: { code: number | null; reason: string | null },
 ): Promise<string[]> {
   return runs.applyDeliveryStatus(tx, workspaceId, wamid, status, failure);
+}
+
+/**
+ * The statuses of a batch, inside its transaction: the campaign log lines follow them, one statement per round
+ * (a round holds at most one status of each wamid, in the order given, so a wamid's statuses apply in order, as
+ * one at a time would). Answers the campaigns whose lines changed.
+ */
+export async function campaignStatusesApplied(tx: Executor, workspaceId: string, list: inbound.StatusOfWamid[]): Promise<string[]> {
+  const rounds: inbound.StatusOfWamid[][] = [];
+  const seen = new Map<string, number>();
+  for (const s of list) {
+    const k = seen.get(s.wamid) ?? 0;
+    seen.set(s.wamid, k + 1);
+    (rounds[k] ??= []).push(s);
+  }
+  const changed = new Set<string>();
+  for (const round of rounds) for (const id of await inbound.applyDeliveryStatuses(tx, workspaceId, round)) changed.add(id);
+  return [...changed];
 }

@@ -1,6 +1,6 @@
 /**
  * Fair auto-assignment (issue 19 item 8). When customers write in unassigned open conversations, each goes to
- * the next available member under their capacity, round-robin (repositories/routing.ts). A number with an
+ * the next available member under their capacity, round-robin (repositories/inbound-routing.ts). A number with an
  * active bot keeps its unassigned conversations for the bot: they are skipped here (the bot runtime, built
  * elsewhere, takes them). Assignments are recorded like a member's, by the system actor.
  */
@@ -8,11 +8,32 @@ import type { Executor } from '../db/client';
 import { forbidden, notFound } from '../errors';
 import type { WorkspaceContext } from './caller';
 import * as routing from '../repositories/routing';
+import * as inbound from '../repositories/inbound-routing';
 import { isUuid } from '../repositories/pagination';
 import type { ServiceDeps } from './context';
 
 export interface AssignConversation {
   (workspaceId: string, conversationId: string, memberId: string): Promise<unknown>;
+}
+
+/**
+ * The owners of `count` waiting conversations, in order, as many as there are free seats: each goes to the
+ * member next in the round-robin, who then moves to its end (as if each had been taken one at a time). Each
+ * pick is recorded 1 ms after the one before, so the next batch continues the same order.
+ */
+async function dealToAgents(tx: Executor, workspaceId: string, count: number, at: Date): Promise<string[]> {
+  const queue = await inbound.lockAgentSeats(tx, workspaceId);
+  const owners: string[] = [];
+  const last = new Map<string, Date>();
+  while (owners.length < count && queue.length > 0) {
+    const seat = queue.shift()!;
+    last.set(seat.memberId, new Date(at.getTime() + owners.length));
+    owners.push(seat.memberId);
+    seat.open++;
+    if (seat.open < seat.chatCapacity) queue.push(seat);
+  }
+  await inbound.markAutoAssigned(tx, workspaceId, [...last].map(([memberId, when]) => ({ memberId, at: when })));
+  return owners;
 }
 
 export function routingService(d: ServiceDeps, assign: AssignConversation) {
@@ -33,21 +54,19 @@ export function routingService(d: ServiceDeps, assign: AssignConversation) {
       if (!row) throw notFound('Member not found');
       return row;
     },
-    /** Auto-assigns the unassigned conversations the stored inbound messages (wamids) landed in. */
+    /**
+     * Auto-assigns the unassigned conversations the stored inbound messages (wamids) landed in: one statement
+     * per batch finds them (and whether anyone is available); when someone is, one transaction deals them all
+     * round-robin, then each is assigned as a member's assignment is (its own transaction and events).
+     */
     async afterInbound(workspaceId: string, wamids: string[]): Promise<{ assigned: number; leftToBot: number; noAgent: number }> {
-      const out = { assigned: 0, leftToBot: 0, noAgent: 0 };
-      const waiting = await routing.unassignedByWamids(ex(), workspaceId, wamids);
-      for (const c of waiting) {
-        if (c.whatsappAccountId && (await routing.numberHasActiveBot(ex(), workspaceId, c.whatsappAccountId))) {
-          out.leftToBot++;
-          continue;
-        }
-        const memberId = await d.db.transaction((tx) => routing.takeNextAgent(tx, workspaceId, new Date()));
-        if (!memberId) {
-          out.noAgent++;
-          continue;
-        }
-        await assign(workspaceId, c.id, memberId);
+      const { waiting, anyoneAvailable } = await inbound.waitingForAgent(ex(), workspaceId, wamids);
+      const forAgents = waiting.filter((c) => !c.botNumber);
+      const out = { assigned: 0, leftToBot: waiting.length - forAgents.length, noAgent: 0 };
+      const owners = anyoneAvailable && forAgents.length > 0 ? await d.db.transaction((tx) => dealToAgents(tx, workspaceId, forAgents.length, new Date())) : [];
+      out.noAgent = forAgents.length - owners.length;
+      for (const [i, memberId] of owners.entries()) {
+        await assign(workspaceId, forAgents[i].id, memberId);
         out.assigned++;
       }
       return out;
