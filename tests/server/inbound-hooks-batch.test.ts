@@ -8,7 +8,7 @@ import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import { campaignInboundCommitted, campaignStatusApplied, campaignStatusesApplied } from '../../src/server/campaigns/inbound-hooks';
+import { campaignInboundCommitted, campaignStatusesApplied } from '../../src/server/campaigns/inbound-hooks';
 import type { ServiceDeps } from '../../src/server/services/context';
 import { routingService } from '../../src/server/services/routing-service';
 import type { AccountRow } from '../../src/server/repositories/channel';
@@ -161,7 +161,7 @@ describe('campaign log lines of a batch of statuses', () => {
         });
       }
     }
-    for (const s of lists.one) await database.transaction((tx) => campaignStatusApplied(tx, ws, s.wamid, s.status, s.failure));
+    for (const s of lists.one) await database.transaction((tx) => campaignStatusesApplied(tx, ws, [s]));
     const changed = await database.transaction((tx) => campaignStatusesApplied(tx, ws, lists.batch));
     expect(changed).toEqual([campaign.id]);
     const rows = await db.select().from(t.campaignLogs).where(eq(t.campaignLogs.campaignId, campaign.id));

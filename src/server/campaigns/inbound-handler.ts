@@ -5,14 +5,13 @@
  */
 import type { ServiceDeps } from '../services/context';
 import type { InboundHandler } from '../whatsapp/inbound-pipeline';
-import { campaignInboundCommitted, campaignStatusApplied } from './inbound-hooks';
+import { campaignInboundCommitted, campaignStatusesApplied } from './inbound-hooks';
 
 export function campaignsInboundHandler(d: Pick<ServiceDeps, 'db' | 'jobs' | 'log'>): InboundHandler {
   return {
     failureMessage: 'campaign opt-out and reply handling of inbound messages failed',
     onMessagesStored: (workspaceId, { items }) => campaignInboundCommitted(d, workspaceId, items),
-    async onStatuses(tx, workspaceId, statuses) {
-      for (const s of statuses) await campaignStatusApplied(tx, workspaceId, s.wamid, s.status, s.failure);
-    },
+    // The whole batch in one call: one statement per round of statuses, not one per status.
+    onStatuses: (tx, workspaceId, statuses) => campaignStatusesApplied(tx, workspaceId, statuses),
   };
 }

@@ -66,17 +66,6 @@ export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs
   }
 }
 
-/** A status webhook of a wamid, inside its transaction: the campaign log line follows it. */
-export async function campaignStatusApplied(
-  tx: Executor,
-  workspaceId: string,
-  wamid: string,
-  status: 'sent' | 'delivered' | 'read' | 'failed',
-  failure: { code: number | null; reason: string | null },
-): Promise<string[]> {
-  return runs.applyDeliveryStatus(tx, workspaceId, wamid, status, failure);
-}
-
 /**
  * The statuses of a batch, inside its transaction: the campaign log lines follow them, one statement per round
  * (a round holds at most one status of each wamid, in the order given, so a wamid's statuses apply in order, as
