@@ -23,7 +23,7 @@ import type { ServiceDeps } from '../../src/server/services/context';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
 import { onPostgres, openTestDatabase } from '../support/server';
-import { until } from '../support/server-process';
+import { until } from '../support/until';
 import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 
 let database: Database;
