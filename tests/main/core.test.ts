@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDesktopCore, type DesktopCore } from '../../src/main/core';
 import { authUserKey } from '../../src/main/identity/identity';
-import { recordingNotifications } from '../../src/main/notify/notifier';
+import { recordingNotifications } from '../support/recording-notifications';
 import type { IpcSender } from '../../src/main/ipc/router';
 import { emulatorHost } from '../support/server';
 import { untilValue } from '../support/until';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDesktopCore, type DesktopCore, type DesktopCoreOptions } from '../../src/main/core';
-import { recordingNotifications } from '../../src/main/notify/notifier';
+import { recordingNotifications } from '../support/recording-notifications';
 import type { IpcSender } from '../../src/main/ipc/router';
 import type { SecretStore } from '../../src/main/identity/keychain';
 import { emulatorHost } from '../support/server';

@@ -29,7 +29,7 @@ import { APP_ORIGIN, appResponse } from '../../../src/main/app-protocol';
 import { createDesktopCore, type DesktopCore } from '../../../src/main/core';
 import { osKeychain } from '../../../src/main/identity/keychain';
 import { appSenderCheck } from '../../../src/main/ipc/sender';
-import { recordingNotifications } from '../../../src/main/notify/notifier';
+import { recordingNotifications } from '../../support/recording-notifications';
 import { resolveRendererEntry } from '../../../src/main/window';
 import { ipcEventPrefix, ipcInvokePrefix } from '../../../src/shared/ipc';
 import { aliases } from '../../../scripts/build/aliases';
