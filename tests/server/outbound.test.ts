@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
-import { OutcomeUnknownError, SendInFlightError } from '../../src/server/messaging/outbound';
+import { OutcomeUnknownError, SendInFlightError } from '../../src/server/messaging/send-outcomes';
 import type { OutboundContent, OutboundRequest } from '../../src/server/messaging/outbound-request';
 import { countByStatus } from '../../src/server/repositories/outbound-sends';
 import { backoffCount } from '../../src/server/repositories/send-pacers';
