@@ -131,7 +131,8 @@ fs.writeFileSync(
 
 const label = (wanted.length === Object.keys(parts).length ? 'all' : wanted.join('+')) + (process.env.MUTATION_MUTATE ? '-lines' : '');
 
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+// StrykerJS's options (stryker-mutator.io/docs/stryker-js/configuration). Not annotated with their type: it lives in
+// @stryker-mutator/api, which the project does not depend on directly.
 export default {
   testRunner: 'vitest',
   // tests/vitest.mutation.config.ts: the project's config with modules kept between runs (a mutant costs its tests).

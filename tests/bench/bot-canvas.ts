@@ -5,68 +5,20 @@
  * out and every edge drawn ("opens"), and the frame times (requestAnimationFrame deltas) while the mouse drags
  * the pane and turns the wheel, p95 against one frame at 60 Hz (16.7 ms).
  */
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
-import { startAuthEmulator } from '../../scripts/lib/auth-emulator';
-import { verifyEmail } from '../../scripts/lib/identity-rest';
+import { signInWithPassword } from '../../scripts/lib/identity-rest';
+import { startBenchStack } from './lib-stack';
 import { type Benchmark, percentile, round } from './types';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NODES = Number(process.env.BENCH_BOT_NODES ?? 500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const OPEN_GOAL_MS = 1000;
 const FRAME_GOAL_MS = 16.7;
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = http.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function buildRenderer(apiUrl: string, emulatorHost: string, outDir: string) {
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
-  const tailwind = (await import('@tailwindcss/vite')).default;
-  await build({
-    configFile: false,
-    root: path.join(root, 'src/renderer'),
-    plugins: [react(), tailwind()],
-    define: {
-      'import.meta.env.PARLEY_API_URL': JSON.stringify(apiUrl),
-      'import.meta.env.PARLEY_AUTH_EMULATOR': JSON.stringify(emulatorHost),
-    },
-    build: { outDir, emptyOutDir: true },
-    logLevel: 'warn',
-  });
-}
-
-function serveStatic(dir: string, port: number): Promise<http.Server> {
-  const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    let file = path.join(dir, decodeURIComponent(url.pathname));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(dir, 'index.html');
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
-}
 
 /**
  * A draft canvas of `count` nodes: Start, then rows of mixed steps (messages, questions, lists with items,
  * conditions with branches, web calls, e-mails), each joined to the one before, laid out on a grid.
  */
-export function bigBotCanvas(count: number) {
+function bigBotCanvas(count: number) {
   type N = { id: string; type: string; position: { x: number; y: number }; data: Record<string, unknown>; deletable?: boolean };
   const nodes: N[] = [{ id: 'start', type: 'StartNode', position: { x: 0, y: 0 }, data: { label: 'Start' }, deletable: false }];
   const edges: { id: string; source: string; target: string }[] = [];
@@ -125,47 +77,10 @@ export const benchmark: Benchmark = {
   needsDatabase: true,
   async run({ databaseUrl, log }) {
     if (!databaseUrl) throw new Error('bot-canvas needs a database');
-    const stoppers: (() => Promise<unknown>)[] = [];
+    const stack = await startBenchStack({ databaseUrl, dataDirPrefix: 'parley-bench-bot-', memberName: 'Bench Admin' });
     try {
-      const emulator = await startAuthEmulator({ projectId: 'demo-parley' });
-      stoppers.push(() => emulator.stop());
-      const apiPort = await freePort();
-      const webPort = await freePort();
-      const apiUrl = `http://127.0.0.1:${apiPort}`;
-      const webUrl = `http://127.0.0.1:${webPort}`;
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-bot-'));
-      stoppers.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-      process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
-      const { loadConfig } = await import('../../src/server/config');
-      const { buildApp } = await import('../../src/server/app');
-      const app = await buildApp({
-        config: loadConfig({
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          PORT: String(apiPort),
-          HOST: '127.0.0.1',
-          PARLEY_DATA_DIR: dataDir,
-          FIREBASE_PROJECT_ID: 'demo-parley',
-          FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-          PUBLIC_URL: apiUrl,
-          APP_URL: webUrl,
-          SECRETS_KEY: 'parley-bench-secrets-key-0123456789',
-          LOG_LEVEL: 'warn',
-          RATE_LIMIT_SIGNUP: '1000',
-        }),
-      });
-      await app.listen({ port: apiPort, host: '127.0.0.1' });
-      stoppers.push(() => app.close());
-
-      const email = `bench-${randomUUID().slice(0, 8)}@parley-bench.com`;
-      const password = 'parley-bench-pass';
-      const res = await app.inject({ method: 'POST', url: '/auth/sign-up', payload: { email, password, name: 'Bench Admin', organizationName: 'Bench Foods' } });
-      if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-      const member = res.json() as { id: string; currentWorkspaceId: string };
-      await verifyEmail(emulator.host, email);
-      const { signInWithPassword } = await import('../../scripts/lib/identity-rest');
-      const { idToken } = await signInWithPassword(emulator.host, email, password);
+      const { app, member } = stack;
+      const { idToken } = await signInWithPassword(stack.emulatorHost, stack.email, stack.password);
       const auth = { authorization: `Bearer ${idToken}` };
       const title = 'Big bot';
       const created = await app.inject({ method: 'POST', url: '/bot', headers: auth, payload: { workspaceId: member.currentWorkspaceId, title } });
@@ -176,27 +91,14 @@ export const benchmark: Benchmark = {
       if (saved.statusCode !== 200) throw new Error(`save canvas: ${saved.statusCode} ${saved.body.slice(0, 500)}`);
       log(`bot of ${canvas.nodes.length} nodes and ${canvas.edges.length} edges saved`);
 
-      const t = Date.now();
-      const outDir = path.join(dataDir, 'web');
-      await buildRenderer(apiUrl, emulator.host, outDir);
-      log(`built the renderer in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-      const web = await serveStatic(outDir, webPort);
-      stoppers.push(() => new Promise((r) => web.close(r)));
-
-      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-      stoppers.push(() => browser.close());
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      await page.addInitScript('globalThis.__name = (f) => f;');
-      await page.goto(`${webUrl}/login`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password', { exact: true }).fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      log(`built the renderer in ${(await stack.serveRenderer()).toFixed(1)} s`);
+      const page = await stack.signedInPage();
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
 
       const opens: number[] = [];
       const frames: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        await page.goto(`${webUrl}/automation`);
+        await page.goto(`${stack.webUrl}/automation`);
         await page.getByRole('link', { name: title }).waitFor();
         opens.push(await page.evaluate(openAndWait, { title, nodes: canvas.nodes.length, edges: canvas.edges.length }));
         // Pan (drag the empty pane) and zoom (wheel) with the mouse while the page records its frame times.
@@ -245,7 +147,7 @@ export const benchmark: Benchmark = {
         ],
       };
     } finally {
-      for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+      await stack.stop();
     }
   },
 };

@@ -6,65 +6,15 @@
  * both as an in-app navigation (app already loaded, data not cached) and as a cold page load. Also checks that
  * the DOM holds only a window of rows, not the whole list.
  */
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
-import { startAuthEmulator } from '../../scripts/lib/auth-emulator';
-import { verifyEmail } from '../../scripts/lib/identity-rest';
+import { startBenchStack } from './lib-stack';
 import { type Benchmark, type Metric, percentile, round } from './types';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const GOAL_MS = 1000;
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = http.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** The renderer's production build, pointed at the server. */
-async function buildRenderer(apiUrl: string, emulatorHost: string, outDir: string) {
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
-  const tailwind = (await import('@tailwindcss/vite')).default;
-  await build({
-    configFile: false,
-    root: path.join(root, 'src/renderer'),
-    plugins: [react(), tailwind()],
-    define: {
-      'import.meta.env.PARLEY_API_URL': JSON.stringify(apiUrl),
-      'import.meta.env.PARLEY_AUTH_EMULATOR': JSON.stringify(emulatorHost),
-    },
-    build: { outDir, emptyOutDir: true },
-    logLevel: 'warn',
-  });
-}
-
-/** Serves the build like a static host with SPA fallback. */
-function serveStatic(dir: string, port: number): Promise<http.Server> {
-  const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    let file = path.join(dir, decodeURIComponent(url.pathname));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(dir, 'index.html');
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
-}
 
 /** 100,000 contacts and conversations (every other one closed, one last message each), one conversation of 10,000. */
 async function seed(databaseUrl: string, workspaceId: string, memberId: string): Promise<{ bigId: string; lastText: string }> {
@@ -174,67 +124,16 @@ export const benchmark: Benchmark = {
   needsDatabase: true,
   async run({ databaseUrl, log }) {
     if (!databaseUrl) throw new Error('renderer-chat needs a database');
-    const stoppers: (() => Promise<unknown>)[] = [];
+    const stack = await startBenchStack({ databaseUrl, dataDirPrefix: 'parley-bench-ui-', memberName: 'Bench Agent' });
     try {
-      const emulator = await startAuthEmulator({ projectId: 'demo-parley' });
-      stoppers.push(() => emulator.stop());
-      const apiPort = await freePort();
-      const webPort = await freePort();
-      const apiUrl = `http://127.0.0.1:${apiPort}`;
-      const webUrl = `http://127.0.0.1:${webPort}`;
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-ui-'));
-      stoppers.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-      process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
-      const { loadConfig } = await import('../../src/server/config');
-      const { buildApp } = await import('../../src/server/app');
-      const app = await buildApp({
-        config: loadConfig({
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          PORT: String(apiPort),
-          HOST: '127.0.0.1',
-          PARLEY_DATA_DIR: dataDir,
-          FIREBASE_PROJECT_ID: 'demo-parley',
-          FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-          PUBLIC_URL: apiUrl,
-          APP_URL: webUrl,
-          SECRETS_KEY: 'parley-bench-secrets-key-0123456789',
-          LOG_LEVEL: 'warn',
-          RATE_LIMIT_SIGNUP: '1000',
-        }),
-      });
-      await app.listen({ port: apiPort, host: '127.0.0.1' });
-      stoppers.push(() => app.close());
-
-      const email = `bench-${randomUUID().slice(0, 8)}@parley-bench.com`;
-      const password = 'parley-bench-pass';
-      const res = await app.inject({ method: 'POST', url: '/auth/sign-up', payload: { email, password, name: 'Bench Agent', organizationName: 'Bench Foods' } });
-      if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-      const member = res.json() as { id: string; currentWorkspaceId: string };
-      await verifyEmail(emulator.host, email);
-
-      let t = Date.now();
+      const { member, webUrl, apiUrl } = stack;
+      const t = Date.now();
       const { bigId, lastText } = await seed(databaseUrl, member.currentWorkspaceId, member.id);
       const seedSeconds = (Date.now() - t) / 1000;
       log(`seeded ${CONVERSATIONS} conversations and ${MESSAGES} messages in ${seedSeconds.toFixed(1)} s`);
 
-      t = Date.now();
-      const outDir = path.join(dataDir, 'web');
-      await buildRenderer(apiUrl, emulator.host, outDir);
-      log(`built the renderer in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-      const web = await serveStatic(outDir, webPort);
-      stoppers.push(() => new Promise((r) => web.close(r)));
-
-      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-      stoppers.push(() => browser.close());
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      // tsx keeps function names with a `__name` helper that serialised functions carry into the page.
-      await page.addInitScript('globalThis.__name = (f) => f;');
-      await page.goto(`${webUrl}/login`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password', { exact: true }).fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      log(`built the renderer in ${(await stack.serveRenderer()).toFixed(1)} s`);
+      const page = await stack.signedInPage();
       await page.evaluate(clickAndWait, { start: { kind: 'none' } as Start, check: firstRowReady });
 
       const listNav: number[] = [];
@@ -320,7 +219,7 @@ export const benchmark: Benchmark = {
         ],
       };
     } finally {
-      for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+      await stack.stop();
     }
   },
 };

@@ -11,7 +11,8 @@ import { createServerApi, type ServerApi } from '../../src/main/cache/server-api
 import { createSync, type Sync } from '../../src/main/cache/sync';
 import { WorkspaceCache } from '../../src/main/cache/workspace-cache';
 import type { Session } from '../support/server';
-import { type DeskStack, startDeskStack, until } from './stack-support';
+import { untilValue } from '../support/until';
+import { type DeskStack, startDeskStack } from './stack-support';
 import { signInWithPassword } from '../../scripts/lib/identity-rest';
 import { emulatorHost } from '../support/server';
 
@@ -79,7 +80,7 @@ describe('desktop cache sync', () => {
     cache = new WorkspaceCache(file());
     sync = createSync({ api: apiFor(admin), cache, workspaceId: admin.workspaceId, onStatus: (s) => statuses.push(s), retryDelayMs: [100, 500] });
     sync.start();
-    await until('the first sync', () => sync.status().state === 'live' && cache.lastSyncedAt);
+    await untilValue('the first sync', () => sync.status().state === 'live' && cache.lastSyncedAt);
 
     expect(cache.memberId).toBe(admin.member.id);
     const open = cache.listConversations('open');
@@ -110,7 +111,7 @@ describe('desktop cache sync', () => {
   it('stays current from the event stream: a new conversation, a message, an assignment', async () => {
     const before = cache.lastSeq;
     const third = await customerWrites('Is the shop open on Sunday?', 'Mary Jackson');
-    await until('the new conversation', () => cache.conversation(third.conversation.id));
+    await untilValue('the new conversation', () => cache.conversation(third.conversation.id));
     expect(cache.searchMessages('sunday').map((m) => m.conversationId)).toEqual([third.conversation.id]);
     expect(cache.lastSeq).toBeGreaterThan(before);
 
@@ -119,7 +120,7 @@ describe('desktop cache sync', () => {
       body: { assigneeMemberId: admin.member.id },
     });
     expect(assigned.statusCode).toBe(200);
-    await until('the assignment', () => cache.conversation(third.conversation.id)?.assigneeMemberId === admin.member.id);
+    await untilValue('the assignment', () => cache.conversation(third.conversation.id)?.assigneeMemberId === admin.member.id);
     expect(cache.listConversations('me').items.map((c) => c.id)).toEqual([third.conversation.id]);
     expect(cache.counts()).toMatchObject({ me: 1, assigned: 1, open: 3, unread: { me: 1 } });
   });
@@ -135,7 +136,7 @@ describe('desktop cache sync', () => {
     expect(cache.lastSeq).toBe(seq);
     sync = createSync({ api: apiFor(admin), cache, workspaceId: admin.workspaceId, retryDelayMs: [100, 500] });
     sync.start();
-    await until('the missed conversation', () => cache.conversation(missed.conversation.id));
+    await untilValue('the missed conversation', () => cache.conversation(missed.conversation.id));
     expect(cache.lastSyncedAt).toBe(syncedAt);
     expect(cache.lastSeq).toBeGreaterThan(seq);
   });
@@ -146,10 +147,10 @@ describe('desktop cache sync', () => {
     const seen: SyncStatus[] = [];
     sync = createSync({ api: apiFor(admin, net.fetch), cache, workspaceId: admin.workspaceId, onStatus: (s) => seen.push(s), retryDelayMs: [100, 300] });
     sync.start();
-    await until('live', () => sync.status().state === 'live');
+    await untilValue('live', () => sync.status().state === 'live');
     net.down = true;
     net.cut();
-    await until('offline', () => sync.status().state === 'offline');
+    await untilValue('offline', () => sync.status().state === 'offline');
     expect(sync.status()).toMatchObject({ online: false, message: 'The server cannot be reached' });
     // The cache still answers.
     expect(cache.listConversations('open').items.length).toBe(4);
@@ -157,8 +158,8 @@ describe('desktop cache sync', () => {
     const whileOffline = await customerWrites('Hello? Anyone there?', 'Hedy Lamarr');
     net.down = false;
     sync.retry();
-    await until('back online', () => sync.status().online && sync.status().state === 'live');
-    await until('the conversation written while offline', () => cache.conversation(whileOffline.conversation.id));
+    await untilValue('back online', () => sync.status().online && sync.status().state === 'live');
+    await untilValue('the conversation written while offline', () => cache.conversation(whileOffline.conversation.id));
     expect(seen.map((s) => s.state)).toEqual(expect.arrayContaining(['live', 'offline']));
   });
 
@@ -183,7 +184,7 @@ describe('desktop cache sync', () => {
     const changes: boolean[] = [];
     sync = createSync({ api: resetting, cache, workspaceId: admin.workspaceId, onChange: (c) => changes.push(c.full), retryDelayMs: [100, 300] });
     sync.start();
-    await until('the full reload', () => cache.lastSyncedAt !== syncedAt && sync.status().state === 'live');
+    await untilValue('the full reload', () => cache.lastSyncedAt !== syncedAt && sync.status().state === 'live');
     expect(changes).toContain(true);
     expect(cache.searchContacts({ search: 'katherine' }).items).toEqual([]);
     expect(cache.listConversations('open').items).toHaveLength(5);

@@ -6,10 +6,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDesktopCore, type DesktopCore } from '../../src/main/core';
 import { authUserKey } from '../../src/main/identity/identity';
-import { recordingNotifications } from '../../src/main/notify/notifier';
+import { recordingNotifications } from '../support/recording-notifications';
 import type { IpcSender } from '../../src/main/ipc/router';
 import { emulatorHost } from '../support/server';
-import { type DeskStack, startDeskStack, until } from './stack-support';
+import { untilValue } from '../support/until';
+import { type DeskStack, startDeskStack } from './stack-support';
 import { testKeychain } from './keychain-support';
 
 const PAGE = 'app://parley/index.html';
@@ -72,7 +73,7 @@ describe('desktop core', () => {
     expect(profile).toMatchObject({ email: admin.email });
     const status = await call('sync.setWorkspace', { workspaceId: admin.workspaceId });
     expect(status).toMatchObject({ workspaceId: admin.workspaceId });
-    await until('live', () => core.syncStatus().state === 'live' && core.workspaceCache()?.lastSyncedAt);
+    await untilValue('live', () => core.syncStatus().state === 'live' && core.workspaceCache()?.lastSyncedAt);
     const tabs = (await call('cache.listConversations', { tab: 'open' })) as { items: { lastMessage: { text: string } }[] };
     expect(tabs.items.map((c) => c.lastMessage.text)).toEqual(['First question']);
     expect(events.some((e) => e.event === 'sync.status' && (e.payload as { state: string }).state === 'live')).toBe(true);
@@ -88,7 +89,7 @@ describe('desktop core', () => {
 
   it('notifies a new conversation; a click focuses the window and navigates to it', async () => {
     const { conversation } = await customerWrites('Do you deliver on Saturdays?');
-    await until('the notification', () => notifications.shown.find((n) => n.conversationId === conversation.id));
+    await untilValue('the notification', () => notifications.shown.find((n) => n.conversationId === conversation.id));
     const notice = notifications.shown.find((n) => n.conversationId === conversation.id)!;
     expect(notice).toMatchObject({ kind: 'newConversation', body: 'Do you deliver on Saturdays?' });
     notifications.click(notifications.shown.indexOf(notice));
@@ -98,15 +99,15 @@ describe('desktop core', () => {
 
   it('notifies an assignment to me and inbound messages in my conversations, but not in the one on screen', async () => {
     const { waId, conversation } = await customerWrites('Need help with an order');
-    await until('cached', () => core.workspaceCache()?.conversation(conversation.id));
+    await untilValue('cached', () => core.workspaceCache()?.conversation(conversation.id));
     const shown = notifications.shown.length;
     const patched = await ta.call('PATCH', `/conversation/${conversation.id}`, { token: admin.token, body: { assigneeMemberId: admin.member.id } });
     expect(patched.statusCode).toBe(200);
-    await until('assigned notice', () => notifications.shown.slice(shown).find((n) => n.kind === 'assignedToMe'));
+    await untilValue('assigned notice', () => notifications.shown.slice(shown).find((n) => n.kind === 'assignedToMe'));
 
     await ta.sandbox.customers.say(waId, 'Order 1234, thanks', { phoneNumberId: number.phoneNumberId });
     await ta.app.parley.jobs.drain();
-    await until('inbound notice', () => notifications.shown.slice(shown).find((n) => n.kind === 'inboundMessage'));
+    await untilValue('inbound notice', () => notifications.shown.slice(shown).find((n) => n.kind === 'inboundMessage'));
     expect(notifications.shown.slice(shown).find((n) => n.kind === 'inboundMessage')).toMatchObject({ body: 'Order 1234, thanks', conversationId: conversation.id });
 
     // Looking at it in a focused window: no notification, and it is not unread.
@@ -116,7 +117,7 @@ describe('desktop core', () => {
     const before = core.workspaceCache()!.lastSeq;
     await ta.sandbox.customers.say(waId, 'Are you there?', { phoneNumberId: number.phoneNumberId });
     await ta.app.parley.jobs.drain();
-    await until('applied', () => core.workspaceCache()!.lastSeq > before);
+    await untilValue('applied', () => core.workspaceCache()!.lastSeq > before);
     expect(notifications.shown.length).toBe(seen);
     expect(core.workspaceCache()!.conversation(conversation.id)?.unread).toBe(false);
 
@@ -127,7 +128,7 @@ describe('desktop core', () => {
     const quiet = notifications.shown.length;
     const before2 = core.workspaceCache()!.lastSeq;
     await customerWrites('Another new chat');
-    await until('applied', () => core.workspaceCache()!.lastSeq > before2);
+    await untilValue('applied', () => core.workspaceCache()!.lastSeq > before2);
     expect(notifications.shown.length).toBe(quiet);
   });
 
@@ -144,7 +145,7 @@ describe('desktop core', () => {
     expect(await call('drafts.get', { conversationId: 'c-1' })).toEqual({ text: 'Half a reply' });
     expect(await call('notifications.getSettings')).toMatchObject({ newConversation: false });
     expect(core.syncStatus().workspaceId).toBe(admin.workspaceId);
-    await until('live again', () => core.syncStatus().state === 'live');
+    await untilValue('live again', () => core.syncStatus().state === 'live');
     expect(((await call('cache.conversationCounts')) as { open: number }).open).toBe(4);
   });
 

@@ -8,11 +8,12 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDesktopCore, type DesktopCore, type DesktopCoreOptions } from '../../src/main/core';
-import { recordingNotifications } from '../../src/main/notify/notifier';
+import { recordingNotifications } from '../support/recording-notifications';
 import type { IpcSender } from '../../src/main/ipc/router';
 import type { SecretStore } from '../../src/main/identity/keychain';
 import { emulatorHost } from '../support/server';
-import { type DeskStack, startDeskStack, until } from './stack-support';
+import { untilValue } from '../support/until';
+import { type DeskStack, startDeskStack } from './stack-support';
 import { testKeychain } from './keychain-support';
 
 const PAGE = 'app://parley/index.html';
@@ -84,7 +85,7 @@ describe('tokens go to one server only', () => {
 
     await call('identity.signIn', { email: stack.admin.email, password: stack.admin.password });
     await call('sync.setWorkspace', { workspaceId: stack.admin.workspaceId });
-    await until('live', () => core.syncStatus().state === 'live');
+    await untilValue('live', () => core.syncStatus().state === 'live');
 
     // Signed in: refused, even when the server claims the right project.
     attackerProject = 'demo-parley';
@@ -97,7 +98,7 @@ describe('tokens go to one server only', () => {
     core = await startCore(dir, store);
     expect(await callOn(core)('server.getAddress')).toMatchObject({ url: stack.base });
     await callOn(core)('sync.setWorkspace', { workspaceId: stack.admin.workspaceId });
-    await until('live after restart', () => core.syncStatus().state === 'live');
+    await untilValue('live after restart', () => core.syncStatus().state === 'live');
     await callOn(core)('identity.signOut');
     await core.dispose();
 
@@ -157,7 +158,7 @@ describe('the cache leaves with its user', () => {
     await stack.customerWrites('Private question');
     await call('identity.signIn', { email: stack.admin.email, password: stack.admin.password });
     await call('sync.setWorkspace', { workspaceId: stack.admin.workspaceId });
-    await until('live', () => core.syncStatus().state === 'live' && core.workspaceCache()?.lastSyncedAt);
+    await untilValue('live', () => core.syncStatus().state === 'live' && core.workspaceCache()?.lastSyncedAt);
     const userDir = path.join(dir, 'cache', stack.admin.member.uid);
     const workspaceFile = path.join(userDir, `workspace-${stack.admin.workspaceId}.sqlite`);
     for (const file of [path.join(userDir, 'user.sqlite'), workspaceFile, `${workspaceFile}-wal`]) {
@@ -167,7 +168,7 @@ describe('the cache leaves with its user', () => {
 
     denied = true;
     for (const stream of streams) stream.abort();
-    await until('wiped', () => !fs.existsSync(workspaceFile) && core.syncStatus().state === 'error');
+    await untilValue('wiped', () => !fs.existsSync(workspaceFile) && core.syncStatus().state === 'error');
     expect(fs.existsSync(`${workspaceFile}-wal`)).toBe(false);
     expect(core.syncStatus()).toMatchObject({ state: 'error', message: 'You no longer have access to this workspace' });
     expect(core.workspaceCache()).toBeNull();
@@ -194,14 +195,14 @@ describe('the cache leaves with its user (sessions)', () => {
     const call = callOn(core);
     await call('identity.signIn', { email: victim.email, password: victim.password });
     await call('sync.setWorkspace', { workspaceId: victim.workspaceId });
-    await until('live', () => core.syncStatus().state === 'live' && core.workspaceCache()?.lastSyncedAt);
+    await untilValue('live', () => core.syncStatus().state === 'live' && core.workspaceCache()?.lastSyncedAt);
     const userDir = path.join(dir, 'cache', victim.member.uid);
     expect(fs.existsSync(userDir)).toBe(true);
 
     await disableUser(victim.member.uid);
     // the next token refresh finds the account disabled: the SDK ends the session
     await core.invoke('identity.getIdToken', { forceRefresh: true }, sender);
-    await until('wiped', () => !fs.existsSync(userDir));
+    await untilValue('wiped', () => !fs.existsSync(userDir));
     expect(await call('identity.currentUser')).toBeNull();
     await core.dispose();
   });
@@ -252,7 +253,7 @@ describe('signing in anew', () => {
     const me = { id: stack.admin.member.id, uid: stack.admin.member.uid, role: 'admin', createdAt: stack.admin.member.createdAt, workspaceIds: [stack.admin.workspaceId], Workspaces: [] };
     await call('cache.putMe', { me: { ...me, currentWorkspaceId: stack.admin.workspaceId } });
     await call('sync.setWorkspace', { workspaceId: stack.admin.workspaceId });
-    await until('live', () => core.syncStatus().state === 'live');
+    await untilValue('live', () => core.syncStatus().state === 'live');
     const statuses: string[] = [];
     core.onEvent((event, payload) => {
       if (event === 'sync.status') statuses.push((payload as { state: string }).state);
@@ -262,7 +263,7 @@ describe('signing in anew', () => {
     // the sync was stopped before the attempt, and the previous session resumed after it failed
     expect(statuses[0]).toBe('signedOut');
     expect(await call('identity.currentUser')).toMatchObject({ email: stack.admin.email });
-    await until('live again', () => core.syncStatus().state === 'live');
+    await untilValue('live again', () => core.syncStatus().state === 'live');
     expect(await call('drafts.get', { conversationId: 'c-1' })).toEqual({ text: '' });
     await call('identity.signOut');
     await core.dispose();
@@ -294,7 +295,7 @@ describe('start-up cannot be bricked by what was stored', () => {
     expect(core.syncStatus().state).toBe('signedOut');
     // and the app works on: the workspace can be opened
     await call('sync.setWorkspace', { workspaceId: stack.admin.workspaceId });
-    await until('live', () => core.syncStatus().state === 'live');
+    await untilValue('live', () => core.syncStatus().state === 'live');
     await call('identity.signOut');
     await core.dispose();
   });

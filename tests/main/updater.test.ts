@@ -4,7 +4,8 @@ import http from 'node:http';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelOf, decideUpdate, feedFileName, readFeed } from '../../src/main/update/decide';
+import { channelOf } from '../../src/main/update/decide';
+import { decideUpdate, feedFileName, readFeed } from '../support/update-feed';
 import { createUpdater, type AutoUpdaterLike } from '../../src/main/update/updater';
 
 const feeds: Record<string, string> = {

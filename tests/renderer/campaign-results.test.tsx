@@ -5,7 +5,7 @@ import '@testing-library/jest-dom/vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setEventStreamTokenSource } from '../../src/renderer/src/lib/workspace-events';
+import { setIdTokenSource } from '../../src/renderer/src/lib/id-token';
 import { FakeEventSource, withLayout } from './live-chat/harness';
 import { type Answer, defaultAnswers, now, polyfillDom, renderApp, workspace } from './support/app';
 
@@ -35,7 +35,7 @@ let restoreLayout: () => void;
 beforeAll(() => {
   polyfillDom();
   (globalThis as Record<string, unknown>).EventSource = FakeEventSource;
-  setEventStreamTokenSource(async () => 'token');
+  setIdTokenSource(async () => 'token');
 });
 beforeEach(() => {
   restoreLayout?.();

@@ -12,11 +12,11 @@ import {
   CanvasFrame,
   CanvasNode,
   type CanvasGraph,
-  type CanvasProblem,
   type PaletteEntry,
   createCanvasStore,
   useNodeData,
 } from '../../src/renderer/src/components/canvas';
+import type { CanvasProblem } from '../../src/renderer/src/components/canvas/context';
 import { withLayout } from './live-chat/harness';
 import { polyfillDom } from './support/app';
 

@@ -4,10 +4,11 @@
  * an active bot keeps its unassigned conversations for the bot (the seam the bots build on). Availability is
  * the member's own (or an admin's) to change. Inbound messages arrive through the sandbox's signed webhooks.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { newCustomers } from '../support/customers';
 
 let ta: TestApp;
 let admin: Session;
@@ -15,7 +16,6 @@ let ann: Session;
 let bob: Session;
 let phoneNumberId: string;
 let accountId: string;
-let seq = 0;
 
 beforeAll(async () => {
   ta = await buildTestApp();
@@ -32,14 +32,9 @@ afterAll(async () => {
   await ta?.close();
 });
 
-async function newCustomerWrites(): Promise<{ assigneeMemberId: string | null; assigneeBotId: string | null; id: string }> {
-  const waId = `1650555${String(7000 + seq++)}`;
-  await ta.sandbox.customers.say(waId, 'Hello!', { phoneNumberId, name: `Routed ${seq}` });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [c] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return c;
-}
+const customerWrites = newCustomers(() => ({ ta, workspaceId: admin.workspaceId, phoneNumberId }), { waIdPrefix: '1650555', first: 7000, text: 'Hello!', name: (n) => `Routed ${n}` });
+/** A new customer writes in; answers the conversation (and how it was assigned). */
+const newCustomerWrites = async () => (await customerWrites()).conversation;
 
 const routing = (who: Session, body: Record<string, unknown>) =>
   ta.call('PATCH', `/workspace/${admin.workspaceId}/member-routing`, { token: who.token, body });

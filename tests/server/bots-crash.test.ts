@@ -11,9 +11,10 @@ import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { startSandbox } from '../../src/sandbox';
-import { TestApp, emulatorHost, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
+import { TestApp, onPostgres, openTestDatabase, serverProcessEnv, testConfig, type Session } from '../support/server';
 import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
-import { answers, killAllServerProcesses, killHard, startServerProcess, type ServerProcess, until } from '../support/server-process';
+import { answers, killAllServerProcesses, killHard, startServerProcess, type ServerProcess } from '../support/server-process';
+import { until } from '../support/until';
 
 let ta: TestApp;
 let url: string;
@@ -23,18 +24,7 @@ let childPort = 0;
 
 /** A real server process (its pid is the server: SIGKILL kills it), webhooks pointed at it. */
 async function startServer(): Promise<ServerProcess> {
-  const server = await startServerProcess(
-    {
-      DATABASE_URL: url,
-      GRAPH_API_URL: ta.sandbox.baseUrl,
-      WHATSAPP_APP_SECRET: testAppSecret,
-      WHATSAPP_VERIFY_TOKEN: testVerifyToken,
-      SECRETS_KEY: testSecretsKey,
-      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
-      FIREBASE_PROJECT_ID: 'demo-parley',
-    },
-    { readyMs: 120_000 },
-  );
+  const server = await startServerProcess(serverProcessEnv(url, ta.sandbox.baseUrl), { readyMs: 120_000 });
   childPort = server.port;
   return server;
 }

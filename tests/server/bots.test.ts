@@ -14,6 +14,7 @@ import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { guardedFetch } from '../../src/server/bots/http-node';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { landedIn } from '../support/customers';
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 let ta: TestApp;
@@ -114,8 +115,7 @@ async function tap(waId: string, msg: { type: 'list_reply' | 'button_reply'; id:
 const sentTo = (waId: string) => ta.sandbox.sent.filter((m) => m.waId === waId);
 const textOf = (m: { body: Record<string, unknown> }) => JSON.stringify(m.body);
 async function conversationOf(waId: string) {
-  const [contact] = await ta.db.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
+  const { contact, conversation } = await landedIn(ta, admin.workspaceId, waId);
   const sessions = await ta.db.select().from(t.botSessions).where(eq(t.botSessions.conversationId, conversation.id));
   return { contact, conversation, sessions };
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import * as runs from '../../src/server/repositories/campaign-runs';
 import { buildTestApp, onPostgres, type Session, type TestApp } from '../support/server';
-import { until } from '../support/server-process';
+import { until } from '../support/until';
 
 let ta: TestApp;
 let admin: Session;

@@ -11,10 +11,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
-import { TestApp, emulatorHost, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
+import { TestApp, onPostgres, openTestDatabase, serverProcessEnv, testConfig, type Session } from '../support/server';
 import { startTestSandbox } from '../support/sandbox';
 import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
-import { type ServerProcess, answers, killAllServerProcesses, killHard, startServerProcess, until } from '../support/server-process';
+import { type ServerProcess, answers, killAllServerProcesses, killHard, startServerProcess } from '../support/server-process';
+import { until } from '../support/until';
 
 let ta: TestApp;
 let url: string;
@@ -26,16 +27,7 @@ let segmentId: string;
 
 /** A server process on the shared database, with a short lease (20 s; longer than a claimed batch takes here) so a crash is recovered quickly. */
 const startServer = (): Promise<ServerProcess> =>
-  startServerProcess({
-    DATABASE_URL: url,
-    GRAPH_API_URL: ta.sandbox.baseUrl,
-    WHATSAPP_APP_SECRET: testAppSecret,
-    WHATSAPP_VERIFY_TOKEN: testVerifyToken,
-    SECRETS_KEY: testSecretsKey,
-    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
-    FIREBASE_PROJECT_ID: 'demo-parley',
-    CAMPAIGN_LEASE_SECONDS: '20',
-  });
+  startServerProcess({ ...serverProcessEnv(url, ta.sandbox.baseUrl), CAMPAIGN_LEASE_SECONDS: '20' });
 
 async function deployed(n: number, batch: string) {
   await ta.db.insert(t.contacts).values(

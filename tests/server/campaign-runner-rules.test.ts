@@ -18,12 +18,13 @@ import { badRequest } from '../../src/server/errors';
 import { createCampaignRunner, type RunnerOptions } from '../../src/server/campaigns/runner';
 import type { Progress } from '../../src/server/campaigns/events';
 import { lockUnfinishedSnapshot } from '../../src/server/repositories/campaign-runs';
-import { OutcomeUnknownError, SendInFlightError, type Outbound } from '../../src/server/messaging/outbound';
+import type { Outbound } from '../../src/server/messaging/outbound';
+import { OutcomeUnknownError, SendInFlightError } from '../../src/server/messaging/send-outcomes';
 import type { ServiceDeps } from '../../src/server/services/context';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
 import { onPostgres, openTestDatabase } from '../support/server';
-import { until } from '../support/server-process';
+import { until } from '../support/until';
 import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 
 let database: Database;

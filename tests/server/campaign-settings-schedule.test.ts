@@ -10,21 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { until } from '../support/until';
 
 let ta: TestApp;
 let admin: Session;
 let number: SandboxAccount;
 let accountId: string;
 let templateId: string;
-
-const until = async (what: () => Promise<boolean> | boolean, ms = 90_000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await what()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
-};
 
 const campaignRow = async (id: string) => (await ta.db.select().from(t.campaigns).where(eq(t.campaigns.id, id)))[0];
 const runsOf = (id: string) => ta.db.select().from(t.campaignRuns).where(eq(t.campaignRuns.campaignId, id));

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { until } from '../support/until';
 
 let ta: TestApp;
 let admin: Session;
@@ -21,15 +22,6 @@ let segmentId: string;
 let cityAttributeId: string;
 /** The first one-time campaign: 30 recipients, one send each. */
 let sentCampaignId: string;
-
-const until = async (what: () => Promise<boolean> | boolean, ms = 90_000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await what()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
-};
 
 async function approvedTemplate(name: string, text: string, example: string[]) {
   const res = await ta.call('POST', '/whatsapp-template', {

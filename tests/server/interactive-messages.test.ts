@@ -3,11 +3,12 @@
  * member, within WhatsApp's limits (the shared schema refuses the rest before Meta is called), inside the 24-hour
  * window only; what the Graph API received is checked in the sandbox, and the conversation stores it to show.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { newCustomers } from '../support/customers';
 
 let ta: TestApp;
 let admin: Session;
@@ -28,18 +29,7 @@ afterAll(async () => {
   await ta?.close();
 });
 
-let seq = 0;
-async function customerWrites(text: string) {
-  const waId = `1650888${String(1000 + seq++).padStart(4, '0')}`;
-  await ta.sandbox.customers.say(waId, text, { phoneNumberId: number.phoneNumberId, name: `Lin ${seq}` });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return { waId, conversation };
-}
+const customerWrites = newCustomers(() => ({ ta, workspaceId: admin.workspaceId, phoneNumberId: number.phoneNumberId }), { waIdPrefix: '1650888', name: (n) => `Lin ${n}` });
 const send = (token: string, body: unknown) => ta.call('POST', '/message/interactive', { token, body });
 
 describe('reply buttons and list menus from the composer', () => {

@@ -9,6 +9,7 @@ import * as t from '../../src/server/db/schema';
 import { readEvents } from '../../src/server/realtime/event-log';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { newCustomers } from '../support/customers';
 import { multipartBody } from '../support/multipart';
 
 let ta: TestApp;
@@ -30,18 +31,7 @@ afterAll(async () => {
   await ta?.close();
 });
 
-let seq = 0;
-async function customerWrites(text: string) {
-  const waId = `1650777${String(1000 + seq++).padStart(4, '0')}`;
-  await ta.sandbox.customers.say(waId, text, { phoneNumberId: number.phoneNumberId, name: `Grace ${seq}` });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return { waId, conversation, contact };
-}
+const customerWrites = newCustomers(() => ({ ta, workspaceId: admin.workspaceId, phoneNumberId: number.phoneNumberId }), { waIdPrefix: '1650777', name: (n) => `Grace ${n}` });
 
 async function upload(token: string, conversationId: string, file: { fileName: string; mimeType: string; content: Buffer }) {
   const form = multipartBody(file);

@@ -3,10 +3,9 @@
  * message came, and `sort=waiting` lists only those, longest waiting first; an agent's reply takes the
  * conversation out of the waiting list. Inbound messages arrive as real signed webhook deliveries.
  */
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as t from '../../src/server/db/schema';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { customerWrites as writes } from '../support/customers';
 
 let ta: TestApp;
 let admin: Session;
@@ -30,14 +29,7 @@ afterAll(async () => {
 /** WhatsApp's timestamps are whole seconds: customers write a second apart so the order is theirs. */
 async function customerWrites(from: string, body: string, name: string): Promise<string> {
   await new Promise((r) => setTimeout(r, 1100));
-  await ta.sandbox.customers.say(from, body, { phoneNumberId, name });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, s.workspaceId), eq(t.contacts.phoneNumber, `+${from}`)));
-  const [c] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return c.id;
+  return (await writes({ ta, workspaceId: s.workspaceId, phoneNumberId }, from, body, name)).conversation.id;
 }
 
 type Entry = { id: string; waitingSince?: string | null };

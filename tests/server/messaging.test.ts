@@ -2,11 +2,12 @@
  * Live messaging through the sandbox: replies inside the 24-hour window reach WhatsApp and collect their
  * statuses by webhook; outside it only templates go; WhatsApp's refusals become clear product errors.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { newCustomers } from '../support/customers';
 import { multipartBody } from '../support/multipart';
 
 let ta: TestApp;
@@ -31,19 +32,13 @@ afterAll(async () => {
   await ta?.close();
 });
 
-let customerSeq = 0;
 /** A new customer writes in; answers the conversation Parley opened for them. */
-async function customerWrites(text = 'Hi, is the blue jacket in stock?') {
-  const waId = `1650555${String(3000 + customerSeq++).padStart(4, '0')}`;
-  await ta.sandbox.customers.say(waId, text, { phoneNumberId: number.phoneNumberId, name: `Customer ${customerSeq}` });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return { waId, conversation };
-}
+const customerWrites = newCustomers(() => ({ ta, workspaceId: admin.workspaceId, phoneNumberId: number.phoneNumberId }), {
+  waIdPrefix: '1650555',
+  first: 3000,
+  text: 'Hi, is the blue jacket in stock?',
+  name: (n) => `Customer ${n}`,
+});
 
 async function settle() {
   await ta.sandbox.settle();

@@ -8,12 +8,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
-import { OutcomeUnknownError, SendInFlightError } from '../../src/server/messaging/outbound';
+import { OutcomeUnknownError, SendInFlightError } from '../../src/server/messaging/send-outcomes';
 import type { OutboundContent, OutboundRequest } from '../../src/server/messaging/outbound-request';
-import { countByStatus } from '../../src/server/repositories/outbound-sends';
-import { backoffCount } from '../../src/server/repositories/send-pacers';
+import { backoffCount, countByStatus } from '../support/outbound-state';
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { newCustomers } from '../support/customers';
 
 let ta: TestApp;
 let admin: Session;
@@ -34,18 +34,7 @@ afterAll(async () => {
 });
 
 const outbound = () => ta.app.parley.services.outbound;
-let customerSeq = 0;
-async function customerWrites() {
-  const waId = `1650556${String(1000 + customerSeq++).padStart(4, '0')}`;
-  await ta.sandbox.customers.say(waId, 'Hello shop', { phoneNumberId: number.phoneNumberId });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return { waId, contact, conversation };
-}
+const customerWrites = newCustomers(() => ({ ta, workspaceId: admin.workspaceId, phoneNumberId: number.phoneNumberId }), { waIdPrefix: '1650556', text: 'Hello shop' });
 const sendRow = async (key: string) =>
   (await ta.db.select().from(t.outboundSends).where(and(eq(t.outboundSends.workspaceId, admin.workspaceId), eq(t.outboundSends.idempotencyKey, key))))[0];
 const request = (conversationId: string, content: OutboundContent, key: string = randomUUID()): OutboundRequest => ({

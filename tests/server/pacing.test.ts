@@ -9,7 +9,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox';
 import { buildApp } from '../../src/server/app';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import { backoffCount } from '../../src/server/repositories/send-pacers';
+import { backoffCount } from '../support/outbound-state';
 import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
 import { TestApp, openTestDatabase, testConfig, type Session } from '../support/server';
 

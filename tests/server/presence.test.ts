@@ -5,7 +5,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
@@ -14,6 +13,8 @@ import * as t from '../../src/server/db/schema';
 import { latestSeq } from '../../src/server/realtime/event-log';
 import { PresenceSignal } from '../../src/shared/schemas/presence';
 import { TestApp, buildTestApp, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
+import { customerWrites } from '../support/customers';
+import { untilValue } from '../support/until';
 
 interface Frame {
   id?: string;
@@ -52,16 +53,6 @@ function openStream(base: string, workspaceId: string, token: string): Promise<{
   });
 }
 
-async function until<T>(read: () => T | undefined, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = read();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const baseOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 const presenceFrames = (frames: Frame[]) => frames.filter((f) => f.event === 'presence').map((f) => ({ id: f.id, signal: PresenceSignal.parse(JSON.parse(f.data!)) }));
 
@@ -81,10 +72,8 @@ beforeAll(async () => {
   const number = ta.sandbox.addAccount();
   const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
   expect(res.statusCode).toBe(201);
-  await ta.sandbox.customers.say(waId, 'Hello, anyone there?', { phoneNumberId: number.phoneNumberId, name: 'Pia Present' });
-  await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, admin.workspaceId), eq(t.contacts.phoneNumber, `+${waId}`)));
-  [{ id: conversationId }] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
+  const { conversation } = await customerWrites({ ta, workspaceId: admin.workspaceId, phoneNumberId: number.phoneNumberId }, waId, 'Hello, anyone there?', 'Pia Present');
+  conversationId = conversation.id;
 });
 afterAll(async () => {
   await ta?.close();
@@ -99,7 +88,7 @@ describe('POST /conversation/{id}/presence', () => {
     const res = await presence(agent, 'viewing');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });
-    const [got] = await until(() => (presenceFrames(stream.frames).length ? presenceFrames(stream.frames) : undefined));
+    const [got] = await untilValue('a presence frame', () => (presenceFrames(stream.frames).length ? presenceFrames(stream.frames) : undefined));
     expect(got.signal).toMatchObject({ workspaceId: admin.workspaceId, conversationId, memberId: agent.member.id, state: 'viewing' });
     // Not in the log: no id (a resume point never moves), and the workspace's seq is where it was.
     expect(got.id).toBeUndefined();
@@ -110,7 +99,7 @@ describe('POST /conversation/{id}/presence', () => {
   it("shows WhatsApp's typing indicator to the customer while an agent types, at most once per throttle period", async () => {
     const before = ta.sandbox.typingIndicators.length;
     expect((await presence(agent, 'typing')).statusCode).toBe(200);
-    const shown = await until(() => (ta.sandbox.typingIndicators.length > before ? ta.sandbox.typingIndicators.at(-1) : undefined));
+    const shown = await untilValue('a typing indicator', () => (ta.sandbox.typingIndicators.length > before ? ta.sandbox.typingIndicators.at(-1) : undefined));
     expect(shown).toMatchObject({ waId, messageId: ta.sandbox.received.filter((m) => m.waId === waId).at(-1)!.id });
     // Typing on (the client repeats every few seconds): no second indicator within the throttle period.
     expect((await presence(agent, 'typing')).statusCode).toBe(200);
@@ -143,7 +132,7 @@ describe('presence between server processes', () => {
       const stream = await openStream(baseOf(two), owner.workspaceId, owner.token);
       const res = await one.call('POST', `/conversation/${conversation.id}/presence`, { token: owner.token, body: { state: 'typing' } });
       expect(res.statusCode).toBe(200);
-      const [got] = await until(() => (presenceFrames(stream.frames).length ? presenceFrames(stream.frames) : undefined));
+      const [got] = await untilValue('a presence frame', () => (presenceFrames(stream.frames).length ? presenceFrames(stream.frames) : undefined));
       expect(got.signal).toMatchObject({ conversationId: conversation.id, memberId: owner.member.id, state: 'typing' });
       stream.close();
     } finally {

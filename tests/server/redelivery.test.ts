@@ -4,10 +4,11 @@
  * conversation stays closed and with its new assignee, the message stays `read`, the template keeps its newer
  * review), no event in the workspace's event log, nothing sent through the Graph API.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { landedIn } from '../support/customers';
 import { type Seeded, seedWorkspace, snapshotWorkspace } from '../support/fixtures';
 import { inbound, postWebhook, templateStatus } from '../support/sandbox-webhooks';
 
@@ -51,20 +52,13 @@ async function stateNow() {
   return { rows: await snapshotWorkspace(ta, s.workspaceId), events: await eventCount(), sent: ta.sandbox.sent.length };
 }
 
-async function conversationOf(phone: string) {
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, s.workspaceId), eq(t.contacts.phoneNumber, phone)));
-  const [conversation] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return conversation;
-}
+const conversationOf = async (waId: string) => (await landedIn(ta, s.workspaceId, waId)).conversation;
 
 describe('a redelivered inbound message', () => {
   it('does not reopen, reassign or touch a conversation closed and reassigned since', async () => {
     const first = JSON.stringify(inbound(account.phoneNumberId, waId, { type: 'text', text: { body: 'Where is my parcel?' } }, 'Rita Retry'));
     await deliverRaw(first);
-    const opened = await conversationOf(`+${waId}`);
+    const opened = await conversationOf(waId);
     expect(opened.isActive).toBe(true);
 
     // The state moves on: an agent takes the conversation, an admin reassigns it to themselves, then closes it.
@@ -77,14 +71,14 @@ describe('a redelivered inbound message', () => {
       expect(res.statusCode, res.body).toBe(200);
     }
     const before = await stateNow();
-    const moved = await conversationOf(`+${waId}`);
+    const moved = await conversationOf(waId);
     expect(moved.isActive).toBe(false);
     expect(moved.assigneeMemberId).toBe(admin.member.id);
 
     await deliverRaw(first);
 
     const after = await stateNow();
-    const now = await conversationOf(`+${waId}`);
+    const now = await conversationOf(waId);
     expect(now.isActive).toBe(false);
     expect(now.assigneeMemberId).toBe(admin.member.id);
     expect(now.lastActivityAt.getTime()).toBe(moved.lastActivityAt.getTime());
@@ -98,7 +92,7 @@ describe('a redelivered inbound message', () => {
     const [r1, r2] = await Promise.all([postWebhook(ta, raw), postWebhook(ta, raw)]);
     expect([r1.statusCode, r2.statusCode]).toEqual([200, 200]);
     await ta.app.parley.jobs.drain();
-    const conversation = await conversationOf(`+${waId}`);
+    const conversation = await conversationOf(waId);
     const stored = await ta.db.select().from(t.messages).where(eq(t.messages.conversationId, conversation.id));
     expect(stored.map((m) => m.text)).toEqual(['Twice at once']);
   });
@@ -108,7 +102,7 @@ describe('a redelivered status', () => {
   it('does not move a message already `read` back to `delivered` or `sent`, and emits nothing', async () => {
     await ta.sandbox.customers.say(waId, 'Hello, can you help?', { phoneNumberId: account.phoneNumberId, name: 'Stan Status' });
     await ta.app.parley.jobs.drain();
-    const conversation = await conversationOf(`+${waId}`);
+    const conversation = await conversationOf(waId);
     const reply = await ta.call('POST', '/message', { token: agent.token, body: { text: 'Of course!', conversationId: conversation.id } });
     expect(reply.statusCode, reply.body).toBe(201);
     // The send runs as a job; the sandbox then delivers sent, delivered and read.

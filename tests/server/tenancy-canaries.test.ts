@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { type RouteDef, type RouteName, buildPath, resourceKinds, routeNames, routes } from '../../src/shared/api/routes';
+import { type RouteDef, type RouteName, buildPath, routeNames, routes } from '../../src/shared/api/routes';
+import { resourceKinds } from '../../src/shared/api/routes/define';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { type CanaryWorkspace, collectCanaries, leaksIn, newMarker, seedCanaryWorkspace, tinyPng } from '../support/canaries';
 import { exampleBody, exampleParams } from '../support/route-examples';

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { landedIn } from '../support/customers';
 import { seedWorkspace, type Seeded } from '../support/fixtures';
 import { inbound, postWebhook } from '../support/sandbox-webhooks';
 
@@ -32,12 +33,7 @@ async function customerWrites(from: string, body: string, name = 'Priya Raman'):
   const res = await postWebhook(ta, inbound(phoneNumberId, from, { type: 'text', text: { body } }, name));
   expect(res.statusCode).toBe(200);
   await ta.app.parley.jobs.drain();
-  const [contact] = await ta.db
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, s.workspaceId), eq(t.contacts.phoneNumber, `+${from}`)));
-  const [c] = await ta.db.select().from(t.conversations).where(eq(t.conversations.contactId, contact.id));
-  return c.id;
+  return (await landedIn(ta, s.workspaceId, from)).conversation.id;
 }
 
 const counts = async (who: Session) => {

@@ -6,7 +6,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signWebhookBody } from '../../src/server/whatsapp/signature';
+import { signWebhookBody } from '../support/sandbox-webhooks';
 import { registerWhatsappWebhook, type WebhookRouteOptions } from '../../src/server/http/whatsapp-webhook';
 import { WEBHOOK_PATH } from '../../src/server/whatsapp/webhook-path';
 

@@ -5,7 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signWebhookBody, verifyWebhookSignature } from '../../src/server/whatsapp/signature';
+import { verifyWebhookSignature } from '../../src/server/whatsapp/signature';
+import { signWebhookBody } from '../support/sandbox-webhooks';
 
 const secret = 'app-secret-for-unit';
 const body = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');

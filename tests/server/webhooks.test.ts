@@ -13,6 +13,7 @@ import {
   messagesChange,
   newWamid,
   postWebhook,
+  signWebhookBody,
   statusUpdate,
   templateStatus,
   testVerifyToken,
@@ -81,7 +82,7 @@ describe('signature (POST /webhooks/whatsapp)', () => {
     const raw = JSON.stringify(payload);
     const missing = await postWebhook(ta, raw, { signature: null });
     const wrongSecret = await postWebhook(ta, raw, { secret: 'not-the-app-secret' });
-    const good = (await import('../../src/server/whatsapp/signature')).signWebhookBody('test-app-secret-0123456789', raw);
+    const good = signWebhookBody('test-app-secret-0123456789', raw);
     // Same JSON meaning, different bytes: the signature is over the raw body, so it no longer matches.
     const reformatted = await postWebhook(ta, JSON.stringify(payload, null, 2), { signature: good });
     const garbage = await postWebhook(ta, raw, { signature: 'sha256=xyz' });

@@ -3,14 +3,12 @@
  * Every helper talks to FIREBASE_AUTH_EMULATOR_HOST (falling back to the value the global setup provides).
  *
  * Use a fresh e-mail per test (`uniqueEmail()`): the emulator is shared by all test files (and may be a
- * developer's running emulator), so never rely on it being empty and avoid `deleteAllAccounts()` in tests
- * that run in parallel with others.
+ * developer's running emulator), so never rely on it being empty.
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import * as rest from '../../scripts/lib/identity-rest';
 
-export type { OobCode, PasswordSession } from '../../scripts/lib/identity-rest';
 export { IdentityRestError } from '../../scripts/lib/identity-rest';
 
 /** `127.0.0.1:PORT` of the Auth emulator. */
@@ -39,8 +37,6 @@ export const signIn = (email: string, password: string) => rest.signInWithPasswo
 export const sendEmailVerification = (idToken: string) => rest.sendEmailVerification(authEmulatorHost(), idToken);
 export const listOobCodes = () => rest.listOobCodes(authEmulatorHost(), firebaseProjectId());
 export const verifyEmail = (email: string) => rest.verifyEmail(authEmulatorHost(), email, firebaseProjectId());
-/** Wipes every account in the emulator, including other test files' users. */
-export const deleteAllAccounts = () => rest.deleteAllAccounts(authEmulatorHost(), firebaseProjectId());
 
 /** A fresh ID token for an existing account. */
 export async function idTokenFor(email: string, password: string): Promise<string> {

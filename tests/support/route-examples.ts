@@ -3,7 +3,7 @@
  * route that declares one, so a route added later is walked by the isolation and malformed-input tests.
  */
 import type { z } from 'zod';
-import { type RouteDef, type RouteName, type Routes, buildPath, resourceKinds } from '../../src/shared/api/routes';
+import { type RouteDef, type RouteName, type Routes, buildPath } from '../../src/shared/api/routes';
 import type { Seeded } from './fixtures';
 
 type BodyRoute = { [K in RouteName]: Routes[K] extends { body: z.ZodType } ? K : never }[RouteName];
@@ -122,4 +122,3 @@ export function exampleBody(name: RouteName, s: Seeded): unknown {
   return f ? f(s) : undefined;
 }
 
-export { resourceKinds };

@@ -1,11 +1,15 @@
 /** Builds and signs WhatsApp webhook deliveries as Meta sends them (reference section 3). */
 import { randomUUID } from 'node:crypto';
-import { signWebhookBody } from '../../src/server/whatsapp/signature';
+import { sign } from '../../src/sandbox/webhooks';
 import type { TestApp } from './server';
 
 export const testAppSecret = 'test-app-secret-0123456789';
 export const testVerifyToken = 'test-verify-token';
 export const testSecretsKey = 'test-secrets-key-not-for-production';
+
+/** Meta's signature of a delivery (`sha256=` and the hex HMAC-SHA256 of the raw body): the sandbox's, as Meta
+ * signs; the server only verifies. */
+export const signWebhookBody = (appSecret: string, rawBody: Buffer | string) => sign(rawBody.toString(), appSecret);
 
 export const newWamid = () => `wamid.${randomUUID().replace(/-/g, '')}`;
 export const nowSeconds = () => String(Math.floor(Date.now() / 1000));

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { until } from './until';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -15,16 +16,6 @@ export interface ServerProcess {
   child: ChildProcess;
   port: number;
   baseUrl: string;
-}
-
-/** Polls `what` every `pollMs` until it holds; throws `timed out` after `ms`. */
-export async function until(what: () => Promise<boolean> | boolean, ms: number, pollMs = 100): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await what()) return;
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
-  throw new Error('timed out');
 }
 
 /** A port free on 127.0.0.1 now (the OS picks it). */

@@ -74,6 +74,22 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /**
+ * The environment of a real server process (server-process.ts) that shares the test's PostgreSQL database and
+ * sandbox: the test app's secrets and the Auth emulator, so the process serves the same workspaces.
+ */
+export function serverProcessEnv(databaseUrl: string, graphApiUrl: string): NodeJS.ProcessEnv {
+  return {
+    DATABASE_URL: databaseUrl,
+    GRAPH_API_URL: graphApiUrl,
+    WHATSAPP_APP_SECRET: testAppSecret,
+    WHATSAPP_VERIFY_TOKEN: testVerifyToken,
+    SECRETS_KEY: testSecretsKey,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+    FIREBASE_PROJECT_ID: 'demo-parley',
+  };
+}
+
+/**
  * Marks an identity's e-mail address verified at the Auth emulator (as clicking the link in the verification
  * e-mail does): calls that create or change data need a verified address.
  */

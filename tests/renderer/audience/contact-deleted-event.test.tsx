@@ -6,7 +6,7 @@
 import '@testing-library/jest-dom/vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { setEventStreamTokenSource } from '../../../src/renderer/src/lib/workspace-events';
+import { setIdTokenSource } from '../../../src/renderer/src/lib/id-token';
 import { defaultAnswers, now, polyfillDom, renderApp } from '../support/app';
 import { FakeEventSource, withLayout } from '../live-chat/harness';
 
@@ -22,7 +22,7 @@ const contact = (i: number, name: string) => ({
 
 describe('a contact deleted elsewhere (contact.deleted on the event stream)', () => {
   it('leaves the list and the total at once, without reloading the list', async () => {
-    setEventStreamTokenSource(async () => 'test-token');
+    setIdTokenSource(async () => 'test-token');
     const restore = withLayout();
     try {
       const answers = defaultAnswers('agent');

@@ -7,7 +7,7 @@ import type { Attribute } from '../../../src/shared/schemas/entities';
 import { ImportWizard } from '../../../src/renderer/src/features/audience/components/import-wizard';
 import { guessMapping, mappingErrors, toColumnAttributeMap } from '../../../src/renderer/src/features/audience/utils/column-mapping';
 import { parseCsvPreview } from '../../../src/renderer/src/features/audience/utils/csv-preview';
-import { setEventStreamTokenSource } from '../../../src/renderer/src/lib/workspace-events';
+import { setIdTokenSource } from '../../../src/renderer/src/lib/id-token';
 import { FakeEventSource, type FakeServer, fakeServer, renderWithQuery } from '../live-chat/harness';
 
 const workspaceId = '11111111-1111-4111-8111-111111111111';
@@ -62,7 +62,7 @@ describe('ImportWizard', () => {
   let server: FakeServer;
   beforeEach(() => {
     vi.stubGlobal('EventSource', FakeEventSource);
-    setEventStreamTokenSource(async () => 'test-token');
+    setIdTokenSource(async () => 'test-token');
     server = fakeServer();
   });
   afterEach(() => {

@@ -10,7 +10,8 @@ import { Outlet, RouterProvider, createMemoryHistory, createRootRoute, createRou
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConversationPage, LiveChatPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
+import { ConversationPage, LiveChatPage } from '../../../src/renderer/src/features/live-chat';
+import { liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat/utils/tabs';
 import { neighbourOf } from '../../../src/renderer/src/features/live-chat/hooks/use-conversation-shortcuts';
 import { useLiveChatUi } from '../../../src/renderer/src/features/live-chat/hooks/use-live-chat-ui';
 import { applySignal } from '../../../src/renderer/src/features/live-chat/hooks/use-presence';

@@ -4,7 +4,8 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../../src/renderer/src/features/live-chat/components/composer';
-import { CUSTOMER_WINDOW_MS, customerWindow, lastInboundAt } from '../../../src/renderer/src/features/live-chat/utils/window';
+import { CUSTOMER_WINDOW_MS } from '../../../src/shared/customer-window';
+import { customerWindow, lastInboundAt } from '../../../src/renderer/src/features/live-chat/utils/window';
 import { ids, message, template } from './fixtures';
 import { type FakeServer, fakeServer, renderWithQuery } from './harness';
 

@@ -9,7 +9,8 @@ import { Outlet, RouterProvider, createMemoryHistory, createRootRoute, createRou
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { ConversationPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
+import { ConversationPage } from '../../../src/renderer/src/features/live-chat';
+import { liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat/utils/tabs';
 import { DETAIL_MESSAGE_LIMIT } from '../../../src/renderer/src/features/live-chat/api/get-conversation';
 import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
 import { useAuthStore } from '../../../src/renderer/src/stores/auth-store';

@@ -4,9 +4,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet, RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConversationPage, LiveChatPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
+import { ConversationPage, LiveChatPage } from '../../../src/renderer/src/features/live-chat';
+import { liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat/utils/tabs';
 import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
-import { setEventStreamTokenSource } from '../../../src/renderer/src/lib/workspace-events';
+import { setIdTokenSource } from '../../../src/renderer/src/lib/id-token';
 import { useAuthStore } from '../../../src/renderer/src/stores/auth-store';
 import { contact, ids, listEntry, message } from './fixtures';
 import { FakeEventSource, type FakeServer, fakeServer, withLayout } from './harness';
@@ -23,7 +24,7 @@ const first = message({ text: 'Where is my order?', createdAt: new Date(Date.now
 beforeEach(() => {
   restoreLayout = withLayout();
   vi.stubGlobal('EventSource', FakeEventSource);
-  setEventStreamTokenSource(async () => 'test-token');
+  setIdTokenSource(async () => 'test-token');
   useAuthStore.setState({
     status: 'ready',
     user: { uid: 'u1', email: 'ada@acme.com', emailVerified: true, displayName: 'Ada', photoURL: null },

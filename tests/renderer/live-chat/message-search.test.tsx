@@ -10,7 +10,8 @@ import { Outlet, RouterProvider, createMemoryHistory, createRootRoute, createRou
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { ConversationPage, LiveChatPage, liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat';
+import { ConversationPage, LiveChatPage } from '../../../src/renderer/src/features/live-chat';
+import { liveChatSearchSchema } from '../../../src/renderer/src/features/live-chat/utils/tabs';
 import { snippetAround } from '../../../src/renderer/src/features/live-chat/utils/snippet';
 import { createQueryClient } from '../../../src/renderer/src/lib/query-client';
 import { useAuthStore } from '../../../src/renderer/src/stores/auth-store';
