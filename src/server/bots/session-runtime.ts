@@ -144,4 +144,3 @@ export function botSessionRuntime(d: BotRuntimeDeps, outbound: Pick<Outbound, 's
     email: (mail: BotMail) => sendBotMail(d, mail),
   };
 }
-export type BotSessionRuntime = ReturnType<typeof botSessionRuntime>;

@@ -171,4 +171,3 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
     },
   };
 }
-export type CampaignService = ReturnType<typeof campaignService>;

@@ -17,7 +17,7 @@
  *   committed while a run is under way are taken together by the next run, so a burst is still batched.
  */
 import { z } from 'zod';
-import { OutboundSendJob } from '../messaging/outbound-request';
+import { OutboundRequest } from '../messaging/outbound-request';
 
 export interface JobOptions {
   retryLimit?: number;
@@ -67,7 +67,7 @@ export const jobDefinitions = {
    * One message through the outbound path (src/server/messaging/outbound.ts) on behalf of a bot, campaign or the
    * system; idempotent by its key: a retry never sends twice.
    */
-  'messages.send': job(OutboundSendJob, { retryLimit: 5, retryDelaySeconds: 2, retryBackoff: true, concurrency: 8 }),
+  'messages.send': job(OutboundRequest, { retryLimit: 5, retryDelaySeconds: 2, retryBackoff: true, concurrency: 8 }),
   /**
    * Campaigns (issue 17): starts scheduled campaigns and resumes paused ones whose time has come. Queued for each
    * such time (startAfter); each run claims every due campaign once across processes (src/server/campaigns).
@@ -95,7 +95,7 @@ export const jobDefinitions = {
   /** A session's no-answer timeout or expiry, due at its time; does nothing when the session moved on. */
   'bots.timeout': job(z.object({ workspaceId: uuid, sessionId: uuid, step: z.number().int(), kind: z.enum(['noAnswer', 'expire']) }), { retryLimit: 5 }),
   /** The durable path of a bot turn's sends, in order, each keyed (a send done already is not repeated). */
-  'bots.deliver': job(z.object({ workspaceId: uuid, requests: z.array(OutboundSendJob) }), {
+  'bots.deliver': job(z.object({ workspaceId: uuid, requests: z.array(OutboundRequest) }), {
     retryLimit: 5,
     retryDelaySeconds: 5,
     retryBackoff: true,
@@ -115,5 +115,3 @@ export type JobName<M extends JobMap = ProductJobs> = Extract<keyof M, string>;
 export type JobInput<N extends JobName<M>, M extends JobMap = ProductJobs> = z.input<M[N]['payload']>;
 /** What the handler receives. */
 export type JobData<N extends JobName<M>, M extends JobMap = ProductJobs> = z.output<M[N]['payload']>;
-
-export const jobNames = (): JobName[] => Object.keys(jobDefinitions) as JobName[];

@@ -31,7 +31,7 @@ import type {
 } from './graph-types';
 
 export * from './graph-types';
-export { GraphApiError, graphErrorFromWebhook, type GraphErrorKind } from './graph-errors';
+export { GraphApiError } from './graph-errors';
 
 export interface GraphClientLogger {
   warn(obj: object, msg: string): void;

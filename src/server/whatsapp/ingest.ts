@@ -23,8 +23,6 @@ import { appendEvent, appendEvents, type NewEvent } from '../realtime/event-log'
 import { campaignInboundCommitted, campaignStatusApplied } from '../campaigns/inbound-hooks';
 import { botsInboundCommitted } from '../bots/inbound-hook';
 
-export const WEBHOOK_JOB = 'whatsapp.webhook';
-
 /**
  * A status can overtake the send it is about: Meta (or the sandbox) may deliver `sent` before the send's answer
  * has been stored. A status for an unknown wamid younger than this is retried by the job instead of dropped.
