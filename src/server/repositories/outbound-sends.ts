@@ -7,7 +7,6 @@ import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 
 export type OutboundSendRow = typeof t.outboundSends.$inferSelect;
-export type OutboundSendStatus = OutboundSendRow['status'];
 
 /** Records and claims a send; null when the key is known already (then read it with `byKeyForUpdate`). */
 export async function claimNew(
