@@ -9,7 +9,6 @@ import { APP_HOST, APP_SCHEME } from './app-origin';
 import { buildCsp } from './csp';
 
 // The desktop e2e harness answers this origin's requests with appResponse, so it is offered here too.
-export { APP_ORIGIN } from './app-origin';
 
 /** protocol.registerSchemesAsPrivileged: a standard, secure origin (fetch, storage), no service workers, no CORS bypass. */
 export const appSchemePrivileges = {

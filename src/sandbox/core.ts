@@ -17,10 +17,9 @@ import { type SandboxOptions, SandboxState } from './state';
 import { TemplateRegistry } from './templates';
 
 export type { CustomerMessage, CustomerSendOptions } from './customers';
-export type { UploadSession } from './media';
 export type { NumberHealthChange, NumberHealthState } from './health';
 export type { DeliveryCounts, InjectedFailure, RefusedShare } from './messaging';
-export type { ReceivedMessage, ReviewOutcome, SandboxFlow, SandboxMedia, SandboxOptions, SandboxTemplate, SentMessage, TemplateStatus } from './state';
+export type { ReceivedMessage, SandboxFlow, SandboxMedia, SandboxOptions, SandboxTemplate, SentMessage, TemplateStatus } from './state';
 
 export class SandboxCore {
   readonly state: SandboxState;

@@ -26,7 +26,6 @@ import { buildSandboxServer } from './server';
 import type { WebhookRecord } from './webhooks';
 
 export { sandboxAccount, type SandboxAccount } from './account';
-export { sign as signWebhook } from './webhooks';
 export type {
   CustomerMessage,
   CustomerSendOptions,

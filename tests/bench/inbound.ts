@@ -22,7 +22,7 @@ import { loadConfig } from '../../src/server/config';
 import { type Executor, openDatabase, rowsOf } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
 import { listConversations, type Tab } from '../../src/server/repositories/conversations';
-import { signWebhookBody } from '../../src/server/whatsapp/signature';
+import { signWebhookBody } from '../support/sandbox-webhooks';
 import { backendCpu } from './lib-cpu';
 import { countStatements } from './lib-statements';
 import { type Benchmark, percentile, round } from './types';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import type { FastifyInstance } from 'fastify';
 import { startAuthEmulator } from '../../scripts/lib/auth-emulator';
-import { verifyEmail } from '../../scripts/lib/identity-rest';
+import { verifyEmail } from '../support/identity-rest';
 import { freePort } from '../support/server-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

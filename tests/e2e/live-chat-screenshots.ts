@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { startAuthEmulator } from '../../scripts/lib/auth-emulator';
-import { verifyEmail } from '../../scripts/lib/identity-rest';
+import { verifyEmail } from '../support/identity-rest';
 import { seedLiveChat } from './live-chat-seed';
 import { freePort } from './support/stack';
 

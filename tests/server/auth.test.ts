@@ -214,7 +214,7 @@ describe('/auth/me', () => {
   });
 
   it('answers 404 for an identity without a Parley account', async () => {
-    const { signUpWithPassword } = await import('../../scripts/lib/identity-rest');
+    const { signUpWithPassword } = await import('../support/identity-rest');
     const { idToken } = await signUpWithPassword(emulatorHost(), newEmail(), 'password1');
     const res = await ta.call('GET', '/auth/me', { token: idToken });
     expect(res.statusCode).toBe(404);

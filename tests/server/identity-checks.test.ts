@@ -14,7 +14,8 @@ import { buildApp } from '../../src/server/app';
 import { firebaseIdentity } from '../../src/server/identity/identity-provider';
 import * as t from '../../src/server/db/schema';
 import { TestApp, buildTestApp, emulatorHost, markEmailVerified, openTestDatabase, testConfig, type Session } from '../support/server';
-import { signInWithPassword, signUpWithPassword } from '../../scripts/lib/identity-rest';
+import { signInWithPassword } from '../../scripts/lib/identity-rest';
+import { signUpWithPassword } from '../support/identity-rest';
 
 let ta: TestApp;
 let base: string;

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import * as rest from '../../scripts/lib/identity-rest';
+import { signInWithPassword, type PasswordSession } from '../../scripts/lib/identity-rest';
+import * as rest from './identity-rest';
 
 export { IdentityRestError } from '../../scripts/lib/identity-rest';
 
@@ -33,7 +34,7 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 export const signUp = (email: string, password: string) => rest.signUpWithPassword(authEmulatorHost(), email, password);
-export const signIn = (email: string, password: string) => rest.signInWithPassword(authEmulatorHost(), email, password);
+export const signIn = (email: string, password: string) => signInWithPassword(authEmulatorHost(), email, password);
 export const sendEmailVerification = (idToken: string) => rest.sendEmailVerification(authEmulatorHost(), idToken);
 export const listOobCodes = () => rest.listOobCodes(authEmulatorHost(), firebaseProjectId());
 export const verifyEmail = (email: string) => rest.verifyEmail(authEmulatorHost(), email, firebaseProjectId());
@@ -47,7 +48,7 @@ export async function idTokenFor(email: string, password: string): Promise<strin
  * Signs up, verifies the e-mail through its out-of-band code (as the user would by clicking the link) and signs
  * in again, so the returned session's ID token carries `email_verified: true`.
  */
-export async function createVerifiedSession(email: string, password: string): Promise<rest.PasswordSession> {
+export async function createVerifiedSession(email: string, password: string): Promise<PasswordSession> {
   await signUp(email, password);
   await verifyEmail(email);
   return signIn(email, password);

@@ -8,24 +8,6 @@ export interface NotificationAdapter {
   show(notice: Notice, onClick: () => void): void;
 }
 
-/** Records what would be shown; `click(i)` plays the user's click (tests and the desktop e2e suite). */
-export function recordingNotifications(): NotificationAdapter & { shown: Notice[]; click(index: number): void } {
-  const clicks: (() => void)[] = [];
-  const shown: Notice[] = [];
-  return {
-    shown,
-    show(notice, onClick) {
-      shown.push(notice);
-      clicks.push(onClick);
-    },
-    click(index) {
-      const handler = clicks[index];
-      if (!handler) throw new Error(`No notification #${index} was shown`);
-      handler();
-    },
-  };
-}
-
 /** The route a notification or deep link opens. */
 export const conversationPath = (conversationId: string) => `/live-chat/${encodeURIComponent(conversationId)}`;
 

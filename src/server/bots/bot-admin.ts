@@ -122,4 +122,3 @@ export function botAdmin(d: ServiceDeps) {
     },
   };
 }
-export type BotAdmin = ReturnType<typeof botAdmin>;

@@ -65,11 +65,6 @@ export function createSecretBox(secretsKey: string | undefined): SecretBox | nul
   };
 }
 
-/** What a client may see of a token: its last four characters behind a mask. */
-export function maskSecret(last4: string): string {
-  return `••••••••${last4}`;
-}
-
 export function lastFour(secret: string): string {
   return secret.slice(-4);
 }

@@ -20,7 +20,7 @@
  * `pending` (Meta certainly did not take it and waiting may help: a retry with the same key sends it);
  * `unknown` (Meta may have it: the request timed out after it left, or the process died between claim and
  * outcome). An unknown send is never sent again automatically: a duplicate (a marketing message twice) is worse
- * than one reported as unknown. Each is logged and counted (`repositories/outbound-sends.countByStatus`).
+ * than one reported as unknown. Each is logged, and stays in `outbound_sends` with its state.
  */
 import { HttpError } from '../errors';
 import type { Channel } from '../whatsapp/channel';
@@ -35,9 +35,6 @@ import { type Pacer, createPacer } from './pacer';
 import { claimSend } from './send-claim';
 import { type GraphCall, callGraph, reportUnknown, settleNotStored, settleNotTaken } from './send-call';
 import { OutcomeUnknownError, SendInFlightError, type SentMessage } from './send-outcomes';
-
-export { outsideWindowMessage } from './outbound-target';
-export { OutcomeUnknownError, SendInFlightError, pairRateLimitCode } from './send-outcomes';
 
 export interface OutboundOptions {
   /** A claim without outcome older than this counts as unknown (its process died); younger, as in flight. */

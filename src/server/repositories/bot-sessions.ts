@@ -141,19 +141,6 @@ export async function turnContext(ex: Executor, workspaceId: string, contactId: 
   return { attributes: row?.attributes ?? [], contact: row?.contact ?? {}, conversation: row?.conversation ?? {} };
 }
 
-export async function contactAttributes(ex: Executor, workspaceId: string, contactId: string): Promise<Record<string, unknown>> {
-  const [row] = await ex.select({ a: t.contacts.attributes }).from(t.contacts).where(and(eq(t.contacts.workspaceId, workspaceId), eq(t.contacts.id, contactId)));
-  return row?.a ?? {};
-}
-
-export async function conversationAttributeValues(ex: Executor, workspaceId: string, conversationId: string): Promise<Record<string, string>> {
-  const [row] = await ex
-    .select({ v: t.conversationAttributes.values })
-    .from(t.conversationAttributes)
-    .where(and(eq(t.conversationAttributes.workspaceId, workspaceId), eq(t.conversationAttributes.conversationId, conversationId)));
-  return row?.v ?? {};
-}
-
 /** Merges values (by attribute name) into the contact's attributes. */
 export async function mergeContactAttributes(ex: Executor, workspaceId: string, contactId: string, values: Record<string, string>) {
   if (Object.keys(values).length === 0) return null;

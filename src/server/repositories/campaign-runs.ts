@@ -309,17 +309,6 @@ export async function setRunsStatus(ex: Executor, workspaceId: string, campaignI
   await ex.update(r).set({ status: to, ...(to === 'cancelled' && { finishedAt: new Date() }) }).where(and(eq(r.workspaceId, workspaceId), eq(r.campaignId, campaignId), eq(r.status, from)));
 }
 
-/** The one open run of a recurring campaign (records of every call join it), created when missing. */
-export async function openRunOf(ex: Executor, workspaceId: string, campaignId: string): Promise<RunRow | null> {
-  const r = t.campaignRuns;
-  const [row] = await ex
-    .select()
-    .from(r)
-    .where(and(eq(r.workspaceId, workspaceId), eq(r.campaignId, campaignId), inArray(r.status, ['running', 'paused'])))
-    .limit(1);
-  return row ?? null;
-}
-
 /**
  * Campaigns whose time has come, locked for the caller's transaction (another process skips them): scheduled
  * ones due to start, paused ones due to resume. The caller moves each on in the same transaction.

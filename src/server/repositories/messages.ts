@@ -7,15 +7,6 @@ import * as t from '../db/schema';
 
 export type MessageRow = typeof t.messages.$inferSelect;
 
-export async function messageByWamid(ex: Executor, workspaceId: string, wamid: string): Promise<MessageRow | null> {
-  const [row] = await ex
-    .select()
-    .from(t.messages)
-    .where(and(eq(t.messages.workspaceId, workspaceId), eq(t.messages.waMessageId, wamid)))
-    .limit(1);
-  return row ?? null;
-}
-
 export async function messageById(ex: Executor, workspaceId: string, id: string): Promise<MessageRow | null> {
   const [row] = await ex
     .select()
@@ -34,16 +25,6 @@ export async function latestInbound(ex: Executor, workspaceId: string, conversat
     .where(and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), eq(m.creator, 'user'), sql`${m.waMessageId} is not null`))
     .orderBy(desc(m.createdAt), desc(m.id))
     .limit(1);
-  return row ?? null;
-}
-
-/** Inserts a message; a wamid seen before in the workspace inserts nothing and answers null. */
-export async function insertMessage(ex: Executor, values: typeof t.messages.$inferInsert): Promise<MessageRow | null> {
-  const [row] = await ex
-    .insert(t.messages)
-    .values(values)
-    .onConflictDoNothing({ target: [t.messages.workspaceId, t.messages.waMessageId] })
-    .returning();
   return row ?? null;
 }
 

@@ -2,12 +2,11 @@
  * SQL of `outbound_sends`: the record of every intended send (src/server/messaging/outbound.ts), claimed by its
  * idempotency key before Meta is called, finished with its outcome. Scoped by workspace_id.
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 
 export type OutboundSendRow = typeof t.outboundSends.$inferSelect;
-export type OutboundSendStatus = OutboundSendRow['status'];
 
 /** Records and claims a send; null when the key is known already (then read it with `byKeyForUpdate`). */
 export async function claimNew(
@@ -30,16 +29,6 @@ export async function byKeyForUpdate(ex: Executor, workspaceId: string, key: str
     .from(s)
     .where(and(eq(s.workspaceId, workspaceId), eq(s.idempotencyKey, key)))
     .for('update')
-    .limit(1);
-  return row ?? null;
-}
-
-export async function byKey(ex: Executor, workspaceId: string, key: string): Promise<OutboundSendRow | null> {
-  const s = t.outboundSends;
-  const [row] = await ex
-    .select()
-    .from(s)
-    .where(and(eq(s.workspaceId, workspaceId), eq(s.idempotencyKey, key)))
     .limit(1);
   return row ?? null;
 }
@@ -115,15 +104,3 @@ export async function noteThrottled(ex: Executor, workspaceId: string, id: strin
     .where(and(eq(s.workspaceId, workspaceId), eq(s.id, id)));
 }
 
-/** How many sends of the workspace are in each state (operators watch `unknown`). */
-export async function countByStatus(ex: Executor, workspaceId: string): Promise<Record<OutboundSendStatus, number>> {
-  const s = t.outboundSends;
-  const rows = await ex
-    .select({ status: s.status, n: count() })
-    .from(s)
-    .where(eq(s.workspaceId, workspaceId))
-    .groupBy(s.status);
-  const out: Record<OutboundSendStatus, number> = { claimed: 0, pending: 0, sent: 0, failed: 0, unknown: 0 };
-  for (const r of rows) out[r.status] = Number(r.n);
-  return out;
-}

@@ -10,7 +10,6 @@ import type {
   Campaign,
   CampaignDraftRfInstance,
   Contact,
-  ImportHistory,
   Invitee,
   Segment,
   SegmentFilter,
@@ -168,12 +167,3 @@ export const toTemplate = (r: typeof t.whatsappTemplates.$inferSelect): Whatsapp
   whatsappAccountId: r.whatsappAccountId,
 });
 
-export const toImportHistory = (r: typeof t.importHistories.$inferSelect): ImportHistory => ({
-  id: r.id,
-  fileName: r.fileName,
-  fileUrl: r.fileUrl,
-  workspaceId: r.workspaceId,
-  status: r.status,
-  createdAt: iso(r.createdAt),
-  memberId: r.memberId,
-});

@@ -43,11 +43,3 @@ export async function backOff(ex: Executor, workspaceId: string, whatsappAccount
     .where(and(eq(p.workspaceId, workspaceId), eq(p.whatsappAccountId, whatsappAccountId)));
 }
 
-export async function backoffCount(ex: Executor, workspaceId: string, whatsappAccountId: string): Promise<number> {
-  const p = t.sendPacers;
-  const [row] = await ex
-    .select({ backoffs: p.backoffs })
-    .from(p)
-    .where(and(eq(p.workspaceId, workspaceId), eq(p.whatsappAccountId, whatsappAccountId)));
-  return row?.backoffs ?? 0;
-}

@@ -83,12 +83,6 @@ export async function workspacesByIds(ex: Executor, ids: string[]): Promise<Work
     .map((r) => ({ id: r.id, name: r.name, createdAt: iso(r.createdAt), memberIds: r.memberIds }));
 }
 
-export interface WorkspaceMemberRow {
-  member: MemberRow;
-  role: Role;
-  joinedAt: Date;
-}
-
 /** Members of one workspace, newest first, paged. */
 export async function membersPage(ex: Executor, workspaceId: string, page: PageRequest) {
   const limit = pageLimit(page);
@@ -113,11 +107,6 @@ export async function workspaceIdsOfMembers(ex: Executor, memberIds: string[]): 
     .orderBy(asc(workspaceMembers.createdAt));
   for (const r of rows) out.set(r.memberId, [...(out.get(r.memberId) ?? []), r.workspaceId]);
   return out;
-}
-
-export async function workspaceExists(ex: Executor, id: string): Promise<boolean> {
-  const [w] = await ex.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).limit(1);
-  return !!w;
 }
 
 /** The workspace's name (the workspace exists: callers hold a resolved workspace id). */

@@ -20,11 +20,6 @@ import { appendEvent } from '../realtime/event-log';
 
 import { attributeIndex, countSegment, segmentWhere, validateFilters } from '../segments';
 
-/** The contact's own columns a segment filter may name, besides the workspace's attributes. */
-export { contactColumns } from '../segments';
-
-export { nameWordsOf, phoneDigits, searchCondition } from '../repositories/contact-search';
-
 type AttrValue = string | number | boolean | null;
 
 /** Checks a value against an attribute's format, accepting the obvious text forms ("42", "true"). */

@@ -1,7 +1,7 @@
 import type { AuthMe, InviteSignUpBody, Member, SignUpBody } from '../../shared';
 import { productMessages } from '../../shared/messages';
 import type { Executor } from '../db/client';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
 import * as ws from '../repositories/workspaces';
 import * as invitations from '../repositories/invitees';
 import { isUuid } from '../repositories/pagination';
@@ -105,5 +105,3 @@ export function authService(d: ServiceDeps) {
     meView,
   };
 }
-
-export { HttpError };

@@ -31,8 +31,3 @@ export function csvRow(values: readonly unknown[]): string {
 export function csvRows(rows: readonly (readonly unknown[])[]): string {
   return rows.length === 0 ? '' : stringify(rows as unknown[][], options);
 }
-
-/** One field as it is written inside a line. */
-export function csvField(v: unknown): string {
-  return csvRow([v]).slice(0, -2);
-}

@@ -4,7 +4,7 @@ import type { MultipartSpec } from '../../shared/api/routes';
 import { HttpError, badRequest, notFound } from '../errors';
 import { type AccessDeps, authenticate } from '../auth/access';
 import { membership } from '../repositories/workspaces';
-import { type FileArea, type FileStore, type StoredFile, formatBytes, parseKey, tooLarge } from './file-store';
+import { type FileArea, type FileStore, type StoredFile, parseKey, tooLarge } from './file-store';
 
 export function mimeAccepted(mimeType: string, accepted: readonly string[]): boolean {
   const m = mimeType.toLowerCase().split(';')[0].trim();
@@ -94,5 +94,3 @@ export function registerFileRoutes(app: FastifyInstance, files: FileStore, acces
       .send(files.open(key));
   });
 }
-
-export { formatBytes };

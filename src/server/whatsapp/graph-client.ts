@@ -32,7 +32,7 @@ import type {
 } from './graph-types';
 
 export * from './graph-types';
-export { GraphApiError, graphErrorFromWebhook, type GraphErrorKind } from './graph-errors';
+export { GraphApiError } from './graph-errors';
 
 export interface GraphClient {
   sendMessage(creds: GraphCredentials, to: string, message: OutboundMessage, opts?: SendOptions): Promise<SendResult>;

@@ -196,16 +196,3 @@ export function graphErrorFromResponse(httpStatus: number, body: unknown): Graph
     fbtraceId: typeof e.fbtrace_id === 'string' ? e.fbtrace_id : undefined,
   });
 }
-
-/**
- * The error of a `failed` status webhook (`statuses[].errors[0]`, reference §3), for failures Meta only
- * reports asynchronously (131047, 131026, 131049 ...). httpStatus is 0: there was no HTTP answer to map.
- */
-export function graphErrorFromWebhook(item: { code?: number; title?: string; message?: string; error_data?: { details?: string } }): GraphApiError {
-  return new GraphApiError({
-    httpStatus: 0,
-    code: item.code,
-    details: item.error_data?.details,
-    message: item.message ?? item.title,
-  });
-}

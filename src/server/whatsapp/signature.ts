@@ -1,10 +1,6 @@
 /** Meta's webhook signature: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, raw body)>`. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export function signWebhookBody(appSecret: string, rawBody: Buffer | string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
-}
-
 /** Constant-time check of the header against the raw bytes; any malformed header is simply a mismatch. */
 export function verifyWebhookSignature(appSecret: string, rawBody: Buffer, header: unknown): boolean {
   if (typeof header !== 'string' || !/^sha256=[0-9a-fA-F]{64}$/.test(header)) return false;

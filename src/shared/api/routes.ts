@@ -20,7 +20,7 @@ import { templateRoutes } from './routes/templates';
 import { webhookSetupRoutes, whatsappRoutes } from './routes/whatsapp';
 import { memberRoutingRoutes, workspaceRoutes } from './routes/workspace';
 
-export { resourceKinds, type Access, type Method, type MultipartSpec, type ResourceKind, type RouteDef } from './routes/define';
+export { type Access, type MultipartSpec, type ResourceKind, type RouteDef } from './routes/define';
 
 export const routes = {
   ...authRoutes,

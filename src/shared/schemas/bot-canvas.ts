@@ -309,9 +309,6 @@ export type BotVersion = z.infer<typeof BotVersion>;
 export const BotVersionDetail = BotVersion.extend({ rfInstance: BotRfInstance });
 export type BotVersionDetail = z.infer<typeof BotVersionDetail>;
 
-/** One problem that keeps a bot from being deployed (the 400 of a deploy carries them as `problems`). */
-export const BotCanvasProblemSchema = z.object({ nodeId: z.string().nullable(), message: z.string() });
-
 /** A preview session's state: kept by the client between turns and sent back with each answer (nothing is stored). */
 export const BotPreviewSession = z.strictObject({
   currentNodeId: Key.nullable(),

@@ -10,4 +10,3 @@ export * from './entities/import-history';
 export * from './entities/invitee';
 export * from './entities/segment';
 export * from './entities/whatsapp';
-export { Email } from './auth';

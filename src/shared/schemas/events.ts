@@ -53,7 +53,6 @@ export const eventPayloads = {
 
 export type WorkspaceEventType = keyof typeof eventPayloads;
 export const workspaceEventTypes = Object.keys(eventPayloads) as WorkspaceEventType[];
-export const WorkspaceEventTypeSchema = z.enum(workspaceEventTypes as [WorkspaceEventType, ...WorkspaceEventType[]]);
 export type WorkspaceEventPayload<T extends WorkspaceEventType> = z.infer<(typeof eventPayloads)[T]>;
 
 const eventOf = <T extends WorkspaceEventType>(type: T) =>

@@ -9,7 +9,8 @@
  */
 import { type Locator, type Page, expect, test as base } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { listOobCodes, signInWithPassword, verifyEmail } from '../../../scripts/lib/identity-rest';
+import { signInWithPassword } from '../../../scripts/lib/identity-rest';
+import { listOobCodes, verifyEmail } from '../../support/identity-rest';
 
 function need(name: string): string {
   const v = process.env[name];

@@ -12,18 +12,11 @@ import { desktopIdentity } from './identity/desktop-identity';
 import { webIdentity } from './identity/web-identity';
 import { type AuthUser, useAuthStore } from '../stores/auth-store';
 
-export { authSettled } from '../stores/auth-store';
-
 let identity: Identity | null = null;
 
 function current(): Identity {
   if (!identity) throw new Error('initAuth() has not run');
   return identity;
-}
-
-/** The identity in use ('desktop' when the preload exposes window.desktop). */
-export function identityKind(): Identity['kind'] | null {
-  return identity?.kind ?? null;
 }
 
 /** The presence of `window.desktop` (the preload's bridge) picks the desktop implementation. */

@@ -13,14 +13,11 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { StreamReset, WorkspaceEvent, streamResetEvent, workspaceEventTypes } from '@shared/schemas/events';
 import { PresenceSignal, presenceEvent } from '@shared/schemas/presence';
 import { apiBaseUrl } from './config';
-import { currentIdToken, setIdTokenSource } from './id-token';
+import { currentIdToken } from './id-token';
 
 export type { WorkspaceEvent };
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
 type Listener = (event: WorkspaceEvent) => void;
-
-/** Tests replace the ID token source here (see lib/id-token.ts). */
-export const setEventStreamTokenSource = setIdTokenSource;
 
 interface Connection {
   workspaceId: string;

@@ -1,8 +1,7 @@
-import type { Node } from '@xyflow/react';
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import { type StoreApi, createStore } from 'zustand/vanilla';
-import type { CanvasState, CanvasStore } from './store';
+import type { CanvasStore } from './store';
 
 /** A problem the validator found; `nodeId` names the node it is about (none: the canvas as a whole). */
 export interface CanvasProblem {
@@ -58,12 +57,6 @@ export function useCanvasContext(): CanvasContextValue {
   const ctx = useContext(CanvasContext);
   if (!ctx) throw new Error('Canvas hooks are used inside <CanvasFrame>');
   return ctx;
-}
-
-/** Reads the open canvas's store (inside <CanvasFrame>), e.g. `useCanvas((s) => s.updateNodeData)`. */
-export function useCanvas<T, N extends Node = Node>(selector: (s: CanvasState<N>) => T): T {
-  const { store } = useCanvasContext();
-  return useStore(store as unknown as CanvasStore<N>, selector);
 }
 
 /** The node's own problems, for its card (a red outline and the messages). */

@@ -33,12 +33,10 @@
  *     validate={(g) => validateMyCanvas(g)} save={(g) => patch({ rfInstance: g })}
  *     describeNode={(n) => n.data.label} readOnly={locked} readOnlyReason="Deployed: steps are locked" />
  *
- * Inside the frame, `useCanvas(selector)` reads the store, `useNodeData(id)` edits one node, and
- * `useNodeProblems(id)` gives the node's own problems. `graphOf(state)` is what is saved.
+ * Inside the frame, `useNodeData(id)` edits one node. `graphOf(state)` is what is saved.
  */
-export { CanvasFrame, type CanvasController, type CanvasFrameProps } from './canvas-frame';
+export { CanvasFrame, type CanvasController } from './canvas-frame';
 export { CanvasNode } from './canvas-node';
-export { type CanvasProblem, useCanvas, useCanvasContext, useNodeData, useNodeProblems } from './context';
+export { useNodeData } from './context';
 export { type PaletteEntry } from './palette';
-export { type SaveState, AUTOSAVE_DELAY_MS, useAutosave } from './autosave';
-export { type CanvasGraph, type CanvasState, type CanvasStore, type CanvasStoreOptions, createCanvasStore, graphOf, redo, undo } from './store';
+export { type CanvasGraph, type CanvasStore, createCanvasStore, graphOf } from './store';

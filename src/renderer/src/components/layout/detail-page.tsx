@@ -3,7 +3,7 @@ import { Link, type LinkProps } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../ui/button';
-import { Card, CardHeader, PageHeader } from '../ui/card';
+import { Card, PageHeader } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
 import { ListSkeleton } from '../ui/skeleton';
 
@@ -67,25 +67,5 @@ export function DetailPage<T>({
         )}
       </div>
     </>
-  );
-}
-
-// Literal class names, so that Tailwind finds them.
-const columns = ['grid-cols-1', 'grid-cols-2', 'grid-cols-3', 'grid-cols-4'] as const;
-
-/** A record's facts in a "Details" card, side by side (up to four). */
-export function DetailsCard({ facts }: { facts: { label: string; value: ReactNode }[] }) {
-  return (
-    <Card>
-      <CardHeader title="Details" />
-      <dl className={`grid ${columns[Math.min(facts.length, columns.length) - 1]} gap-4 px-5 py-4 text-[13px]`}>
-        {facts.map((f) => (
-          <div key={f.label}>
-            <dt className="text-fg-subtle">{f.label}</dt>
-            <dd className="mt-0.5 font-medium">{f.value}</dd>
-          </div>
-        ))}
-      </dl>
-    </Card>
   );
 }

@@ -9,8 +9,6 @@ const panel =
   'fixed top-1/2 left-1/2 z-50 flex max-h-[88vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-border bg-surface shadow-2xl outline-none';
 
 export const Dialog = D.Root;
-export const DialogTrigger = D.Trigger;
-export const DialogClose = D.Close;
 
 /**
  * Where focus goes when a dialog closes: back to the control that opened it (Radix's default) while that control

@@ -11,8 +11,6 @@ export function DropdownMenu({ modal = false, ...props }: ComponentProps<typeof 
   return <M.Root modal={modal} {...props} />;
 }
 export const DropdownMenuTrigger = M.Trigger;
-export const DropdownMenuGroup = M.Group;
-export const DropdownMenuRadioGroup = M.RadioGroup;
 
 export function DropdownMenuContent({ className, sideOffset = 6, ...props }: ComponentProps<typeof M.Content>) {
   return (
@@ -34,17 +32,6 @@ const item =
 
 export function DropdownMenuItem({ className, danger, ...props }: ComponentProps<typeof M.Item> & { danger?: boolean }) {
   return <M.Item className={cn(item, danger && 'text-danger [&_svg]:text-danger', className)} {...props} />;
-}
-
-export function DropdownMenuRadioItem({ className, children, ...props }: ComponentProps<typeof M.RadioItem>) {
-  return (
-    <M.RadioItem className={cn(item, 'pl-7', className)} {...props}>
-      <M.ItemIndicator className="absolute left-2 flex items-center">
-        <span className="size-1.5 rounded-full bg-accent" />
-      </M.ItemIndicator>
-      {children}
-    </M.RadioItem>
-  );
 }
 
 export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof M.Label>) {

@@ -12,7 +12,6 @@ import { LiveChatLayout } from './components/live-chat-layout';
 import { parseTab } from './utils/tabs';
 
 export { conversationsQueryOptions, conversationQueryOptions, conversationCountsQueryOptions };
-export { liveChatSearchSchema } from './utils/tabs';
 
 export function LiveChatPage() {
   return createElement(LiveChatLayout, {});

@@ -3,7 +3,7 @@
  * and members (GET /workspace/{id}). Query keys: ['me'], ['workspace', id, ...] (everything of a workspace sits
  * under ['workspace', id], so switching or invalidating a workspace is one prefix).
  */
-import { queryOptions, useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../api-client';
 import { desktopCall, getDesktop } from '../desktop';
@@ -70,10 +70,6 @@ export function useIsAdmin(): boolean {
 
 export function useWorkspace() {
   return useQuery(workspaceQueryOptions(useWorkspaceId()));
-}
-
-export function useSuspenseWorkspace() {
-  return useSuspenseQuery(workspaceQueryOptions(useWorkspaceId()));
 }
 
 /** Members of the current workspace keyed by uid (and by member id), from the workspace record. */

@@ -3,7 +3,6 @@
  * skipped. Checked with the shared CreateImportBody rule ('At least one column must be mapped to phoneNumber').
  */
 import { z } from 'zod';
-import { messages } from '@shared/messages';
 import { CreateImportBody } from '@shared/schemas/requests';
 
 export const SKIP = '';
@@ -66,4 +65,3 @@ export function mappingErrors(columns: readonly string[], mapping: ColumnMapping
   return errors;
 }
 
-export const importNeedsPhone = messages.importNeedsPhone;

@@ -23,7 +23,6 @@ import {
   WhatsappFlowNodeData,
 } from '@shared/schemas/bot-canvas';
 import {
-  Braces,
   CircleDot,
   FileInput,
   GitBranch,
@@ -143,10 +142,7 @@ const kinds: { [K in BotNodeType]: BotNodeKind<K> } = {
 };
 
 export const botNodeKinds = kinds as { [K in BotNodeType]: BotNodeKind<K> };
-export const kindOf = <K extends BotNodeType>(type: K): BotNodeKind<K> => botNodeKinds[type];
 export const paletteGroups: PaletteGroup[] = ['Messages', 'Questions', 'Logic', 'Integrations'];
 /** The kind whose children `type` nodes are (ListButtonNode -> ListNode). */
 export const parentKindOf = (type: BotNodeType): BotNodeType | undefined =>
   (Object.values(botNodeKinds) as BotNodeKind[]).find((k) => k.child?.type === type)?.type;
-/** Icon shown for attribute variables in texts. */
-export const VariableIcon = Braces;

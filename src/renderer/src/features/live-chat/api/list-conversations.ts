@@ -29,10 +29,6 @@ export function conversationsQueryOptions(workspaceId: string, tab: LiveChatTab,
   });
 }
 
-export function useConversations(workspaceId: string, tab: LiveChatTab, search: string) {
-  return useInfiniteQuery(conversationsQueryOptions(workspaceId, tab, search));
-}
-
 /**
  * The same endpoint with `sort=waiting` (addition): only conversations whose last message is the customer's,
  * longest waiting first. Online only (the desktop cache keeps the activity order).

@@ -26,5 +26,3 @@ export function DeliveryTicks({ status, failureReason, className }: Pick<Message
     </span>
   );
 }
-
-export const deliveryLabel = (status: Message['status']) => labels[status];

@@ -43,12 +43,6 @@ export function formatListTime(iso: string, now: Date = new Date()): string {
   return d.getFullYear() === now.getFullYear() ? shortDateFmt.format(d) : dateFmt.format(d);
 }
 
-export function initials(name: string | null | undefined, fallback = '?'): string {
-  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  if (parts.length === 0) return fallback;
-  return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
-}
-
 /** "Waiting 5 min" / "2 h 10 min" / "3 d": how long the customer's last message has gone unanswered. */
 export function formatWaiting(since: string | Date, now: Date = new Date()): string {
   const mins = Math.max(0, Math.floor((now.getTime() - new Date(since).getTime()) / 60_000));

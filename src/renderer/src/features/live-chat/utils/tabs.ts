@@ -8,7 +8,6 @@ export { liveChatTabs, defaultLiveChatTab };
 export const liveChatSearchSchema = z.object({
   tab: z.enum(liveChatTabs).catch(defaultLiveChatTab).default(defaultLiveChatTab),
 });
-export type LiveChatSearch = z.infer<typeof liveChatSearchSchema>;
 
 export const tabLabels: Record<LiveChatTab, string> = {
   me: 'Me',

@@ -1,7 +1,7 @@
 /** The 24-hour customer-service window (rules in src/shared/customer-window.ts) from a conversation's messages. */
 import type { Message } from '@shared/schemas/entities';
 
-export { CUSTOMER_WINDOW_MS, type WindowState, customerWindow } from '@shared/customer-window';
+export { type WindowState, customerWindow } from '@shared/customer-window';
 
 /** The newest message the customer sent, from a list in chronological order. */
 export function lastInboundAt(messages: readonly Pick<Message, 'creator' | 'createdAt'>[]): string | null {

@@ -10,7 +10,6 @@ import { isValidMobileNumber } from '@shared/schemas/requests';
 import { fillTemplateVariables, positionalVariables } from '@shared/template-variables';
 
 export const headerFormats = ['NONE', 'TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
-export type HeaderFormat = (typeof headerFormats)[number];
 export const buttonTypes = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
 
 const Button = z.object({
