@@ -17,7 +17,6 @@ import {
   listConversations,
   messagesOf,
   messagesPage,
-  touchActivity,
   updateConversation,
   type ConversationListFilter,
 } from '../../src/server/repositories/conversations';
@@ -307,12 +306,12 @@ describe('counts, messages and events of a conversation', () => {
   it("changes and touches B's conversations only: A's stays as it was", async () => {
     const before = await db().select().from(t.conversations).where(eq(t.conversations.id, A.conv.zed));
     expect(await updateConversation(db(), B.ws, A.conv.zed, { isActive: true })).toBeNull();
-    await touchActivity(db(), B.ws, A.conv.zed);
+    await updateConversation(db(), B.ws, A.conv.zed, { lastActivityAt: new Date() });
     expect(await db().select().from(t.conversations).where(eq(t.conversations.id, A.conv.zed))).toEqual(before);
 
     const changed = await updateConversation(db(), B.ws, B.conv.zed, { assigneeMemberId: B.other });
     expect([changed?.id, changed?.assigneeMemberId]).toEqual([B.conv.zed, B.other]);
-    await touchActivity(db(), B.ws, B.conv.zed);
+    await updateConversation(db(), B.ws, B.conv.zed, { lastActivityAt: new Date() });
     const [touched] = await db().select().from(t.conversations).where(eq(t.conversations.id, B.conv.zed));
     expect(touched.lastActivityAt.getTime()).toBeGreaterThan(at(59).getTime());
     await updateConversation(db(), B.ws, B.conv.zed, { assigneeMemberId: null, lastActivityAt: at(20) });

@@ -12,11 +12,11 @@ import {
   SendEmailNode,
   StartNode,
   WhatsappFlowNode,
-  botNodeTypes,
   limits,
 } from '../../src/shared';
 import type { z } from 'zod';
 import { expectFail, expectOk, str } from './helpers';
+import { botNodeTypes } from '../support/contract-helpers';
 
 const pos = { x: 10, y: 20 };
 const condition = { id: 'c1', attributeId: 'attr-1', operator: 'EQUALS', value: 'yes' };

@@ -5,11 +5,11 @@ import {
   DelayNode,
   OneTimeTriggerNode,
   SendWhatsappNode,
-  campaignNodeTypes,
   delayUnits,
   messages,
 } from '../../src/shared';
 import { expectFail, expectMessages, expectOk } from './helpers';
+import { campaignNodeTypes } from '../support/contract-helpers';
 
 const pos = { x: 0, y: 0 };
 const fixtures = {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { buildPath, routeNames, routes, specPath } from '../../src/shared';
+import { buildPath, routeNames, routes } from '../../src/shared';
+import { specPath } from '../support/contract-helpers';
 import type { RouteDef } from '../../src/shared';
 
 /** Every call of spec section 7, written by hand from its table (`{x}` -> `:x`, `/invitee/` -> `/invitee`). */

@@ -1,7 +1,7 @@
 /** Bots' durable jobs (session-runtime.ts; their handlers are registered at the composition root). */
 import { z } from 'zod';
 import { defineJob } from '../jobs/names';
-import { OutboundSendJob } from '../messaging/outbound-request';
+import { OutboundRequest } from '../messaging/outbound-request';
 
 const uuid = z.uuid();
 
@@ -27,7 +27,7 @@ export const botJobs = {
   /** A session's no-answer timeout or expiry, due at its time; does nothing when the session moved on. */
   'bots.timeout': defineJob(z.object({ workspaceId: uuid, sessionId: uuid, step: z.number().int(), kind: z.enum(['noAnswer', 'expire']) }), { retryLimit: 5 }),
   /** The durable path of a bot turn's sends, in order, each keyed (a send done already is not repeated). */
-  'bots.deliver': defineJob(z.object({ workspaceId: uuid, requests: z.array(OutboundSendJob) }), {
+  'bots.deliver': defineJob(z.object({ workspaceId: uuid, requests: z.array(OutboundRequest) }), {
     retryLimit: 5,
     retryDelaySeconds: 5,
     retryBackoff: true,

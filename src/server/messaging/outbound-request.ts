@@ -118,6 +118,3 @@ export const OutboundRequest = z.object({
   replyTo: z.string().optional(),
 });
 export type OutboundRequest = z.infer<typeof OutboundRequest>;
-
-/** The `messages.send` job: one outbound request. */
-export const OutboundSendJob = OutboundRequest;

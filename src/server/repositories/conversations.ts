@@ -225,13 +225,6 @@ export async function updateConversation(
   return row ?? null;
 }
 
-export async function touchActivity(ex: Executor, workspaceId: string, conversationId: string): Promise<void> {
-  await ex
-    .update(t.conversations)
-    .set({ lastActivityAt: sql`now()` })
-    .where(and(eq(t.conversations.workspaceId, workspaceId), eq(t.conversations.id, conversationId)));
-}
-
 /** One count per live-chat tab over the selected conversations (same rules as `tabCondition`). */
 export function tabCountColumns(memberId: string) {
   const c = t.conversations;

@@ -48,11 +48,6 @@ export type Routes = typeof routes;
 export type RouteName = keyof Routes;
 export const routeNames = Object.keys(routes) as RouteName[];
 
-/** `{param}` form of a path, as the spec and OpenAPI write it. */
-export function specPath(path: string): string {
-  return path.replace(/:([A-Za-z]+)/g, '{$1}');
-}
-
 /** Fills `:param` placeholders. */
 export function buildPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/:([A-Za-z]+)/g, (_, k: string) => {

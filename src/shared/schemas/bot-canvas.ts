@@ -214,7 +214,6 @@ export const BotNode = z.discriminatedUnion('type', [
 ]);
 export type BotNode = z.infer<typeof BotNode>;
 export type BotNodeType = BotNode['type'];
-export const botNodeTypes = BotNode.options.map((o) => o.shape.type.value) as BotNodeType[];
 
 export const BotRfInstance = z
   .strictObject({ nodes: z.array(BotNode).max(lim.canvasNodes), edges: z.array(Edge).max(lim.canvasEdges), viewport: Viewport.optional() })

@@ -104,7 +104,6 @@ export const DelayNode = node('DelayNode', DelayNodeData);
 export const CampaignNode = z.discriminatedUnion('type', [OneTimeTriggerNode, RecurringTriggerNode, SendWhatsappNode, DelayNode]);
 export type CampaignNode = z.infer<typeof CampaignNode>;
 export type CampaignNodeType = CampaignNode['type'];
-export const campaignNodeTypes = CampaignNode.options.map((o) => o.shape.type.value) as CampaignNodeType[];
 
 const atMostOneTrigger = (rf: { nodes: { type: string }[] }, ctx: z.RefinementCtx) => {
   const triggers = rf.nodes.filter((n) => n.type === 'OneTimeTriggerNode' || n.type === 'RecurringTriggerNode');
