@@ -10,7 +10,7 @@ import * as logs from '../repositories/campaign-logs';
 import { countsOf, emptyCounts } from '../repositories/campaign-results';
 import type { CampaignRow } from '../repositories/campaign-runs';
 import { toCampaign } from '../repositories/resources';
-import { appendEvents } from '../realtime/event-log';
+import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 
 /** A campaign as the list shows it: newest logs, log counts and results counts. */

@@ -9,7 +9,7 @@
 import type { Executor } from '../db/client';
 import * as runs from '../repositories/campaign-runs';
 import { toContact } from '../repositories/resources';
-import { appendEvents } from '../realtime/event-log';
+import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 import type { InboundItem } from '../whatsapp/inbound-batch';
 

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import type { ImportHistory } from '../../shared';
 import { rowsOf, type Executor } from '../db/client';
 import * as t from '../db/schema';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 import type { FileStore } from '../storage/file-store';
 import { parseKey } from '../storage/file-store';

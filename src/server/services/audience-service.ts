@@ -16,7 +16,7 @@ import { contactsPage } from '../repositories/contact-list';
 import { contactConditions } from './contact-filter';
 import type { WorkspaceContext } from './caller';
 import { isUniqueViolation, type ServiceDeps } from './context';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 
 import { attributeIndex, countSegment, segmentWhere, validateFilters } from '../segments';
 

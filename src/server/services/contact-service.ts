@@ -12,7 +12,7 @@ import * as r from '../repositories/resources';
 import { countContacts } from '../repositories/contact-list';
 import { defaultCountryOf } from '../repositories/workspaces';
 import type { WorkspaceContext } from './caller';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 import { type ContactFilter, contactConditions } from './contact-filter';
 import { type ServiceDeps, isUniqueViolation } from './context';
 

@@ -11,7 +11,7 @@ import { isUuid } from '../repositories/pagination';
 import type { WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
 import type { Executor } from '../db/client';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 import { type Actor, assignedByOf } from '../messaging/outbound-request';
 
 /** How a close and a reopen by this actor are recorded (spec section 3: closedBy system, bot or user). */

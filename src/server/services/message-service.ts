@@ -31,7 +31,7 @@ import { receiveUpload } from '../storage/http';
 import { parseKey } from '../storage/file-store';
 import * as notes from '../repositories/notes';
 import { toMessage } from '../repositories/conversations';
-import { appendEvents, type NewEvent } from '../realtime/event-log';
+import { appendEvents, type NewEvent } from '../repositories/event-log';
 
 export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbound) {
   const ex = () => d.db.db;

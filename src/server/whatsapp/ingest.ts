@@ -19,7 +19,7 @@ import {
 } from './webhook-payload';
 import type { ChannelDeps } from './channel-deps';
 import { type InboundItem, type MessageContent, storeInboundBatch } from './inbound-batch';
-import { appendEvent, appendEvents, type NewEvent } from '../realtime/event-log';
+import { appendEvent, appendEvents, type NewEvent } from '../repositories/event-log';
 import { campaignInboundCommitted, campaignStatusApplied } from '../campaigns/inbound-hooks';
 import { botsInboundCommitted } from '../bots/inbound-hook';
 
