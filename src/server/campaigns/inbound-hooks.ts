@@ -7,7 +7,9 @@
  * - inside a status webhook's transaction: the campaign log line of the wamid follows (never backwards).
  */
 import type { Executor } from '../db/client';
-import * as runs from '../repositories/campaign-runs';
+import * as campaignContacts from '../repositories/campaign-contacts';
+import * as logLines from '../repositories/campaign-logs';
+import * as settingsRepo from '../repositories/campaign-settings';
 import { toContact } from '../repositories/resources';
 import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
@@ -21,9 +23,9 @@ const normalised = (text: string | null | undefined) => (text ?? '').trim().repl
 
 export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs' | 'log'>, workspaceId: string, items: InboundItem[]): Promise<void> {
   if (items.length === 0) return;
-  const settings = await runs.campaignSettingsOf(d.db.db, workspaceId);
+  const settings = await settingsRepo.campaignSettingsOf(d.db.db, workspaceId);
   const keywords = new Set([...optOutWords, ...settings.optOutKeywords.map((k) => normalised(k))]);
-  const contacts = await runs.contactsByPhones(d.db.db, workspaceId, [...new Set(items.map((i) => i.phoneNumber))]);
+  const contacts = await campaignContacts.contactsByPhones(d.db.db, workspaceId, [...new Set(items.map((i) => i.phoneNumber))]);
   const out = new Map<string, InboundItem>();
   const back = new Set<string>();
   for (const item of items) {
@@ -34,9 +36,9 @@ export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs
     else if (optInWords.has(words)) back.add(contact.id);
   }
   const changed = await d.db.transaction(async (tx) => {
-    await runs.markReplied(tx, workspaceId, [...contacts.values()].map((c) => c.id));
-    const optedOut = await runs.setOptedOut(tx, workspaceId, [...out.keys()], true);
-    const optedIn = await runs.setOptedOut(tx, workspaceId, [...back].filter((id) => !out.has(id)), false);
+    await logLines.markReplied(tx, workspaceId, [...contacts.values()].map((c) => c.id));
+    const optedOut = await campaignContacts.setOptedOut(tx, workspaceId, [...out.keys()], true);
+    const optedIn = await campaignContacts.setOptedOut(tx, workspaceId, [...back].filter((id) => !out.has(id)), false);
     const all = [...optedOut, ...optedIn];
     await appendEvents(tx, workspaceId, all.map((c) => ({ type: 'contact.updated' as const, payload: { contact: toContact(c) } })));
     return optedOut;
@@ -63,5 +65,5 @@ export async function campaignStatusApplied(
   status: 'sent' | 'delivered' | 'read' | 'failed',
   failure: { code: number | null; reason: string | null },
 ): Promise<string[]> {
-  return runs.applyDeliveryStatus(tx, workspaceId, wamid, status, failure);
+  return logLines.applyDeliveryStatus(tx, workspaceId, wamid, status, failure);
 }

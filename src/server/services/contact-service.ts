@@ -13,7 +13,7 @@ import { countContacts } from '../repositories/contact-list';
 import { defaultCountryOf } from '../repositories/workspaces';
 import type { WorkspaceContext } from './caller';
 import { appendEvent } from '../repositories/event-log';
-import { type ContactFilter, contactConditions } from './contact-filter';
+import { type ContactFilter, contactConditions } from '../repositories/contact-filter';
 import { type ServiceDeps, isUniqueViolation } from './context';
 
 export function contactService(d: ServiceDeps) {

@@ -6,9 +6,7 @@ import { type SQL, and, asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { SegmentFilter } from '../../shared/schemas/entities';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
-import { type AttributeIndex, compileFilters } from './compile';
-
-export { compileFilters, contactColumns, filterCondition, validateFilters, type AttributeIndex } from './compile';
+import { type AttributeIndex, compileFilters } from './segment-filters';
 
 export async function attributeIndex(ex: Executor, workspaceId: string): Promise<AttributeIndex> {
   const rows = await ex
