@@ -36,3 +36,9 @@ export function csvRows(rows: readonly (readonly unknown[])[]): string {
 export function csvField(v: unknown): string {
   return csvRow([v]).slice(0, -2);
 }
+
+/** A CSV file to stream to the client: its name, and its lines produced a page at a time. */
+export interface CsvFile {
+  fileName: string;
+  lines: AsyncIterable<string>;
+}
