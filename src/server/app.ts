@@ -21,7 +21,7 @@ import { createJobQueue, type JobQueue } from './jobs/queue';
 import multipart from '@fastify/multipart';
 import helmet from '@fastify/helmet';
 import { createFileStore } from './storage/file-store';
-import { registerFileRoutes } from './storage/http';
+import { registerFileRoutes } from './routes/files';
 import { registerWhatsappWebhook } from './whatsapp/webhook-route';
 import type { JobMap } from './jobs/names';
 import { registerJobHandlers } from './jobs/handlers';
@@ -95,7 +95,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // nosniff, frame options, referrer policy on every answer; HSTS only where the server is reached over https.
   // Files are shown by the app's own pages on other origins (web mode, the desktop app), so they stay
   // embeddable cross-origin; the API answers JSON only, and /docs needs its inline scripts, hence no global CSP
-  // (stored files get their own sandboxing CSP in storage/http.ts).
+  // (stored files get their own sandboxing CSP in routes/files.ts).
   await app.register(helmet, {
     contentSecurityPolicy: false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
@@ -173,7 +173,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('parley', { db: database, services, mailer, config, jobs });
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
-  // Uploads are read as streams by their handlers (src/server/storage/http.ts), with per-route size limits.
+  // Uploads are read as streams by their handlers (src/server/services/uploads.ts), with per-route size limits.
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1 } });
   const tokenFailureLimit = app.createRateLimit({ max: config.rateLimits.tokenFailuresPerMinute, timeWindow: '1 minute' });
 

@@ -13,15 +13,17 @@ import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as attributeRepo from '../repositories/attributes';
 import { contactsPage } from '../repositories/contact-list';
-import { contactConditions } from './contact-filter';
+import { contactConditions } from '../repositories/contact-filter';
 import type { WorkspaceContext } from './caller';
 import { isUniqueViolation, type ServiceDeps } from './context';
 import { appendEvent } from '../repositories/event-log';
 
-import { attributeIndex, countSegment, segmentWhere, validateFilters } from '../segments';
+import { attributeIndex, countSegment, segmentWhere } from '../repositories/segment-contacts';
+import { validateFilters } from '../repositories/segment-filters';
+import { type PageRequest, mapPage } from '../repositories/pagination';
 
 /** The contact's own columns a segment filter may name, besides the workspace's attributes. */
-export { contactColumns } from '../segments';
+export { contactColumns } from '../repositories/segment-filters';
 
 export { nameWordsOf, phoneDigits, searchCondition } from '../repositories/contact-search';
 
@@ -56,6 +58,8 @@ export function audienceService(d: ServiceDeps) {
   }
 
   return {
+    listAttributes: async (ctx: WorkspaceContext, query: PageRequest) => mapPage(await r.attributes.page(ex(), ctx.workspaceId, query), r.toAttribute),
+    listSegments: async (ctx: WorkspaceContext, query: PageRequest) => mapPage(await r.segments.page(ex(), ctx.workspaceId, query), r.toSegment),
     async createAttribute(ctx: WorkspaceContext, body: z.output<typeof CreateAttributeBody>): Promise<Attribute> {
       try {
         const row = await r.attributes.insert(ex(), {
