@@ -17,7 +17,7 @@ import * as t from '../../src/server/db/schema';
 import { normalisePhone } from '../../src/server/imports/rows';
 import { importRunner } from '../../src/server/imports/run-import';
 import * as r from '../../src/server/repositories/resources';
-import { countSegment, segmentWhere } from '../../src/server/segments';
+import { countSegment, segmentWhere } from '../../src/server/repositories/segment-contacts';
 import type { ServiceDeps } from '../../src/server/services/context';
 import { contactsPage } from '../../src/server/repositories/contact-list';
 import { searchCondition } from '../../src/server/repositories/contact-search';

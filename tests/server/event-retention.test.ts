@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
 import { rowsOf } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import { appendEvent, readEvents } from '../../src/server/realtime/event-log';
+import { appendEvent, readEvents } from '../../src/server/repositories/event-log';
 import { PRUNE_EVENTS_JOB } from '../../src/server/realtime/retention';
 import { StreamReset } from '../../src/shared/schemas/events';
 import type { Contact } from '../../src/shared';

@@ -1,6 +1,6 @@
 /** The workspace event log: per-workspace order under concurrency, wire-shaped payloads, the changes that log. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent, readEvents } from '../../src/server/realtime/event-log';
+import { appendEvent, readEvents } from '../../src/server/repositories/event-log';
 import * as t from '../../src/server/db/schema';
 import { WorkspaceEvent, eventPayloads, workspaceEventTypes } from '../../src/shared/schemas/events';
 import type { Contact, Conversation } from '../../src/shared';

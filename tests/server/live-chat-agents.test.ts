@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
-import { readEvents } from '../../src/server/realtime/event-log';
+import { readEvents } from '../../src/server/repositories/event-log';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { newCustomers } from '../support/customers';

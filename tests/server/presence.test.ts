@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import { latestSeq } from '../../src/server/realtime/event-log';
+import { latestSeq } from '../../src/server/repositories/event-log';
 import { PresenceSignal } from '../../src/shared/schemas/presence';
 import { TestApp, buildTestApp, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
 import { customerWrites } from '../support/customers';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import { appendEvent, latestSeq } from '../../src/server/realtime/event-log';
+import { appendEvent, latestSeq } from '../../src/server/repositories/event-log';
 import { WorkspaceEvent, type Contact } from '../../src/shared';
 import { TestApp, buildTestApp, onPostgres, openTestDatabase, testConfig, type Session } from '../support/server';
 import { type Seeded, seedWorkspace } from '../support/fixtures';

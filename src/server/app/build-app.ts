@@ -18,7 +18,7 @@ import { createMailer, type Mailer } from '../services/mailer';
 import { createJobQueue, type JobQueue } from '../jobs/queue';
 import type { JobMap } from '../jobs/names';
 import { createFileStore } from '../storage/file-store';
-import { registerFileRoutes } from '../storage/http';
+import { registerFileRoutes } from '../routes/files';
 import { createRealtime } from '../realtime/stream';
 import { createEventRetention } from '../realtime/retention';
 import { createServer, installCors, installJsonBodies, installSecurityHeaders, registerDocs, registerHealthChecks } from './http-setup';
@@ -90,7 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { identity, files, services, retention } = buildParley(app, opts, runtime);
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
-  // Uploads are read as streams by their handlers (src/server/storage/http.ts), with per-route size limits.
+  // Uploads are read as streams by their handlers (src/server/routes/files.ts), with per-route size limits.
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1 } });
   const tokenFailureLimit = app.createRateLimit({ max: config.rateLimits.tokenFailuresPerMinute, timeWindow: '1 minute' });
   await registerDocs(app);

@@ -67,7 +67,7 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Confi
   // nosniff, frame options, referrer policy on every answer; HSTS only where the server is reached over https.
   // Files are shown by the app's own pages on other origins (web mode, the desktop app), so they stay
   // embeddable cross-origin; the API answers JSON only, and /docs needs its inline scripts, hence no global CSP
-  // (stored files get their own sandboxing CSP in storage/http.ts).
+  // (stored files get their own sandboxing CSP in routes/files.ts).
   await app.register(helmet, {
     contentSecurityPolicy: false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },

@@ -32,8 +32,13 @@ import { botSessionRuntime } from '../bots/session-runtime';
 import { createCampaignRunner } from '../campaigns/runner';
 import { createProgress } from '../campaigns/events';
 import { campaignService } from '../campaigns/campaign-service';
-import { campaignDataService } from '../campaigns/campaign-data-service';
 import { buildInboundPipeline } from './inbound';
+import { campaignResultsService } from '../campaigns/campaign-results-service';
+import { campaignLogsService } from '../campaigns/campaign-logs-service';
+import { campaignTriggerService } from '../campaigns/campaign-trigger-service';
+import { campaignOptOutService } from '../campaigns/campaign-opt-out-service';
+import { campaignSettingsService } from '../campaigns/campaign-settings-service';
+import { uploadService } from '../services/uploads';
 
 export function buildServices(deps: ServiceDeps): Services {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
@@ -88,6 +93,11 @@ export function buildServices(deps: ServiceDeps): Services {
     // Live bot sessions (src/server/bots/session-runtime.ts).
     bots: botSessionRuntime(deps, outbound),
     campaigns: campaignService(deps, campaignRunner),
-    campaignData: campaignDataService(deps, campaignRunner),
+    campaignResults: campaignResultsService(deps),
+    campaignLogs: campaignLogsService(deps),
+    campaignTriggers: campaignTriggerService(deps, campaignRunner),
+    campaignOptOut: campaignOptOutService(deps),
+    campaignSettings: campaignSettingsService(deps),
+    uploads: uploadService(deps),
   };
 }

@@ -15,7 +15,7 @@ import { isUuid } from '../repositories/pagination';
 import type { IdentityProvider } from '../identity/identity-provider';
 import { reportAccessLost, type StreamSubject } from '../realtime/access-lost';
 import type { CampaignKeyContext, Caller, WorkspaceContext } from '../services/caller';
-import { campaignByKeyHash } from '../repositories/campaign-runs';
+import { campaignByKeyHash } from '../repositories/campaigns';
 import { hashTriggerKey, triggerKeyOf } from '../campaigns/trigger-keys';
 
 export const resourceLabels: Record<ResourceKind, string> = {

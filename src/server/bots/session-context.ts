@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client';
 import type { OutboundRequest } from '../messaging/outbound-request';
-import type { NewEvent } from '../realtime/event-log';
+import type { NewEvent } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 
 /** What the live runtime uses of the server. */

@@ -15,7 +15,7 @@
  */
 import type { Outbound } from '../messaging/outbound';
 import type { OutboundRequest } from '../messaging/outbound-request';
-import { appendEvents } from '../realtime/event-log';
+import { appendEvents } from '../repositories/event-log';
 import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
 import type { BotMail, BotRuntimeDeps, Runtime, TurnScope } from './session-context';

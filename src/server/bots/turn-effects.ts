@@ -2,7 +2,7 @@
  * The end of a turn: its e-mails, its sends and its events are queued in its transaction, and its sends run from
  * memory once it has committed. The sends themselves (the network) happen after the commit, never inside it.
  */
-import { appendEvents } from '../realtime/event-log';
+import { appendEvents } from '../repositories/event-log';
 import type { Effects, Runtime, TurnScope } from './session-context';
 
 export const noEffects = (): Effects => ({ requests: [], emails: [], events: [] });

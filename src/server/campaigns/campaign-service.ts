@@ -14,6 +14,7 @@ import type { Executor } from '../db/client';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import type { WorkspaceContext } from '../services/caller';
 import * as runs from '../repositories/campaign-runs';
+import * as campaignRows from '../repositories/campaigns';
 import { toCampaign } from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';
 import { campaignUpdated } from './events';
@@ -32,22 +33,22 @@ const stepsOf = (rf: CampaignDraftRfInstance) =>
 export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
 
   async function locked(tx: Executor, ctx: { workspaceId: string }, id: string) {
-    const row = await runs.lockCampaign(tx, ctx.workspaceId, id);
+    const row = await campaignRows.lockCampaign(tx, ctx.workspaceId, id);
     if (!row) throw notFound('Campaign not found');
     return row;
   }
 
   /** Every problem that keeps the campaign's canvas from deploying (the same validator as the editor's). */
-  async function problemsOf(tx: Executor, row: runs.CampaignRow): Promise<CampaignProblem[]> {
+  async function problemsOf(tx: Executor, row: campaignRows.CampaignRow): Promise<CampaignProblem[]> {
     const rf = row.rfInstance as CampaignDraftRfInstance;
     const templateIds = rf.nodes.flatMap((n) => (n.type === 'SendWhatsappNode' && n.data.whatsappTemplateId ? [n.data.whatsappTemplateId] : []));
-    return validateCampaign(row.type, rf, await runs.validationFacts(tx, row.workspaceId, templateIds));
+    return validateCampaign(row.type, rf, await campaignRows.validationFacts(tx, row.workspaceId, templateIds));
   }
 
   /** Starts a one-time campaign now: its run, whose recipients the runner snapshots chunk by chunk. */
-  async function startOneTime(tx: Executor, row: runs.CampaignRow): Promise<runs.CampaignRow> {
+  async function startOneTime(tx: Executor, row: campaignRows.CampaignRow): Promise<campaignRows.CampaignRow> {
     await runs.insertRun(tx, { workspaceId: row.workspaceId, campaignId: row.id, snapshotDone: false });
-    return runs.updateCampaign(tx, row.workspaceId, row.id, { status: 'inProgress', scheduledAt: null });
+    return campaignRows.updateCampaign(tx, row.workspaceId, row.id, { status: 'inProgress', scheduledAt: null });
   }
 
   async function queueDue(at: Date): Promise<void> {
@@ -61,7 +62,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
       if (pause && c.status !== running) throw conflict(`Only a running campaign can be paused; this one is ${c.status}`);
       if (!pause && c.status !== 'paused') throw conflict(`Only a paused campaign can be resumed; this one is ${c.status}`);
       await runs.setRunsStatus(tx, c.workspaceId, c.id, pause ? 'running' : 'paused', pause ? 'paused' : 'running');
-      const updated = await runs.updateCampaign(tx, c.workspaceId, c.id, { status: pause ? 'paused' : running, resumeAt });
+      const updated = await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { status: pause ? 'paused' : running, resumeAt });
       await campaignUpdated(tx, updated);
       return updated;
     });
@@ -84,15 +85,15 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
           if (startAt) throw badRequest('Only a one-time campaign can be scheduled');
           if (!c.triggerKeyHash) triggerKey = newTriggerKey();
           const keys = triggerKey ? { triggerKeyHash: hashTriggerKey(triggerKey), triggerKeyHint: keyHint(triggerKey) } : {};
-          return runs.updateCampaign(tx, c.workspaceId, c.id, { ...base, ...keys, status: 'active' });
+          return campaignRows.updateCampaign(tx, c.workspaceId, c.id, { ...base, ...keys, status: 'active' });
         }
         if (startAt && startAt.getTime() > Date.now() + 1000) {
           if (startAt.getTime() > Date.now() + limits.campaign.maxScheduleDays * 86_400_000) {
             throw badRequest(`A campaign can be scheduled at most ${limits.campaign.maxScheduleDays} days ahead`);
           }
-          return runs.updateCampaign(tx, c.workspaceId, c.id, { ...base, status: 'scheduled', scheduledAt: startAt });
+          return campaignRows.updateCampaign(tx, c.workspaceId, c.id, { ...base, status: 'scheduled', scheduledAt: startAt });
         }
-        return startOneTime(tx, await runs.updateCampaign(tx, c.workspaceId, c.id, base));
+        return startOneTime(tx, await campaignRows.updateCampaign(tx, c.workspaceId, c.id, base));
       });
       await d.db.transaction((tx) => campaignUpdated(tx, row));
       if (row.status === 'scheduled') await queueDue(row.scheduledAt!);
@@ -111,7 +112,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
       const row = await d.db.transaction(async (tx) => {
         const c = await locked(tx, ctx, id);
         if (c.status !== 'scheduled') throw conflict(`Only a scheduled campaign can be cancelled; this one is ${c.status}`);
-        const updated = await runs.updateCampaign(tx, c.workspaceId, c.id, { status: 'draft', scheduledAt: null, deployedRf: null, deployedAt: null });
+        const updated = await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { status: 'draft', scheduledAt: null, deployedRf: null, deployedAt: null });
         await campaignUpdated(tx, updated);
         return updated;
       });
@@ -125,7 +126,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
         if (body.rfInstance && c.status !== 'draft' && stepsOf(body.rfInstance) !== stepsOf(c.rfInstance as CampaignDraftRfInstance)) {
           throw conflict(`This campaign is ${c.status}: its steps cannot be edited once deployed (its name can)`);
         }
-        const updated = await runs.updateCampaign(tx, c.workspaceId, c.id, {
+        const updated = await campaignRows.updateCampaign(tx, c.workspaceId, c.id, {
           ...(body.name !== undefined && { name: body.name }),
           ...(body.rfInstance !== undefined && { rfInstance: body.rfInstance }),
         });
@@ -139,7 +140,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
     async remove(ctx: WorkspaceContext, id: string) {
       const ok = await d.db.transaction(async (tx) => {
         await locked(tx, ctx, id);
-        return runs.cancelRunsAndDelete(tx, ctx.workspaceId, id);
+        return campaignRows.cancelRunsAndDelete(tx, ctx.workspaceId, id);
       });
       if (!ok) throw notFound('Campaign not found');
       return { success: true as const };
@@ -150,7 +151,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
       await d.db.transaction(async (tx) => {
         const c = await locked(tx, ctx, id);
         if (c.type !== 'recurring') throw conflict('Only a recurring campaign has a trigger key');
-        await runs.updateCampaign(tx, c.workspaceId, c.id, { triggerKeyHash: hashTriggerKey(key), triggerKeyHint: keyHint(key) });
+        await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { triggerKeyHash: hashTriggerKey(key), triggerKeyHint: keyHint(key) });
       });
       return { triggerKey: key, triggerKeyHint: keyHint(key) };
     },
@@ -158,11 +159,11 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
     /** The `campaigns.due` job: starts the scheduled campaigns and resumes the paused ones whose time has come. */
     async runDue(): Promise<void> {
       const started = await d.db.transaction(async (tx) => {
-        const out: runs.CampaignRow[] = [];
-        for (const c of await runs.lockDueCampaigns(tx, 'scheduled')) out.push(await startOneTime(tx, c));
-        for (const c of await runs.lockDueCampaigns(tx, 'resume')) {
+        const out: campaignRows.CampaignRow[] = [];
+        for (const c of await campaignRows.lockDueCampaigns(tx, 'scheduled')) out.push(await startOneTime(tx, c));
+        for (const c of await campaignRows.lockDueCampaigns(tx, 'resume')) {
           await runs.setRunsStatus(tx, c.workspaceId, c.id, 'paused', 'running');
-          out.push(await runs.updateCampaign(tx, c.workspaceId, c.id, { status: c.type === 'oneTime' ? 'inProgress' : 'active', resumeAt: null }));
+          out.push(await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { status: c.type === 'oneTime' ? 'inProgress' : 'active', resumeAt: null }));
         }
         for (const row of out) await campaignUpdated(tx, row);
         return out;

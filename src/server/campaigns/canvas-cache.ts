@@ -1,6 +1,6 @@
 /** Deployed canvases read once per deploy: a campaign's canvas is decoded again only when it is deployed again. */
 import type { CampaignDraftRfInstance } from '../../shared/schemas/campaign-canvas';
-import type { CampaignRow } from '../repositories/campaign-runs';
+import type { CampaignRow } from '../repositories/campaigns';
 import { type DeployedCanvas, readDeployedCanvas } from './deployed-canvas';
 
 export type CanvasOf = (row: CampaignRow) => DeployedCanvas | null;

@@ -4,14 +4,15 @@
  */
 import type { Executor } from '../db/client';
 import * as runs from '../repositories/campaign-runs';
+import * as campaignRows from '../repositories/campaigns';
 import type { ServiceDeps } from '../services/context';
-import { audienceOf } from './audience';
+import { audienceOf } from '../repositories/campaign-audience';
 import type { CanvasOf } from './canvas-cache';
 import { campaignUpdated } from './events';
 
 /** Completes the campaigns of runs just completed (those with no other run left), with their events. */
-export async function completeCampaignsOf(tx: Executor, done: { campaignId: string }[]): Promise<runs.CampaignRow[]> {
-  const completed = await runs.completeCampaigns(tx, [...new Set(done.map((x) => x.campaignId))]);
+export async function completeCampaignsOf(tx: Executor, done: { campaignId: string }[]): Promise<campaignRows.CampaignRow[]> {
+  const completed = await campaignRows.completeCampaigns(tx, [...new Set(done.map((x) => x.campaignId))]);
   for (const row of completed) await campaignUpdated(tx, row);
   return completed;
 }
@@ -30,7 +31,7 @@ export async function writeSnapshotChunk(d: Pick<ServiceDeps, 'db'>, canvasOf: C
   return d.db.transaction(async (tx) => {
     const run = await runs.lockUnfinishedSnapshot(tx);
     if (!run) return false;
-    const [campaign] = [...(await runs.campaignsByIds(tx, [run.campaignId])).values()];
+    const [campaign] = [...(await campaignRows.campaignsByIds(tx, [run.campaignId])).values()];
     const canvas = campaign ? canvasOf(campaign) : null;
     const audience = canvas ? await audienceOf(tx, run.workspaceId, canvas) : null;
     if (!canvas?.first || !audience) {

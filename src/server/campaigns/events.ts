@@ -8,9 +8,9 @@ import type { CampaignListEntry } from '../../shared/schemas/entities';
 import type { Executor } from '../db/client';
 import * as logs from '../repositories/campaign-logs';
 import { countsOf, emptyCounts } from '../repositories/campaign-results';
-import type { CampaignRow } from '../repositories/campaign-runs';
+import type { CampaignRow } from '../repositories/campaigns';
 import { toCampaign } from '../repositories/resources';
-import { appendEvents } from '../realtime/event-log';
+import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 
 /** A campaign as the list shows it: newest logs, log counts and results counts. */

@@ -7,10 +7,11 @@
  * - inside a status webhook's transaction: the campaign log line of the wamid follows (never backwards).
  */
 import type { Executor } from '../db/client';
-import * as runs from '../repositories/campaign-runs';
+import * as campaignContacts from '../repositories/campaign-contacts';
+import * as logLines from '../repositories/campaign-logs';
 import * as inbound from '../repositories/inbound-campaigns';
 import { toContact } from '../repositories/resources';
-import { appendEvents } from '../realtime/event-log';
+import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 import type { InboundItem } from '../whatsapp/inbound-batch';
 
@@ -41,13 +42,13 @@ export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs
   const replied = [...contacts.values()].filter((c) => c.awaitingReply).map((c) => c.id);
   const optIn = [...back].filter((id) => !out.has(id));
   if (out.size === 0 && optIn.length === 0) {
-    await runs.markReplied(d.db.db, workspaceId, replied);
+    await logLines.markReplied(d.db.db, workspaceId, replied);
     return;
   }
   const changed = await d.db.transaction(async (tx) => {
-    await runs.markReplied(tx, workspaceId, replied);
-    const optedOut = await runs.setOptedOut(tx, workspaceId, [...out.keys()], true);
-    const optedIn = await runs.setOptedOut(tx, workspaceId, optIn, false);
+    await logLines.markReplied(tx, workspaceId, replied);
+    const optedOut = await campaignContacts.setOptedOut(tx, workspaceId, [...out.keys()], true);
+    const optedIn = await campaignContacts.setOptedOut(tx, workspaceId, optIn, false);
     const all = [...optedOut, ...optedIn];
     await appendEvents(tx, workspaceId, all.map((c) => ({ type: 'contact.updated' as const, payload: { contact: toContact(c) } })));
     return optedOut;

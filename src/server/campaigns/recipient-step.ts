@@ -6,7 +6,9 @@
  */
 import { limits } from '../../shared/limits';
 import { HttpError } from '../errors';
-import type { ClaimedRecipient, ContactRow, LogLine, RecipientMove } from '../repositories/campaign-runs';
+import type { ClaimedRecipient, RecipientMove } from '../repositories/campaign-runs';
+import type { ContactRow } from '../repositories/campaign-contacts';
+import type { LogLine } from '../repositories/campaign-logs';
 import type * as r from '../repositories/resources';
 import { toContact } from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';

@@ -4,6 +4,10 @@
  * log lines and the runs and campaigns that finished, set-based in one transaction per workspace.
  */
 import * as runs from '../repositories/campaign-runs';
+import * as campaignContacts from '../repositories/campaign-contacts';
+import * as campaignRows from '../repositories/campaigns';
+import * as logLines from '../repositories/campaign-logs';
+import * as settingsRepo from '../repositories/campaign-settings';
 import type { ClaimedRecipient } from '../repositories/campaign-runs';
 import * as r from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';
@@ -20,7 +24,7 @@ export interface BatchDeps extends StepDeps, Pick<ServiceDeps, 'db' | 'log'> {
 /** What the workspace's recipients share: its time zone, attribute names and templates (each read once). */
 async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchContext> {
   const db = b.db.db;
-  const [settings, attributeNames] = await Promise.all([runs.campaignSettingsOf(db, workspaceId), runs.attributeNamesOf(db, workspaceId)]);
+  const [settings, attributeNames] = await Promise.all([settingsRepo.campaignSettingsOf(db, workspaceId), campaignContacts.attributeNamesOf(db, workspaceId)]);
   const templates = new Map<string, ReturnType<typeof r.whatsappTemplates.get>>();
   return {
     timeZone: settings.timeZone,
@@ -33,9 +37,9 @@ async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchC
 }
 
 /** Records the batch's outcomes and completes what they finished; answers the campaigns completed. */
-async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[], outcomes: Outcome[]): Promise<runs.CampaignRow[]> {
+async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[], outcomes: Outcome[]): Promise<campaignRows.CampaignRow[]> {
   return b.db.transaction(async (tx) => {
-    await runs.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log ? [o.log] : [])));
+    await logLines.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log ? [o.log] : [])));
     await runs.moveRecipients(tx, workspaceId, outcomes.map((o) => o.move));
     // Not waiting for a run another transaction holds (a snapshot chunk can take seconds): the sweep completes it.
     const done = await runs.completeFinishedRuns(tx, [...new Set(claimed.map((c) => c.runId))], { wait: false });
@@ -47,8 +51,8 @@ async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: Claime
 async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[]): Promise<void> {
   const db = b.db.db;
   const [contacts, campaigns, ctx] = await Promise.all([
-    runs.contactsByIds(db, workspaceId, claimed.map((c) => c.contactId)),
-    runs.campaignsByIds(db, [...new Set(claimed.map((c) => c.campaignId))]),
+    campaignContacts.contactsByIds(db, workspaceId, claimed.map((c) => c.contactId)),
+    campaignRows.campaignsByIds(db, [...new Set(claimed.map((c) => c.campaignId))]),
     batchContextOf(b, workspaceId),
   ]);
   const canvasOf = (id: string) => {

@@ -29,7 +29,12 @@ import type { importService } from '../imports/import-service';
 import type { BotSessionRuntime } from '../bots/session-runtime';
 import type { CampaignRunner } from '../campaigns/runner';
 import type { CampaignService } from '../campaigns/campaign-service';
-import type { campaignDataService } from '../campaigns/campaign-data-service';
+import type { campaignResultsService } from '../campaigns/campaign-results-service';
+import type { campaignLogsService } from '../campaigns/campaign-logs-service';
+import type { campaignTriggerService } from '../campaigns/campaign-trigger-service';
+import type { campaignOptOutService } from '../campaigns/campaign-opt-out-service';
+import type { campaignSettingsService } from '../campaigns/campaign-settings-service';
+import type { uploadService } from '../services/uploads';
 
 type Of<F extends (...args: never[]) => unknown> = ReturnType<F>;
 
@@ -62,5 +67,10 @@ export interface Services {
   campaignRunner: CampaignRunner;
   bots: BotSessionRuntime;
   campaigns: CampaignService;
-  campaignData: Of<typeof campaignDataService>;
+  campaignResults: Of<typeof campaignResultsService>;
+  campaignLogs: Of<typeof campaignLogsService>;
+  campaignTriggers: Of<typeof campaignTriggerService>;
+  campaignOptOut: Of<typeof campaignOptOutService>;
+  campaignSettings: Of<typeof campaignSettingsService>;
+  uploads: Of<typeof uploadService>;
 }

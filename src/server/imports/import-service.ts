@@ -2,11 +2,11 @@
 import type { z } from 'zod';
 import type { ImportHistory } from '../../shared';
 import type { CreateImportBody, ListQuery } from '../../shared/schemas/requests';
-import * as t from '../db/schema';
+import { insertImport } from '../repositories/imports';
 import { badRequest } from '../errors';
 import type { WorkspaceContext } from '../services/caller';
 import * as r from '../repositories/resources';
-import { attributeIndex } from '../segments';
+import { attributeIndex } from '../repositories/segment-contacts';
 import type { ServiceDeps } from '../services/context';
 import { ImportFileError, inspectCsv } from './csv-file';
 import { type ImportJobData, importJobName, importRunner, planColumns, toImportHistoryWire } from './run-import';
@@ -53,17 +53,14 @@ export function importService(d: ServiceDeps) {
         throw err;
       }
       const row = await d.db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(t.importHistories)
-          .values({
-            workspaceId: ctx.workspaceId,
-            fileName: body.fileName,
-            fileUrl: d.files.url(key),
-            columnAttributeMap: body.columnAttributeMap,
-            defaultCountry: body.defaultCountry ?? null,
-            memberId: ctx.caller.member.id,
-          })
-          .returning();
+        const created = await insertImport(tx, {
+          workspaceId: ctx.workspaceId,
+          fileName: body.fileName,
+          fileUrl: d.files.url(key),
+          columnAttributeMap: body.columnAttributeMap,
+          defaultCountry: body.defaultCountry ?? null,
+          memberId: ctx.caller.member.id,
+        });
         // Queued in the same transaction: the job exists exactly when the history entry does.
         await d.jobs.send(importJobName, { importId: created.id, workspaceId: ctx.workspaceId }, { tx, singletonKey: created.id });
         return created;

@@ -9,7 +9,7 @@ import { touchConversations } from '../repositories/conversation-rows';
 import { toMessage } from '../repositories/conversations';
 import { insertMessages } from '../repositories/inbound-batch-rows';
 import * as sends from '../repositories/outbound-sends';
-import { type NewEvent, appendEvents } from '../realtime/event-log';
+import { type NewEvent, appendEvents } from '../repositories/event-log';
 import { findOrOpenConversations, messageEvents, type Thread, threadKey } from './conversation-thread';
 import type { StoredContent } from './outbound-render';
 import { type OutboundRequest, creatorOf } from './outbound-request';

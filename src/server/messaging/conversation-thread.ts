@@ -8,7 +8,7 @@ import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
 import { toContact } from '../repositories/resources';
 import type { Message } from '../../shared';
-import type { NewEvent } from '../realtime/event-log';
+import type { NewEvent } from '../repositories/event-log';
 
 export interface Thread {
   conversation: ch.ConversationRow;

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Database } from '../db/client';
-import { eventChannel } from './event-log';
+import { eventChannel } from '../repositories/event-log';
 
 export interface Subscriber {
   /** A new event of the workspace (seq), or undefined: "catch up, something may have been missed". */

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { JobName } from '../jobs/names';
 import type { JobQueue } from '../jobs/queue';
-import { pruneEvents } from './event-log';
+import { pruneEvents } from '../repositories/event-log';
 
 export const PRUNE_EVENTS_JOB = 'events.prune' satisfies JobName;
 const dayMs = 24 * 60 * 60 * 1000;

@@ -18,7 +18,7 @@ import type { Database } from '../db/client';
 import type { WorkspaceEvent } from '../../shared/schemas/events';
 import { type EventHub, createEventHub } from './hub';
 import { affects, onAccessLost, type StreamSubject } from './access-lost';
-import { latestSeq, oldestSeq, readEvents } from './event-log';
+import { latestSeq, oldestSeq, readEvents } from '../repositories/event-log';
 import type { StreamReset } from '../../shared/schemas/events';
 
 export interface StreamInput {

@@ -1,9 +1,11 @@
 /**
- * SQL of `campaign_logs` for the campaign list: each campaign's newest log rows (bounded) and its counts per
- * message status (an aggregate, so a campaign with a million recipients is counted, not loaded).
+ * SQL of `campaign_logs`, one line per recipient and send step: written by the runner (upserted), moved on by
+ * status webhooks and replies, paged for a campaign's log, and for the campaign list each campaign's newest
+ * lines (bounded) and its counts per message status (an aggregate, so a campaign with a million recipients is
+ * counted, not loaded).
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
+import { type SQL, and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
 import type { CampaignLog } from '../../shared/schemas/entities';
 import type { z } from 'zod';
@@ -81,4 +83,131 @@ export async function logCountsOf(ex: Executor, workspaceId: string, campaignIds
     .groupBy(l.campaignId);
   for (const r of rows) out.set(r.campaignId, { success: r.success, failed: r.failed });
   return out;
+}
+
+/** Delivery states in the order they are reached: a status never moves a log line backwards. */
+const rank = sql`(case delivery_state when 'pending' then 0 when 'unknown' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 else 5 end)`;
+
+export interface LogLine {
+  campaignId: string;
+  runId: string;
+  recipientId: string;
+  contactId: string;
+  stepId: string;
+  phoneNumber: string;
+  templateName: string;
+  messageStatus: 'success' | 'failed';
+  deliveryState: 'sent' | 'failed' | 'unknown' | 'optedOut';
+  reason: string | null;
+  errorCode: number | null;
+  wamid: string | null;
+}
+
+/** One log line per recipient and send step: written again (a replayed send) it keeps the state it reached. */
+export async function upsertLogs(ex: Executor, workspaceId: string, lines: LogLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  const l = t.campaignLogs;
+  await ex
+    .insert(l)
+    .values(lines.map((x) => ({ workspaceId, ...x, waMessageId: x.wamid })))
+    .onConflictDoUpdate({
+      target: [l.workspaceId, l.recipientId, l.stepId],
+      set: { updatedAt: sql`now()` },
+    });
+  // A status webhook may have come before this line was written (it updated the message, found no line): take
+  // the message's state. FOR SHARE waits for a status transaction under way, which then finds the line.
+  const wamids = lines.flatMap((x) => (x.wamid ? [x.wamid] : []));
+  if (wamids.length === 0) return;
+  await ex.execute(sql`
+    with m as (
+      select wa_message_id, status, failure_reason from messages
+       where workspace_id = ${workspaceId} and wa_message_id = any(${sql.param(wamids)}::text[])
+       for share
+    )
+    update campaign_logs
+       set delivery_state = m.status,
+           message_status = case when m.status = 'failed' then 'failed' else 'success' end,
+           reason = case when m.status = 'failed' then m.failure_reason else reason end,
+           updated_at = now()
+      from m
+     where campaign_logs.workspace_id = ${workspaceId} and campaign_logs.wa_message_id = m.wa_message_id
+       and m.status in ('delivered', 'read', 'failed') and ${rank} < (case m.status when 'delivered' then 3 when 'read' then 4 else 5 end)
+       and not (m.status = 'failed' and delivery_state = 'read')`);
+}
+
+/**
+ * A status webhook for a campaign's message: delivered and read move the log line forward only (a late
+ * `delivered` after `read` leaves `read`); `failed` (an asynchronous refusal such as 131049) ends a line that
+ * was not read yet. Answers the campaigns whose lines changed.
+ */
+export async function applyDeliveryStatus(
+  ex: Executor,
+  workspaceId: string,
+  wamid: string,
+  status: 'sent' | 'delivered' | 'read' | 'failed',
+  failure: { code: number | null; reason: string | null },
+): Promise<string[]> {
+  const target = { sent: 2, delivered: 3, read: 4, failed: 5 }[status];
+  const rows = rowsOf<{ campaign_id: string }>(
+    await ex.execute(sql`
+      update campaign_logs
+         set delivery_state = ${status},
+             message_status = ${status === 'failed' ? 'failed' : 'success'},
+             reason = ${status === 'failed' ? failure.reason : sql`case when delivery_state = 'unknown' then null else reason end`},
+             error_code = ${status === 'failed' ? failure.code : sql`error_code`},
+             updated_at = now()
+       where workspace_id = ${workspaceId} and wa_message_id = ${wamid}
+         and ${status === 'failed' ? sql`delivery_state in ('unknown', 'sent', 'delivered')` : sql`${rank} < ${target}`}
+      returning campaign_id`),
+  );
+  return [...new Set(rows.map((r) => r.campaign_id))];
+}
+
+/** Contacts that wrote: their campaign sends of the last 72 hours count as replied (once). */
+export async function markReplied(ex: Executor, workspaceId: string, contactIds: string[]): Promise<string[]> {
+  if (contactIds.length === 0) return [];
+  const rows = rowsOf<{ campaign_id: string }>(
+    await ex.execute(sql`
+      update campaign_logs set replied_at = now(), updated_at = now()
+       where workspace_id = ${workspaceId} and contact_id = any(${sql.param(contactIds)}::uuid[])
+         and replied_at is null and message_status = 'success' and created_at > now() - interval '72 hours'
+      returning campaign_id`),
+  );
+  return [...new Set(rows.map((r) => r.campaign_id))];
+}
+
+/** Log lines of a campaign, newest first, after a cursor (created_at, id), optionally one outcome. */
+export async function logsPage(ex: Executor, workspaceId: string, campaignId: string, q: { limit: number; after?: { at: Date; id: string }; outcome?: string }) {
+  const l = t.campaignLogs;
+  return ex
+    .select()
+    .from(l)
+    .where(
+      and(
+        eq(l.workspaceId, workspaceId),
+        eq(l.campaignId, campaignId),
+        q.outcome ? outcomeCondition(q.outcome) : undefined,
+        q.after ? sql`(${l.createdAt}, ${l.id}) < (${q.after.at.toISOString()}::timestamptz, ${q.after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(sql`${l.createdAt} desc`, sql`${l.id} desc`)
+    .limit(q.limit);
+}
+
+export type LogRow = typeof t.campaignLogs.$inferSelect;
+
+function outcomeCondition(outcome: string): SQL {
+  const s = sql.raw('"campaign_logs"."delivery_state"');
+  switch (outcome) {
+    case 'sent':
+      return sql`${s} in ('sent', 'delivered', 'read')`;
+    case 'delivered':
+      return sql`${s} in ('delivered', 'read')`;
+    case 'replied':
+      return sql`${t.campaignLogs.repliedAt} is not null`;
+    case 'readNotReplied':
+      return sql`${s} = 'read' and ${t.campaignLogs.repliedAt} is null`;
+    default:
+      return sql`${s} = ${outcome}`;
+  }
 }

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { rowsOf } from '../db/client';
-import type { WorkspaceCampaignSettings } from './campaign-runs';
+import type { WorkspaceCampaignSettings } from './campaign-settings';
 
 export interface InboundContact {
   id: string;

@@ -64,3 +64,8 @@ export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are UUIDs; anything else cannot name a row, and must not reach SQL as a uuid cast error. */
 export const isUuid = (v: string) => UUID.test(v);
+
+/** A page with each item mapped (rows to their wire form). */
+export function mapPage<R, T>(page: Page<R>, map: (r: R) => T): Page<T> {
+  return { items: page.items.map(map), nextCursor: page.nextCursor };
+}

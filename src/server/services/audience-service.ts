@@ -13,12 +13,14 @@ import { badRequest, conflict, notFound } from '../errors';
 import * as r from '../repositories/resources';
 import * as attributeRepo from '../repositories/attributes';
 import { contactsPage } from '../repositories/contact-list';
-import { contactConditions } from './contact-filter';
+import { contactConditions } from '../repositories/contact-filter';
 import type { WorkspaceContext } from './caller';
 import { isUniqueViolation, type ServiceDeps } from './context';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 
-import { attributeIndex, countSegment, segmentWhere, validateFilters } from '../segments';
+import { attributeIndex, countSegment, segmentWhere } from '../repositories/segment-contacts';
+import { validateFilters } from '../repositories/segment-filters';
+import { type PageRequest, mapPage } from '../repositories/pagination';
 
 type AttrValue = string | number | boolean | null;
 
@@ -51,6 +53,8 @@ export function audienceService(d: ServiceDeps) {
   }
 
   return {
+    listAttributes: async (ctx: WorkspaceContext, query: PageRequest) => mapPage(await r.attributes.page(ex(), ctx.workspaceId, query), r.toAttribute),
+    listSegments: async (ctx: WorkspaceContext, query: PageRequest) => mapPage(await r.segments.page(ex(), ctx.workspaceId, query), r.toSegment),
     async createAttribute(ctx: WorkspaceContext, body: z.output<typeof CreateAttributeBody>): Promise<Attribute> {
       try {
         const row = await r.attributes.insert(ex(), {

@@ -9,7 +9,7 @@ import * as r from '../repositories/resources';
 import * as logs from '../repositories/campaign-logs';
 import { countsOf, emptyCounts } from '../repositories/campaign-results';
 import { accountIdByIdOrWaba } from '../repositories/whatsapp-accounts';
-import type { Page, PageRequest } from '../repositories/pagination';
+import { type Page, type PageRequest, mapPage } from '../repositories/pagination';
 import type { WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
 import { botAdmin } from '../bots/bot-admin';
@@ -39,6 +39,7 @@ export function automationService(d: ServiceDeps) {
   }
 
   return {
+    listBots: async (ctx: WorkspaceContext, query: PageRequest) => mapPage(await r.bots.page(ex(), ctx.workspaceId, query), r.toBot),
     getBot: async (ctx: WorkspaceContext, id: string): Promise<Bot> => r.toBot(await bot(ctx, id)),
     async createBot(ctx: WorkspaceContext, body: z.output<typeof CreateBotBody>): Promise<Bot> {
       const row = await r.bots.insert(ex(), {

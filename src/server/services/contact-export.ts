@@ -3,14 +3,12 @@
  * time from the database to the response (never the whole audience in memory). Columns: the contact's own
  * fields, then one per contact attribute of the workspace, so the file imports back as it is.
  */
-import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import type { Contact } from '../../shared';
 import * as attributeRepo from '../repositories/attributes';
 import { contactsPage } from '../repositories/contact-list';
 import type { WorkspaceContext } from './caller';
-import { csvRow } from './csv';
-import { type ContactFilter, contactConditions } from './contact-filter';
+import { type CsvFile, csvRow } from './csv';
+import { type ContactFilter, contactConditions } from '../repositories/contact-filter';
 import type { ServiceDeps } from './context';
 
 const PAGE = 1000;
@@ -24,7 +22,7 @@ function ownValue(c: Contact, column: (typeof ownColumns)[number]): unknown {
 export function contactExport(d: ServiceDeps) {
   const ex = () => d.db.db;
   return {
-    async exportCsv(ctx: WorkspaceContext, filter: ContactFilter, reply: FastifyReply): Promise<void> {
+    async exportCsv(ctx: WorkspaceContext, filter: ContactFilter): Promise<CsvFile> {
       const workspaceId = ctx.workspaceId;
       // Conditions first: an unknown segment answers 404 before any byte of the file is sent.
       const { segmentCond, searchCond } = await contactConditions(ex(), workspaceId, filter);
@@ -41,8 +39,7 @@ export function contactExport(d: ServiceDeps) {
         } while (cursor);
       }
       const day = new Date().toISOString().slice(0, 10);
-      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="contacts-${day}.csv"`);
-      await reply.send(Readable.from(lines()));
+      return { fileName: `contacts-${day}.csv`, lines: lines() };
     },
   };
 }

@@ -12,8 +12,8 @@ import * as r from '../repositories/resources';
 import { countContacts } from '../repositories/contact-list';
 import { defaultCountryOf } from '../repositories/workspaces';
 import type { WorkspaceContext } from './caller';
-import { appendEvent } from '../realtime/event-log';
-import { type ContactFilter, contactConditions } from './contact-filter';
+import { appendEvent } from '../repositories/event-log';
+import { type ContactFilter, contactConditions } from '../repositories/contact-filter';
 import { type ServiceDeps, isUniqueViolation } from './context';
 
 export function contactService(d: ServiceDeps) {

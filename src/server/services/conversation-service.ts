@@ -6,12 +6,12 @@ import * as r from '../repositories/resources';
 import * as conv from '../repositories/conversations';
 import * as botSessions from '../repositories/bot-sessions';
 import * as ws from '../repositories/workspaces';
-import { readMark } from '../repositories/unread';
-import { isUuid } from '../repositories/pagination';
+import { markRead, readMark, unreadAmong, unreadCounts } from '../repositories/unread';
+import { type Page, type PageRequest, isUuid } from '../repositories/pagination';
 import type { WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
 import type { Executor } from '../db/client';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 import { type Actor, assignedByOf } from '../messaging/outbound-request';
 
 /** How a close and a reopen by this actor are recorded (spec section 3: closedBy system, bot or user). */
@@ -36,9 +36,39 @@ async function checkBotTakes(tx: Executor, workspaceId: string, row: botSessions
   }
 }
 
+/** A conversations query of the inbox (tab, search, contact, sort; the caller is added for the `me` tab). */
+type ListFilter = Omit<conv.ConversationListFilter, 'memberId'>;
+
 export function conversationService(d: ServiceDeps) {
   const ex = () => d.db.db;
+  /** Flags the page's conversations the caller has not read. */
+  async function withUnread<E extends { id: string }>(ctx: WorkspaceContext, page: Page<E>) {
+    const ids = await unreadAmong(ex(), ctx.workspaceId, ctx.caller.member.id, page.items.map((c) => c.id));
+    return { nextCursor: page.nextCursor, items: page.items.map((c) => ({ ...c, unread: ids.has(c.id) })) };
+  }
   const service = {
+    /** The inbox's list: a page of conversations, each flagged when the caller has not read it. */
+    async list(ctx: WorkspaceContext, query: ListFilter) {
+      return withUnread(ctx, await conv.listConversations(ex(), ctx.workspaceId, { ...query, memberId: ctx.caller.member.id }));
+    },
+    /** A contact's conversations, flagged like the inbox's. */
+    async listOfContact(ctx: WorkspaceContext, contactId: string, query: ListFilter) {
+      return service.list(ctx, { ...query, contactId });
+    },
+    /** How many conversations each tab holds, and how many of them the caller has not read. */
+    async count(ctx: WorkspaceContext) {
+      return {
+        ...(await conv.countConversations(ex(), ctx.workspaceId, ctx.caller.member.id)),
+        unread: await unreadCounts(ex(), ctx.workspaceId, ctx.caller.member.id),
+      };
+    },
+    messages(ctx: WorkspaceContext, id: string, query: PageRequest & { before?: string }) {
+      return conv.messagesPage(ex(), ctx.workspaceId, id, query);
+    },
+    async markRead(ctx: WorkspaceContext, id: string) {
+      await markRead(ex(), ctx.workspaceId, ctx.caller.member.id, id);
+      return { success: true as const };
+    },
     async detail(ctx: WorkspaceContext, id: string): Promise<ConversationDetail> {
       const row = await r.conversations.get(ex(), ctx.workspaceId, id);
       if (!row) throw notFound('Conversation not found');

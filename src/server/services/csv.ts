@@ -31,3 +31,9 @@ export function csvRow(values: readonly unknown[]): string {
 export function csvRows(rows: readonly (readonly unknown[])[]): string {
   return rows.length === 0 ? '' : stringify(rows as unknown[][], options);
 }
+
+/** A CSV file to stream to the client: its name, and its lines produced a page at a time. */
+export interface CsvFile {
+  fileName: string;
+  lines: AsyncIterable<string>;
+}

@@ -27,11 +27,11 @@ import type { MultipartSpec } from '../../shared/api/routes';
 import type { CreateInteractiveMessageBody, CreateMediaMessageBody, CreateNoteBody } from '../../shared/schemas/agent-tools';
 import { chatMediaKindOf, chatMediaProblem } from '../../shared/chat-media';
 import { HttpError } from '../errors';
-import { receiveUpload } from '../storage/http';
+import { receiveUpload } from './uploads';
 import { parseKey } from '../storage/file-store';
 import * as notes from '../repositories/notes';
 import { toMessage } from '../repositories/conversations';
-import { appendEvents, type NewEvent } from '../realtime/event-log';
+import { appendEvents, type NewEvent } from '../repositories/event-log';
 
 export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbound) {
   const ex = () => d.db.db;

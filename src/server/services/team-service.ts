@@ -9,10 +9,14 @@ import { unlinkBotsFromAccount } from '../repositories/bots';
 import { removeTemplatesOfAccount } from '../repositories/whatsapp-templates';
 import type { WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
+import { type PageRequest, mapPage } from '../repositories/pagination';
 
 export function teamService(d: ServiceDeps) {
   const ex = () => d.db.db;
   return {
+    /** Invitations not used yet. */
+    listInvitees: async (ctx: WorkspaceContext, query: PageRequest) =>
+      mapPage(await invitations.openInvitationsPage(ex(), ctx.workspaceId, query), r.toInvitee),
     /**
      * Invites an e-mail with a role. Inviting the same address again replaces the open invitation (new link,
      * new role); inviting someone who is already a member is refused.

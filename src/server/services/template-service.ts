@@ -16,7 +16,8 @@ import { productErrorOf, viaGraph } from '../whatsapp/graph-failure';
 import { type ServiceDeps, isUniqueViolation } from './context';
 import type { SyncCounts, TemplateSync } from './template-sync';
 import type { FastifyRequest } from 'fastify';
-import { receiveUpload } from '../storage/http';
+import { receiveUpload } from './uploads';
+import { type PageRequest, mapPage } from '../repositories/pagination';
 
 const templateExists = (name: string, language: string) =>
   conflict(`A template named ${name} in ${language} exists already on this WhatsApp number`);
@@ -28,6 +29,7 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
   const ex = () => d.db.db;
 
   return {
+    list: async (ctx: WorkspaceContext, query: PageRequest) => mapPage(await r.whatsappTemplates.page(ex(), ctx.workspaceId, query), r.toTemplate),
     async create(ctx: WorkspaceContext, body: z.output<typeof CreateTemplateBody>): Promise<WhatsappTemplate> {
       const account = await ch.account(ex(), ctx.workspaceId, body.whatsappAccountId);
       if (!account) throw notFound('WhatsApp account not found');

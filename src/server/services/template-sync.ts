@@ -11,7 +11,7 @@ import * as r from '../repositories/resources';
 import type { Channel } from '../whatsapp/channel';
 import type { GraphClient } from '../whatsapp/graph-client';
 import type { GraphTemplate } from '../whatsapp/graph-types';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 import { type ServiceDeps, isUniqueViolation } from './context';
 
 export interface SyncCounts {

@@ -16,6 +16,7 @@ import type { PhoneNumberInfo } from '../whatsapp/graph-types';
 import { type ServiceDeps, isUniqueViolation } from './context';
 import type { TemplateSync } from './template-sync';
 import type { NumberHealth } from './number-health';
+import { type PageRequest, mapPage } from '../repositories/pagination';
 
 const alreadyConnected = () => conflict('This WhatsApp number is already connected');
 
@@ -66,6 +67,7 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
   }
 
   return {
+    list: async (ctx: WorkspaceContext, query: PageRequest) => mapPage(await r.whatsappAccounts.page(ex(), ctx.workspaceId, query), r.toWhatsappAccount),
     /**
      * Checks with the Graph API that the token may act for the phone number id (and that it is the number
      * entered), then stores the account with its token encrypted. One number belongs to one workspace.

@@ -10,7 +10,7 @@ import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
 import { findOrOpenConversations, messageEvents, threadKey } from '../messaging/conversation-thread';
 import { toContact } from '../repositories/resources';
-import { type NewEvent, appendEvents } from '../realtime/event-log';
+import { type NewEvent, appendEvents } from '../repositories/event-log';
 
 export type MessageContent = Pick<ch.MessageRow, 'type' | 'text' | 'mediaUrl' | 'header' | 'action' | 'footer'>;
 

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
-import { appendEvents, type NewEvent } from '../realtime/event-log';
+import { appendEvents, type NewEvent } from '../repositories/event-log';
 import { failureReasonOf } from './failure-reasons';
 import type { AppliedStatus, InboundHandler } from './inbound-pipeline';
 import type { StatusUpdate } from './webhook-payload';

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import * as ch from '../repositories/channel';
 import { toTemplate } from '../repositories/resources';
-import { appendEvent } from '../realtime/event-log';
+import { appendEvent } from '../repositories/event-log';
 import { type FieldChange, type FieldHandler, eachChange } from './inbound-pipeline';
 import { TemplateStatusValue } from './webhook-payload';
 

@@ -5,10 +5,10 @@
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { notFound } from '../errors';
-import * as r from '../repositories/resources';
-import { contactSearchIn } from '../repositories/contact-list';
-import { withOptOutFilter } from '../repositories/campaign-runs';
-import { segmentWhere } from '../segments';
+import * as r from './resources';
+import { contactSearchIn } from './contact-list';
+import { withOptOutFilter } from './campaign-contacts';
+import { segmentWhere } from './segment-contacts';
 import type { SegmentFilter } from '../../shared/schemas/entities';
 
 export interface ContactFilter {

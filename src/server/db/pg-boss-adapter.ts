@@ -1,11 +1,12 @@
 /**
  * pg-boss runs its own SQL through a `{ executeSql(text, values) }` object. These adapters let it run on
- * PGlite (one in-process session, no socket) and inside a Drizzle transaction.
+ * PGlite (one in-process session, no socket) and inside a Drizzle transaction; the one query of the job queue's
+ * own (what is still queued) lives here too, so src/server/jobs builds no SQL.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import { type Executor, rowsOf } from '../db/client';
+import { type Executor, rowsOf } from './client';
 
 /**
  * PGlite through its own API: `query` for parameterised statements (one statement, extended protocol), `exec`
@@ -64,4 +65,14 @@ export function executorDb(ex: Executor): PgBoss.Db {
       return { rows: rowsOf(await ex.execute(toDrizzleSql(text, values))) };
     },
   };
+}
+
+/** Jobs of `names` not finished yet, by name and state (those due more than a minute ahead do not count). */
+export async function unfinishedJobCounts(ex: Executor, names: string[]): Promise<{ name: string; state: string; n: number }[]> {
+  return rowsOf<{ name: string; state: string; n: number }>(
+    await ex.execute(sql`
+      select name, state::text as state, count(*)::int as n from pgboss.job
+      where name in ${names} and state < 'completed' and start_after < now() + interval '1 minute'
+      group by name, state`),
+  );
 }

@@ -1,6 +1,6 @@
 /**
- * Segment evaluation: the one place that turns segment filters into SQL. Lists, previews and (later)
- * campaigns all call these functions, so a segment means the same everywhere.
+ * Segment filters as SQL: the one place that turns them into conditions. Lists, previews and campaigns all
+ * call these functions, so a segment means the same everywhere.
  *
  * Semantics (documented in the README):
  * - Filters combine with AND binding tighter than OR, as in SQL: `a AND b OR c AND d` is `(a AND b) OR (c AND d)`.
@@ -19,7 +19,7 @@
  * filters. Index use: attribute IS goes through the jsonb_path_ops GIN index (`@>`), phoneNumber / name / email
  * STARTS_WITH through the prefix btrees, the workspace through every index's leading column.
  */
-import { likeEscape } from '../repositories/like';
+import { likeEscape } from './like';
 import { type SQL, and, or, sql } from 'drizzle-orm';
 import type { SegmentFilter } from '../../shared/schemas/entities';
 import * as t from '../db/schema';

@@ -1,0 +1,79 @@
+/** The audience: contacts, the workspace's attributes, and saved segments. */
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { id, createdAt, workspaceId, bytewiseText } from './columns';
+import { workspaces } from './workspaces';
+
+export const attributes = pgTable(
+  'attributes',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    type: text('type', { enum: ['contact', 'conversation'] }).notNull().default('contact'),
+    format: text('format', { enum: ['text', 'number', 'boolean'] }).notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  // Names are unique per workspace regardless of case, so "Plan" and "plan" cannot both exist.
+  (t) => [uniqueIndex('attributes_workspace_name_uq').on(t.workspaceId, sql`lower(${t.name})`)],
+);
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    /**
+     * The name's words, lower-cased (split at spaces and , . ; : ( ) " / -), kept by PostgreSQL itself from
+     * `name` on every write (import, edit, inbound), for "any word of the name" searches through the GIN below.
+     */
+    nameWords: text('name_words')
+      .array()
+      .generatedAlwaysAs(sql`regexp_split_to_array(lower(btrim("name")), '[\\s,.;:()"/-]+')`),
+    /** E.164. */
+    phoneNumber: bytewiseText('phone_number').notNull(),
+    email: text('email'),
+    attributes: jsonb('attributes').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+    channel: text('channel').notNull().default('WhatsApp'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    country: text('country'),
+    city: text('city'),
+    metaSourceId: text('meta_source_id'),
+    metaSourceType: text('meta_source_type'),
+    metaCtwaClid: text('meta_ctwa_clid'),
+    /** Campaigns (issue 17): opted out of campaigns since this time (null: not opted out). */
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('contacts_workspace_phone_uq').on(t.workspaceId, t.phoneNumber),
+    index('contacts_workspace_created_idx').on(t.workspaceId, t.createdAt, t.id),
+    index('contacts_attributes_gin').using('gin', t.attributes.op('jsonb_path_ops')),
+    // Search and STARTS_WITH filters are prefix matches: plain btrees stay cheap to maintain during a
+    // million-row import, where a pg_trgm index on the same columns more than doubled the import time. Phone
+    // prefixes use the unique index above (phone_number is collated "C"); every index here costs import time.
+    index('contacts_name_prefix_idx').on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
+    index('contacts_email_prefix_idx').on(t.workspaceId, sql`lower(${t.email}) text_pattern_ops`),
+    // Whole words of the name (`name_words @> '{archer}'`). An array's element statistics give the planner real
+    // estimates (a prefix tsquery had none), so a rare or absent word is looked up here, a common one on the
+    // newest-first index. fastupdate batches the index's inserts during an import.
+    index('contacts_name_words_gin').using('gin', t.nameWords),
+  ],
+);
+
+export const segments = pgTable(
+  'segments',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    filters: jsonb('filters').$type<unknown[]>().notNull(),
+    memberId: uuid('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('segments_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
