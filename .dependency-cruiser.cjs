@@ -12,8 +12,9 @@ const serverLayers = [
   { name: 'the composition root', paths: ['app/', 'app\\.ts$', 'index\\.ts$'] },
   { name: 'routes', paths: ['routes/', 'http/'] },
   { name: 'auth', paths: ['auth/'] },
-  { name: 'engines', paths: ['campaigns/', 'bots/', 'imports/'] },
-  { name: 'services', paths: ['services/', 'segments/'] },
+  // automation/ is the admin side of both canvases (bots and campaigns): it builds on the bot engine's admin and preview.
+  { name: 'engines', paths: ['campaigns/', 'bots/', 'imports/', 'automation/'] },
+  { name: 'services', paths: ['services/'] },
   { name: 'messaging', paths: ['messaging/'] },
   { name: 'whatsapp', paths: ['whatsapp/'] },
   // The event stream reads and follows the event log through its repository, so it sits above repositories.

@@ -6,7 +6,7 @@ import type { Services } from '../http/services';
 import type { ServiceDeps } from '../services/context';
 import { authService } from '../services/auth-service';
 import { workspaceService } from '../services/workspace-service';
-import { automationService } from '../services/automation-service';
+import { automationService } from '../automation/automation-service';
 import { audienceService } from '../services/audience-service';
 import { contactExport } from '../services/contact-export';
 import { contactService } from '../services/contact-service';

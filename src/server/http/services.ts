@@ -8,7 +8,7 @@ import type { InboundPipeline } from '../whatsapp/inbound-pipeline';
 import type { Outbound } from '../messaging/outbound';
 import type { authService } from '../services/auth-service';
 import type { workspaceService } from '../services/workspace-service';
-import type { automationService } from '../services/automation-service';
+import type { automationService } from '../automation/automation-service';
 import type { audienceService } from '../services/audience-service';
 import type { contactExport } from '../services/contact-export';
 import type { contactService } from '../services/contact-service';

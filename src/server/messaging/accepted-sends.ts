@@ -10,7 +10,7 @@ import { toMessage } from '../repositories/conversations';
 import { insertMessages } from '../repositories/inbound-batch-rows';
 import * as sends from '../repositories/outbound-sends';
 import { type NewEvent, appendEvents } from '../repositories/event-log';
-import { findOrOpenConversations, messageEvents, type Thread, threadKey } from './conversation-thread';
+import { findOrOpenConversations, messageEvents, type Thread, threadKey } from '../whatsapp/conversation-thread';
 import type { StoredContent } from './outbound-render';
 import { type OutboundRequest, creatorOf } from './outbound-request';
 import type { SendTarget } from './outbound-target';

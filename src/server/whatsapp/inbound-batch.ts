@@ -8,7 +8,7 @@
 import type { Executor } from '../db/client';
 import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
-import { findOrOpenConversations, messageEvents, threadKey } from '../messaging/conversation-thread';
+import { findOrOpenConversations, messageEvents, threadKey } from './conversation-thread';
 import { toContact } from '../repositories/resources';
 import { type NewEvent, appendEvents } from '../repositories/event-log';
 

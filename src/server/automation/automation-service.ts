@@ -10,8 +10,8 @@ import * as logs from '../repositories/campaign-logs';
 import { countsOf, emptyCounts } from '../repositories/campaign-results';
 import { accountIdByIdOrWaba } from '../repositories/whatsapp-accounts';
 import { type Page, type PageRequest, mapPage } from '../repositories/pagination';
-import type { WorkspaceContext } from './caller';
-import type { ServiceDeps } from './context';
+import type { WorkspaceContext } from '../services/caller';
+import type { ServiceDeps } from '../services/context';
 import { botAdmin } from '../bots/bot-admin';
 import { botPreview } from '../bots/preview';
 
