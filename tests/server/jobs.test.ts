@@ -9,7 +9,8 @@ import { buildApp } from '../../src/server/app';
 import { type Database, rowsOf } from '../../src/server/db/client';
 import type { JobDefinition } from '../../src/server/jobs/names';
 import { jobDefinitions } from '../../src/server/app/jobs';
-import type { JobHandler, JobInfo, JobQueue } from '../../src/server/jobs/queue';
+import type { JobInfo, JobQueue } from '../../src/server/jobs/queue';
+import type { JobHandler } from '../../src/server/jobs/handler-types';
 import { type Config } from '../../src/server/config';
 import { openTestDatabase, testConfig } from '../support/server';
 

@@ -3,10 +3,10 @@
  * kind from the node itself), and a path written as the spec writes it (`{param}`).
  */
 import { BotNode, type BotNodeType } from '../../src/shared/schemas/bot-canvas';
-import { CampaignNode, type CampaignNodeType } from '../../src/shared/schemas/campaign-canvas';
+import { CampaignNode } from '../../src/shared/schemas/campaign-canvas';
 
 export const botNodeTypes = BotNode.options.map((o) => o.shape.type.value) as BotNodeType[];
-export const campaignNodeTypes = CampaignNode.options.map((o) => o.shape.type.value) as CampaignNodeType[];
+export const campaignNodeTypes = CampaignNode.options.map((o) => o.shape.type.value) as CampaignNode['type'][];
 
 /** `{param}` form of a path, as the spec and OpenAPI write it. */
 export function specPath(path: string): string {

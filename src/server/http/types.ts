@@ -29,4 +29,3 @@ export type Handler<R extends RouteDef> = (
 /** Routes whose capability has landed; every one of them must have a handler (checked by the compiler). */
 export type ImplementedRouteName = { [K in RouteName]: Routes[K] extends { pending: string } ? never : K }[RouteName];
 export type Handlers = { [K in ImplementedRouteName]: Handler<Routes[K]> };
-export type HandlerGroup<K extends ImplementedRouteName> = Pick<Handlers, K>;

@@ -22,7 +22,7 @@ import type { BatchHandler, BatchHandlerOf, HandlerOf, JobHandler, RegisteredHan
 import { createLocalRuns } from './run-in-sender';
 import { createWorkers } from './workers';
 
-export type { BatchHandler, BatchHandlerOf, HandlerOf, JobHandler, JobInfo } from './handler-types';
+export type { BatchHandlerOf, HandlerOf, JobInfo } from './handler-types';
 
 export interface SendOptions {
   /** At most one queued job per key (see above). */

@@ -106,25 +106,6 @@ export async function agentWroteSince(ex: Executor, workspaceId: string, convers
   return !!row;
 }
 
-/** Conversations and times of stored inbound messages (by wamid), for the hook after a batch commits. */
-export async function inboundByWamids(ex: Executor, workspaceId: string, wamids: string[]) {
-  if (wamids.length === 0) return [];
-  return ex
-    .select({ conversationId: t.messages.conversationId, createdAt: t.messages.createdAt })
-    .from(t.messages)
-    .where(and(eq(t.messages.workspaceId, workspaceId), inArray(t.messages.waMessageId, wamids)));
-}
-
-/** Which of these WhatsApp accounts have an active bot. */
-export async function accountsWithActiveBot(ex: Executor, accountIds: string[]): Promise<Set<string>> {
-  if (accountIds.length === 0) return new Set();
-  const rows = await ex
-    .select({ id: t.bots.whatsappAccountId })
-    .from(t.bots)
-    .where(and(inArray(t.bots.whatsappAccountId, accountIds), eq(t.bots.isActive, true)));
-  return new Set(rows.map((r) => r.id!));
-}
-
 /**
  * What a turn reads before running, in one statement: the workspace's attributes (id -> name, format, type), the
  * contact's values and the conversation's conversation-type values (three statements before).

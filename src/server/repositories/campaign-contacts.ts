@@ -14,12 +14,6 @@ export async function contactsByIds(ex: Executor, workspaceId: string, ids: stri
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export async function contactsByPhones(ex: Executor, workspaceId: string, phones: string[]): Promise<Map<string, ContactRow>> {
-  if (phones.length === 0) return new Map();
-  const rows = await ex.select().from(t.contacts).where(and(eq(t.contacts.workspaceId, workspaceId), inArray(t.contacts.phoneNumber, phones)));
-  return new Map(rows.map((r) => [r.phoneNumber, r]));
-}
-
 /** Opt contacts out of (date) or back in to (null) campaigns; answers the contacts that changed. */
 export async function setOptedOut(ex: Executor, workspaceId: string, contactIds: string[], optedOut: boolean): Promise<ContactRow[]> {
   if (contactIds.length === 0) return [];

@@ -135,34 +135,6 @@ export async function upsertLogs(ex: Executor, workspaceId: string, lines: LogLi
        and not (m.status = 'failed' and delivery_state = 'read')`);
 }
 
-/**
- * A status webhook for a campaign's message: delivered and read move the log line forward only (a late
- * `delivered` after `read` leaves `read`); `failed` (an asynchronous refusal such as 131049) ends a line that
- * was not read yet. Answers the campaigns whose lines changed.
- */
-export async function applyDeliveryStatus(
-  ex: Executor,
-  workspaceId: string,
-  wamid: string,
-  status: 'sent' | 'delivered' | 'read' | 'failed',
-  failure: { code: number | null; reason: string | null },
-): Promise<string[]> {
-  const target = { sent: 2, delivered: 3, read: 4, failed: 5 }[status];
-  const rows = rowsOf<{ campaign_id: string }>(
-    await ex.execute(sql`
-      update campaign_logs
-         set delivery_state = ${status},
-             message_status = ${status === 'failed' ? 'failed' : 'success'},
-             reason = ${status === 'failed' ? failure.reason : sql`case when delivery_state = 'unknown' then null else reason end`},
-             error_code = ${status === 'failed' ? failure.code : sql`error_code`},
-             updated_at = now()
-       where workspace_id = ${workspaceId} and wa_message_id = ${wamid}
-         and ${status === 'failed' ? sql`delivery_state in ('unknown', 'sent', 'delivered')` : sql`${rank} < ${target}`}
-      returning campaign_id`),
-  );
-  return [...new Set(rows.map((r) => r.campaign_id))];
-}
-
 /** Contacts that wrote: their campaign sends of the last 72 hours count as replied (once). */
 export async function markReplied(ex: Executor, workspaceId: string, contactIds: string[]): Promise<string[]> {
   if (contactIds.length === 0) return [];

@@ -3,7 +3,7 @@
  * campaign_recipients (claimed in batches with FOR UPDATE SKIP LOCKED, so any number of processes share a
  * campaign), and a run's completion.
  */
-import { type SQL, and, eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, eq, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
 
@@ -201,13 +201,3 @@ export async function setRunsStatus(ex: Executor, workspaceId: string, campaignI
   await ex.update(r).set({ status: to, ...(to === 'cancelled' && { finishedAt: new Date() }) }).where(and(eq(r.workspaceId, workspaceId), eq(r.campaignId, campaignId), eq(r.status, from)));
 }
 
-/** The one open run of a recurring campaign (records of every call join it), created when missing. */
-export async function openRunOf(ex: Executor, workspaceId: string, campaignId: string): Promise<RunRow | null> {
-  const r = t.campaignRuns;
-  const [row] = await ex
-    .select()
-    .from(r)
-    .where(and(eq(r.workspaceId, workspaceId), eq(r.campaignId, campaignId), inArray(r.status, ['running', 'paused'])))
-    .limit(1);
-  return row ?? null;
-}

@@ -2,7 +2,7 @@
  * Segment evaluation shared by contact lists, previews and campaigns: count, first page, and keyset batches
  * of the contacts that match a segment's filters in one workspace.
  */
-import { type SQL, and, asc, count, eq, gt, sql } from 'drizzle-orm';
+import { type SQL, and, count, eq, sql } from 'drizzle-orm';
 import type { SegmentFilter } from '../../shared/schemas/entities';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
@@ -34,21 +34,3 @@ export async function countSegment(ex: Executor, workspaceId: string, filters: S
   });
 }
 
-/**
- * The segment's contacts in id order, `limit` at a time after `afterId`: how a campaign walks a segment of
- * any size without holding it in memory (call again with the last id until fewer than `limit` come back).
- */
-export async function segmentBatch(
-  ex: Executor,
-  workspaceId: string,
-  filters: SegmentFilter[],
-  opts: { afterId?: string; limit: number; attrs?: AttributeIndex },
-): Promise<(typeof t.contacts.$inferSelect)[]> {
-  const where = await segmentWhere(ex, workspaceId, filters, opts.attrs);
-  return ex
-    .select()
-    .from(t.contacts)
-    .where(and(where, opts.afterId ? gt(t.contacts.id, opts.afterId) : undefined))
-    .orderBy(asc(t.contacts.id))
-    .limit(opts.limit);
-}

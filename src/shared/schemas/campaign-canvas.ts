@@ -103,7 +103,6 @@ export const DelayNode = node('DelayNode', DelayNodeData);
 /** The 4 campaign node kinds. */
 export const CampaignNode = z.discriminatedUnion('type', [OneTimeTriggerNode, RecurringTriggerNode, SendWhatsappNode, DelayNode]);
 export type CampaignNode = z.infer<typeof CampaignNode>;
-export type CampaignNodeType = CampaignNode['type'];
 
 const atMostOneTrigger = (rf: { nodes: { type: string }[] }, ctx: z.RefinementCtx) => {
   const triggers = rf.nodes.filter((n) => n.type === 'OneTimeTriggerNode' || n.type === 'RecurringTriggerNode');
