@@ -1,10 +1,10 @@
-// StrykerJS over the modules that hold the rules (issue 20.4). Not in CI: a whole run takes hours on 2 cores.
+// StrykerJS over the modules that hold the rules. Not in CI: a whole run takes hours on 2 cores.
 // Run one part at a time:   MUTATION_PART=ipc npm run test:mutation
 // Several parts:            MUTATION_PART=ipc,identity npm run test:mutation
 // Some lines of a part:     MUTATION_PART=access MUTATION_MUTATE=src/server/auth/access.ts:80-117 npm run test:mutation
 // All parts (long):         npm run test:mutation
 // Each part mutates its module(s) and runs only the test files that hold that module's rules, so a mutant costs
-// seconds, not the whole suite. Scores per part are in the README (Tests). Reports land in coverage/mutation/.
+// seconds, not the whole suite. Scores per part are in docs/mutation-score.md. Reports land in coverage/mutation/.
 // A module that holds rules and lands later is one more entry below (its module and its fast test files).
 
 import fs from 'node:fs';
@@ -44,20 +44,27 @@ export const parts = {
   },
   // Webhook verification: the route (verify handshake, raw body, 401 on a bad signature, queueing).
   webhookRoute: {
-    mutate: ['src/server/whatsapp/webhook-route.ts'],
+    mutate: ['src/server/http/whatsapp-webhook.ts'],
     // The route on a bare Fastify instance; webhooks.test.ts runs it inside the whole app (slow, left out).
     testFiles: ['tests/server/webhook-route.test.ts'],
   },
   // Ingest of webhook deliveries: messages, statuses, template reviews, redeliveries.
   ingest: {
-    mutate: ['src/server/whatsapp/ingest.ts'],
-    // The processor called directly on a fresh database (no app, no queue, no sandbox); redelivery.test.ts and
+    mutate: [
+      'src/server/whatsapp/inbound-pipeline.ts',
+      'src/server/whatsapp/inbound-messages.ts',
+      'src/server/whatsapp/inbound-contents.ts',
+      'src/server/whatsapp/inbound-statuses.ts',
+      'src/server/whatsapp/template-reviews.ts',
+      'src/server/whatsapp/number-quality.ts',
+    ],
+    // The pipeline called directly on a fresh database (no app, no queue, no sandbox); redelivery.test.ts and
     // webhooks.test.ts hold the same rules through the route and the job queue (a minute per mutant: left out).
     testFiles: ['tests/server/ingest-rules.test.ts'],
   },
   // The outbound path: the 24-hour window, pacing, sending and the answer of the Graph API.
   outbound: {
-    mutate: ['src/server/messaging/outbound.ts', 'src/server/messaging/outbound-request.ts'],
+    mutate: ['src/server/messaging/{outbound,outbound-request,outbound-target,outbound-render,send-claim,send-call,accepted-sends}.ts'],
     // The path called directly on a fresh database with a scripted Graph client (seconds a mutant); outbound.test.ts
     // and messaging.test.ts hold the same rules through the app and the sandbox (about a minute a mutant: left out).
     testFiles: ['tests/server/outbound-rules.test.ts'],
@@ -87,7 +94,7 @@ export const parts = {
   },
   // The campaign runner: claims, pacing by the tier, send windows, outcomes and completion of a run.
   runner: {
-    mutate: ['src/server/campaigns/runner.ts'],
+    mutate: ['src/server/campaigns/{runner,run-batch,recipient-step,completion}.ts'],
     testFiles: ['tests/server/campaign-runner-rules.test.ts'],
   },
   // The bot runtime: walking a canvas from node to node, each node's executor, sessions.

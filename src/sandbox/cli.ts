@@ -153,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
       await control(base, 'POST', '/_sandbox/failures', { code, mode: values.async ? 'async' : 'sync', count: Number(values.count ?? 1) });
       return void console.log(`the next ${values.count ?? 1} ${values.async ? 'accepted messages get a failed webhook' : 'send requests fail'} with code ${code}`);
     }
-    // Issue 17: throughput tier, refused share, delivery counts (campaign tests and benchmarks).
+    // Throughput tier, refused share, delivery counts (campaign tests and benchmarks).
     case 'tier': {
       const perSecond = Number(rest[0]);
       if (!(perSecond > 0)) throw new Error('usage: npm run sandbox -- tier <perSecond> [--phone-number-id ID]');

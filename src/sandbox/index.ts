@@ -78,7 +78,7 @@ export interface Sandbox {
   readonly sent: readonly SentMessage[];
   /** Messages customers sent. */
   readonly received: readonly ReceivedMessage[];
-  /** Typing indicators shown to customers (issue 19). */
+  /** Typing indicators shown to customers. */
   readonly typingIndicators: readonly { phoneNumberId: string; waId: string; messageId: string; at: Date }[];
   readonly templates: readonly SandboxTemplate[];
   readonly flows: readonly SandboxFlow[];
@@ -91,18 +91,18 @@ export interface Sandbox {
   addToken(token: string): void;
   expireToken(token: string): void;
   injectFailure(failure: InjectedFailure): void;
-  /** Issue 17: a number's throughput tier (messages per second) from now on. */
+  /** A number's throughput tier (messages per second) from now on. */
   setThroughput(phoneNumberId: string, perSecond: number): void;
-  /** Issue 17: refuses a share (0..1) of the following sends with a Graph error code; share 0 stops. */
+  /** Refuses a share (0..1) of the following sends with a Graph error code; share 0 stops. */
   refuseShare(refusal: RefusedShare): void;
-  /** Issue 17: messages per recipient and duplicates (the same message twice to one customer). */
+  /** Messages per recipient and duplicates (the same message twice to one customer). */
   deliveries(phoneNumberId?: string): DeliveryCounts;
   interruptNextUpload(bytes: number): void;
   /** Moves the sandbox clock (24-hour windows, media URL expiry) forward. */
   advanceTime(ms: number): void;
-  /** Issue 19: changes a number's health and sends Meta's phone_number_quality_update webhook; resolves once delivered. */
+  /** Changes a number's health and sends Meta's phone_number_quality_update webhook; resolves once delivered. */
   setNumberHealth(phoneNumberId: string, change: NumberHealthChange): Promise<NumberHealthState>;
-  /** Issue 19: a template made in WhatsApp Manager (at Meta, unknown to Parley until a sync), no webhook. */
+  /** A template made in WhatsApp Manager (at Meta, unknown to Parley until a sync), no webhook. */
   seedTemplate(phoneNumberId: string, t: { name: string; language?: string; category?: string; status?: TemplateStatus; components?: Record<string, unknown>[] }): SandboxTemplate;
   /** Changes a template's status now and sends its webhook. */
   setTemplateStatus(nameOrId: string, status: TemplateStatus, reason?: string): Promise<void>;

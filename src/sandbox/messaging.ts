@@ -32,7 +32,7 @@ export function webhookMetadata(account: SandboxAccount) {
   return { messaging_product: 'whatsapp', metadata: { display_phone_number: digits(account.phoneNumber), phone_number_id: account.phoneNumberId } };
 }
 
-/** A share (0..1) of sends refused with `code` (issue 17: benchmarks and tests of Meta's refusals). */
+/** A share (0..1) of sends refused with `code` (benchmarks and tests of Meta's refusals). */
 export interface RefusedShare {
   code: number;
   share: number;
@@ -186,7 +186,7 @@ export class Messaging {
     if (typeof body.message_id !== 'string') throw missing('The parameter message_id is required.');
     const found = this.state.received.find((m) => m.id === body.message_id && m.phoneNumberId === account.phoneNumberId);
     if (!found) throw invalid(`Param message_id is not a message received by this number: ${body.message_id}`);
-    // Issue 19: the typing indicator rides on the read receipt; only `{ type: 'text' }` exists, and like the
+    // The typing indicator rides on the read receipt; only `{ type: 'text' }` exists, and like the
     // receipt it needs the customer's message (shown up to 25 s or until the business replies).
     if (body.typing_indicator !== undefined) {
       const ti = body.typing_indicator;

@@ -121,7 +121,7 @@ export class SandboxState {
   readonly templates: SandboxTemplate[] = [];
   readonly sent: SentMessage[] = [];
   readonly received: ReceivedMessage[] = [];
-  /** Typing indicators shown to customers (issue 19: `typing_indicator` with a read receipt), oldest first. */
+  /** Typing indicators shown to customers (`typing_indicator` with a read receipt), oldest first. */
   readonly typingIndicators: { phoneNumberId: string; waId: string; messageId: string; at: Date }[] = [];
   readonly media = new Map<string, SandboxMedia>();
   readonly flows: SandboxFlow[] = [];

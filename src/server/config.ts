@@ -27,7 +27,7 @@ const Env = z.object({
   JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
   /** Ours: workspace events older than this are pruned daily; a client resuming from before them is told to reload. */
   EVENTS_RETENTION_DAYS: z.coerce.number().min(1).default(30),
-  /** Campaigns (issue 17): how long a claimed recipient or send stays claimed before a crash is assumed. */
+  /** Campaigns: how long a claimed recipient or send stays claimed before a crash is assumed. */
   CAMPAIGN_LEASE_SECONDS: z.coerce.number().min(1).default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
@@ -59,7 +59,7 @@ export interface Config {
   /** Rate limits; tests lower or raise them. */
   rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
   /**
-   * Campaigns (issue 17): after `leaseSeconds` a recipient claimed by a process that died is claimed again, and
+   * Campaigns: after `leaseSeconds` a recipient claimed by a process that died is claimed again, and
    * a send claimed but never finished counts as unknown (never resent). Absent: 300 s.
    */
   campaigns?: { leaseSeconds: number };

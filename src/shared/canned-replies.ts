@@ -1,5 +1,5 @@
 /**
- * Addition (issue 19): variables of a canned reply, filled from the conversation's contact. `{{name}}`,
+ * Addition: variables of a canned reply, filled from the conversation's contact. `{{name}}`,
  * `{{phoneNumber}}`, `{{email}}`, `{{country}}`, `{{city}}` name the contact's own fields; any other name is one
  * of the contact's attributes (matched by name, case and spaces ignored). A variable the contact has no value
  * for stays as written and is reported, so the composer can warn before anything is sent.

@@ -1,5 +1,5 @@
 /**
- * Addition (issue 19): what the composer may attach, by WhatsApp Cloud API's media types and sizes
+ * Addition: what the composer may attach, by WhatsApp Cloud API's media types and sizes
  * (shared/reference/whatsapp-cloud-api.md §5): image jpeg/png 5 MB; video mp4/3gpp 16 MB; audio 16 MB;
  * document 100 MB. The renderer checks before uploading and the server again after (same table, same words).
  */

@@ -20,7 +20,7 @@ export const limits = {
   page: { defaultLimit: 50, maxLimit: 200 },
   /** Ours: the newest CampaignLogs a campaign list entry embeds (its logCounts count them all). */
   campaignListLogs: 100,
-  /** Ours: campaigns (issue 17). A delay step waits at most 30 days; a deploy may be scheduled up to a year ahead. */
+  /** Ours: campaigns. A delay step waits at most 30 days; a deploy may be scheduled up to a year ahead. */
   campaign: { maxDelayHours: 720, maxScheduleDays: 365, triggerCallsPer10s: 100, progressEventMs: 1000, pairRateRetrySeconds: [6, 24, 96] },
   /** Ours: free-text fields that the spec leaves open. */
   text: { title: 200, description: 1000, generic: 4096 },

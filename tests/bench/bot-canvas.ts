@@ -1,5 +1,5 @@
 /**
- * The bot canvas at its largest (issue 18, item 6): a 500-node bot (the canvas limit) opened in the editor and
+ * The bot canvas at its largest: a 500-node bot (the canvas limit) opened in the editor and
  * panned and zoomed in Chromium. Production build of the renderer served statically, server on PostgreSQL.
  * Measured in the page (performance.now): from the click on the bot in the automation list to every node laid
  * out and every edge drawn ("opens"), and the frame times (requestAnimationFrame deltas) while the mouse drags

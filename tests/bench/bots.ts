@@ -1,5 +1,5 @@
 /**
- * Bots (issue 18), on PostgreSQL with the sandbox as the Graph API (sizes by env; run small to check the script):
+ * Bots, on PostgreSQL with the sandbox as the Graph API (sizes by env; run small to check the script):
  * - reply latency: BENCH_BOT_SESSIONS conversations (default 500) are put in live bot sessions waiting on a
  *   question; then BENCH_BOT_SAMPLES times (default 100) one customer answers and we time from the inbound
  *   message's commit (the moment the hook after the batch queues its `bots.turn`) to the bot's reply reaching

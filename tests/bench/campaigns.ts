@@ -1,5 +1,5 @@
 /**
- * Campaigns on PostgreSQL (issue 17 item 11), against the sandbox as Meta:
+ * Campaigns on PostgreSQL, against the sandbox as Meta:
  * - paced runs: N recipients with the number at a tier; achieved rate (first to last accepted send) as a share
  *   of the tier, 130429 share, duplicates (sandbox counts);
  * - the tier at 1,000: the campaign's rate as a share of the raw Graph floor measured in the same run;

@@ -1,5 +1,5 @@
 /**
- * Message search (issue 19) on PostgreSQL, with the write cost of its indexes measured in the same run:
+ * Message search  on PostgreSQL, with the write cost of its indexes measured in the same run:
  * - BENCH_SEARCH_MESSAGES messages (default 1,000,000) in one workspace, over conversations of 20 messages, with
  *   texts drawn from a skewed vocabulary (a few words in a third of all messages, most in few), plus a unique
  *   reference in every tenth message, and 10% as many messages in a second workspace;

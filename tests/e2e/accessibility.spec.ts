@@ -202,7 +202,7 @@ const appScreens: Step[] = [
     name: 'campaign',
     go: async (page, s) => {
       await page.goto(`/campaigns/${s.campaignId}`);
-      // Issue 17: the campaign canvas editor.
+      // The campaign canvas editor.
       await expect(page.getByRole('region', { name: 'Add a step' })).toBeVisible();
     },
   },
@@ -224,7 +224,7 @@ const appScreens: Step[] = [
     name: 'bot',
     go: async (page, s) => {
       await page.goto(`/automation/${s.botId}`);
-      // Issue 18: the bot canvas editor (the canvas frame's list of steps beside the canvas).
+      // The bot canvas editor (the canvas frame's list of steps beside the canvas).
       await expect(page.getByRole('region', { name: /^Steps/ })).toBeVisible();
     },
   },
@@ -324,7 +324,7 @@ async function settle(page: Page) {
 }
 
 /**
- * Rules that fail the sweep at any impact: the issues the accessibility review found (issue 12), some of which
+ * Rules that fail the sweep at any impact: the issues the accessibility review found, some of which
  * axe rates below serious. `label-content-name-mismatch` is experimental in axe, so it is switched on here.
  */
 const alwaysEnforced = new Set(['heading-order', 'empty-table-header', 'landmark-one-main', 'label-content-name-mismatch', 'aria-hidden-focus']);

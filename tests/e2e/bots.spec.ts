@@ -1,5 +1,5 @@
 /**
- * Bots end to end (issue 18): an admin builds greeting -> list -> condition on the choice -> collect an e-mail
+ * Bots end to end: an admin builds greeting -> list -> condition on the choice -> collect an e-mail
  * -> handoff on the canvas with the keyboard-friendly controls (palette, step forms, "Next step" pickers),
  * tries it in the preview, deploys it on a sandbox number, and a sandbox customer walks it: the conversation
  * ends assigned to the member with the collected attributes on the contact. Screenshots of the editor and the

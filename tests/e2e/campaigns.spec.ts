@@ -1,5 +1,5 @@
 /**
- * Campaigns end to end (issue 17): a campaign built on the canvas by mouse and by keyboard (segment -> template
+ * Campaigns end to end: a campaign built on the canvas by mouse and by keyboard (segment -> template
  * with a mapped variable -> delay -> template), deployed, received by the sandbox's customers, with logs and
  * counts filling in; a recurring campaign triggered by `curl` with its key; a customer's STOP honoured by the
  * next campaign.

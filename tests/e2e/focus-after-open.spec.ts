@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 9 (what a new user tripped on): opening a campaign from the list with Enter leaves focus on the
+ * What a new user tripped on: opening a campaign from the list with Enter leaves focus on the
  * campaign page's heading (not the page body), and the audience import's file chooser shows a focus ring.
  */
 import { adminApi, createAdmin, expect, signInUi, test } from './support/fixtures';

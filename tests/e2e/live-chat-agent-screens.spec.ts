@@ -1,5 +1,5 @@
 /**
- * README screenshots of issue 19 part B at 1024 and 1440 px (written only with PARLEY_SCREENSHOTS=1, like
+ * Screenshots of the agents' screens (presence, routing, search) at 1024 and 1440 px (written only with PARLEY_SCREENSHOTS=1, like
  * screenshots.spec.ts): the conversation header with the contact panel open, the panel taking the list's place
  * at 1024, waiting times and the unread badge, the quick switcher, the shortcut sheet and the webhook card.
  */
@@ -24,7 +24,7 @@ test.skip(process.env.PARLEY_SCREENSHOTS !== '1', 'screenshots are refreshed on 
 test.use({ navigationTimeout: 120_000 });
 test.setTimeout(300_000);
 
-test('issue 19 part B screens at 1440 and 1024 px', async ({ page }) => {
+test('agents screens at 1440 and 1024 px', async ({ page }) => {
   const admin = await createAdmin({ name: 'Ada Lovelace-Byron' });
   const { number } = await connectNumber(admin);
   const s = String(Date.now()).slice(-4);

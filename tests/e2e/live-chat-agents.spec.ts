@@ -1,5 +1,5 @@
 /**
- * Live chat for agents who live in it (issue 19, part A), end to end on the real stack: a photo with a caption
+ * Live chat for agents who live in it, end to end on the real stack: a photo with a caption
  * from the composer, a canned reply whose variables come from the contact (an empty one flagged), a note that
  * mentions a colleague who sees it in their mentions view, and search inside a conversation.
  */

@@ -1,5 +1,5 @@
 /**
- * Live chat (issue 19), end to end on the real stack: the workspace message search (from the live-chat header
+ * Live chat, end to end on the real stack: the workspace message search (from the live-chat header
  * and from the quick switcher) opens the conversation at the chosen message with its words marked.
  */
 import { connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';

@@ -1,5 +1,5 @@
 /**
- * Keyboard shortcuts (issue 19 item 3) and the unread signs of item 5 / 9: the quick switcher (Ctrl+K) finds a
+ * Keyboard shortcuts  and the unread signs of item 5 / 9: the quick switcher (Ctrl+K) finds a
  * conversation, a contact and a screen by name; J / K step through the list; E closes and opens the next; A
  * assigns to me; R focuses the composer; keys typed in a field are text, never shortcuts; `?` shows the sheet.
  * A customer message that arrives while the agent is on another screen shows on the navigation and in the title.

@@ -1,5 +1,5 @@
 /**
- * Issue 19 items 8 and 9 end to end: templates a number already has at Meta, synced on demand; the number's
+ * A new team's setup end to end: templates a number already has at Meta, synced on demand; the number's
  * health refreshed by Meta's webhook; contacts added by hand, exported and deleted. Screens at 1024 and 1440 px.
  */
 import type { Page } from '@playwright/test';

@@ -126,7 +126,7 @@ describe('notification decisions', () => {
     expect(decideNotifications([message('mine', 'user', 3)], before, { ...ctx, viewing: { conversationId: 'mine', focused: false } })).toHaveLength(1);
   });
 
-  // issue 19: a note's @mention notifies the mentioned agent, like an assignment (and under its setting).
+  // A note's @mention notifies the mentioned agent, like an assignment (and under its setting).
   it('a mention notifies only the member it names', () => {
     const mention = (memberId: string, seq: number): WorkspaceEvent => {
       const note = (message('free', 'agent', seq) as Extract<WorkspaceEvent, { type: 'message.created' }>).payload.message;
@@ -140,7 +140,7 @@ describe('notification decisions', () => {
     expect(decideNotifications([mention(me, 3)], before, { ...ctx, settings: { ...all, assignedToMe: false } })).toEqual([]);
   });
 
-  // issue 18: a bot's HumanHandoff notifies the member it hands the conversation to, by the bot's name, once.
+  // A bot's HumanHandoff notifies the member it hands the conversation to, by the bot's name, once.
   it("a bot's handoff notifies only the member it names, saying which bot and what it told the customer", () => {
     const handoff = (memberId: string, seq: number): WorkspaceEvent => ({
       seq, workspaceId: 'w', type: 'bot.handoff', createdAt: '2026-11-23T10:00:00.000Z',

@@ -1,4 +1,4 @@
-// Desktop hardening (issue 16) against the real core, keychain, SQLite cache and server stack:
+// Desktop hardening  against the real core, keychain, SQLite cache and server stack:
 // tokens go to one server only, the cache leaves with its user, start-up cannot be bricked by what was stored.
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// The rules of the agent's session in main (issue 20.4: the identity part of the mutation score), against the Auth
+// The rules of the agent's session in main (the identity part of the mutation score), against the Auth
 // emulator with an in-memory stand-in for the keychain, so it runs without an OS keyring and in seconds. The real
 // keychain is exercised by identity.test.ts (inside `keyctl session`).
 import dns from 'node:dns';

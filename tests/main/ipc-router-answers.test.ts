@@ -1,4 +1,4 @@
-// The IPC router's answers word for word (issue 20.4: kills the mutants that survived tests/main/ipc.test.ts):
+// The IPC router's answers word for word (kills the mutants that survived tests/main/ipc.test.ts):
 // the renderer shows `message` to the user and branches on `code`, so both are behaviour, not decoration.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createIpcRouter, IpcError, type IpcHandlers, type IpcSender } from '../../src/main/ipc/router';

@@ -1,4 +1,4 @@
-// Start-up that cannot be bricked and the smaller main-process policies (issue 16 items 6 and 7): deep links
+// Start-up that cannot be bricked and the smaller main-process policies: deep links
 // kept until the window is there, one place creating windows, no keychain no refusal, notification text and
 // clicks, packaged builds without development overrides, permission checks, DevTools.
 import { describe, expect, it } from 'vitest';

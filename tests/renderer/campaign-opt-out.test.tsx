@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Opt-out (issue 17): an opted-out contact is shown as such in the contacts table (filterable) and in the
+// Opt-out: an opted-out contact is shown as such in the contacts table (filterable) and in the
 // conversation's contact sidebar, and an agent can opt it back in (or out) from either.
 import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Campaign results (issue 17, item 7): the list's counts and scheduled start, the campaign page's live counts,
+// Campaign results: the list's counts and scheduled start, the campaign page's live counts,
 // logs filtered by status and exported, retarget from a count, pause and resume.
 import '@testing-library/jest-dom/vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';

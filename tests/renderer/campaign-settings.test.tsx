@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Campaign settings (issue 17, items 6 and 8): an admin sets the workspace's own opt-out keywords, the opt-out
+// Campaign settings: an admin sets the workspace's own opt-out keywords, the opt-out
 // confirmation and the time zone send windows fall back to; bad input is refused with a clear message before any
 // call; an agent sees them read-only.
 import '@testing-library/jest-dom/vitest';

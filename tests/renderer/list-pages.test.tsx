@@ -13,7 +13,7 @@ const campaignId = '88888888-8888-4888-8888-888888888888';
 const canvas = { nodes: [], edges: [], viewport: { x: 0, y: 0, zoom: 1 } };
 const bot = { id: botId, title: 'Returns desk', createdAt: now, lastDeployedAt: null, isActive: true, channel: 'WhatsApp', rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, whatsappAccountId: null, publishedVersionId: null, hasUnpublishedChanges: true };
 const campaign = { id: campaignId, name: 'Black Friday', createdAt: now, type: 'oneTime', status: 'draft', resumeAt: null, rfInstance: canvas, memberId: 'm1', workspaceId: workspace.id, CampaignLogs: [], logCounts: { success: 0, failed: 0 },
-  // Issue 17 additions.
+  // Campaign additions.
   scheduledAt: null, deployedAt: null, triggerKeyHint: null,
   counts: { recipients: 0, pending: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, unknown: 0, optedOut: 0 } };
 
@@ -88,7 +88,7 @@ describe('campaigns', () => {
     const answers = defaultAnswers();
     answers['GET /workspace/w1/campaigns'] = {
       status: 200,
-      // The list embeds the newest logs only; counts (issue 17) count them all.
+      // The list embeds the newest logs only; counts  count them all.
       body: {
         items: [
           {

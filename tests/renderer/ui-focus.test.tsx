@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 12: the shared components keep focus on something sensible (dialogs, busy buttons), names truncate
+ * The shared components keep focus on something sensible (dialogs, busy buttons), names truncate
  * without hiding anything, messages' links are safe and long messages collapse, and records that do not exist
  * read "Not Found".
  */

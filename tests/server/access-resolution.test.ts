@@ -1,5 +1,5 @@
 /**
- * Access resolution as a unit (issue 20.4: seconds per mutant for the mutation score of src/server/auth/access.ts):
+ * Access resolution as a unit (seconds per mutant for the mutation score of src/server/auth/access.ts):
  * the real repositories on a fresh database, a stand-in identity service and requests as Fastify hands them over.
  * The same rules through the HTTP routes are walked by route-walk.test.ts and role-matrix.test.ts.
  */
@@ -249,7 +249,7 @@ describe('streamStillAllowed', () => {
   });
 });
 
-describe('a campaign trigger key (issue 17)', () => {
+describe('a campaign trigger key', () => {
   const key = 'pk_access-resolution-key-0123456789';
   const otherKey = 'pk_access-resolution-other-key-999';
   let campaignA = '';

@@ -1,5 +1,5 @@
 /**
- * Fair auto-assignment (issue 19 item 8): conversations customers open go round-robin to the members who made
+ * Fair auto-assignment: conversations customers open go round-robin to the members who made
  * themselves available, never past a member's capacity; nobody available leaves them unassigned; a number with
  * an active bot keeps its unassigned conversations for the bot (the seam the bots build on). Availability is
  * the member's own (or an admin's) to change. Inbound messages arrive through the sandbox's signed webhooks.

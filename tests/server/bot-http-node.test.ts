@@ -1,5 +1,5 @@
 /**
- * The bot runtime's HTTPRequest node as a unit (issue 20.4: the `bots` part of the mutation score, seconds per
+ * The bot runtime's HTTPRequest node as a unit (the `bots` part of the mutation score, seconds per
  * mutant): the network rule (public addresses only, unless the host is allowed by name), the answer's limits and
  * words, the JSONPath subset of response mappings, and how the node builds its call. A local HTTP server stands
  * in for the internet; it is reached only through BOT_HTTP_ALLOWED_HOSTS, which is the rule under test.

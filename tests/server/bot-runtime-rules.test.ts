@@ -1,5 +1,5 @@
 /**
- * The bot runtime as a unit (issue 20.4: the `botRuntime` part of the mutation score, milliseconds per mutant): the
+ * The bot runtime as a unit (the `botRuntime` part of the mutation score, milliseconds per mutant): the
  * walker (src/server/bots/walker.ts) walking a deployed canvas from node to node, and each node kind's executor
  * (executors.ts): what the customer is sent and in what order (with each send's idempotency key), which node the
  * session waits at and for what, the attributes collected, validation of answers, the no-answer, invalid and

@@ -1,5 +1,5 @@
 /**
- * A bot session across real server processes (issue 18), on PostgreSQL (a second process cannot open the first
+ * A bot session across real server processes, on PostgreSQL (a second process cannot open the first
  * one's PGlite): the server handling a session is killed with SIGKILL while the session waits for the customer;
  * a new server process carries the session on from where it waits (no new greeting, nothing sent twice).
  * The test process seeds through its own app (its job workers stopped) and hosts the sandbox, whose webhooks go

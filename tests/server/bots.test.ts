@@ -1,5 +1,5 @@
 /**
- * Bots end to end on the real app and the sandbox Graph API (issue 18): deploy checks and versions, one active
+ * Bots end to end on the real app and the sandbox Graph API: deploy checks and versions, one active
  * bot per number, a customer walking a bot (greeting -> list -> condition -> collected e-mail -> handoff),
  * re-asks, start keywords, two messages racing into one session, a session keeping its version, the HTTP node
  * under the network rule, SendEmail through a real SMTP server, and the preview writing nothing.

@@ -1,5 +1,5 @@
 /**
- * The campaign runner across real server processes (issue 17 item 3), on PostgreSQL (a second process cannot
+ * The campaign runner across real server processes, on PostgreSQL (a second process cannot
  * open the first one's PGlite): a server killed with SIGKILL in the middle of a campaign and started again
  * carries on with no recipient sent twice and every recipient one outcome; two servers share one campaign
  * with no recipient sent twice. The test process seeds through its own app (its runner stopped) and hosts

@@ -1,5 +1,5 @@
 /**
- * The campaign runner's pure rules beyond campaign-rules.test.ts (issue 20.4: the `campaigns` part of the
+ * The campaign runner's pure rules beyond campaign-rules.test.ts (the `campaigns` part of the
  * mutation score, milliseconds per mutant): send windows at their edges and the recipient's zone, trigger keys
  * (what a request carries, the hash, the hint) and the per-key rate limit of trigger calls.
  */

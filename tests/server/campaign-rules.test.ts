@@ -1,5 +1,5 @@
 /**
- * Pure rules of campaigns (issue 17): send windows in each recipient's time zone (items 8), and the shared
+ * Pure rules of campaigns: send windows in each recipient's time zone (items 8), and the shared
  * validator that deploy and the editor's summary both use (item 2).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The campaign runner called directly (issue 20.4: the `runner` part of the mutation score, seconds per mutant):
+ * The campaign runner called directly (the `runner` part of the mutation score, seconds per mutant):
  * the real repositories on a fresh database, a stand-in outbound path that records each send and answers a wamid
  * or the error a test chooses, a clock the test sets; no app, no job queue, no sandbox. What each claim sends, to
  * whom and how often; where each outcome leaves the recipient (next step, the same step later, failed, skipped,

@@ -1,5 +1,5 @@
 /**
- * Campaigns (issue 17): the workspace's campaign settings (an admin sets opt-out keywords, the confirmation and
+ * Campaigns: the workspace's campaign settings (an admin sets opt-out keywords, the confirmation and
  * the time zone; the keyword is honoured), the trigger key's rate limit over real HTTP on 127.0.0.1 (100 calls
  * per 10 s per key, then 429 with Retry-After; another key is not affected), and the scheduled start (stays
  * `scheduled`, listed so, cancelable, started by the scheduler when due, claimed once by two claimers).

@@ -1,5 +1,5 @@
 /**
- * Campaigns end to end against the sandbox (issue 17): deploy's checks, the runner (every recipient exactly
+ * Campaigns end to end against the sandbox: deploy's checks, the runner (every recipient exactly
  * once, mapped variables, logs, counts, completion), status webhooks moving logs forward only, locked steps,
  * pause and resume, Meta's refusals (131056 retried, 131026 final), opt-out by STOP and back by an agent, the
  * recurring trigger with its key (per-record results, 409 when paused, 429 beyond the rate), logs and CSV.

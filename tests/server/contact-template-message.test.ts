@@ -1,5 +1,5 @@
 /**
- * Starting a conversation from the audience screen (issue 19 item 9): POST /contact/{id}/template-message sends
+ * Starting a conversation from the audience screen: POST /contact/{id}/template-message sends
  * an approved template to the contact on the template's number, finding or opening the conversation.
  */
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-/** Issue 19 item 9: a contact added and deleted by hand, and the exact total of the list's filter. */
+/** A contact added and deleted by hand, and the exact total of the list's filter. */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';

@@ -1,4 +1,4 @@
-/** Contacts export to CSV (issue 19 item 8): streamed, the current filter or segment, admins only, quoted properly. */
+/** Contacts export to CSV: streamed, the current filter or segment, admins only, quoted properly. */
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';

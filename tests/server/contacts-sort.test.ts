@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 9: the contact list sorted by name, phone number or creation time, either way. Every page walk,
+ * The contact list sorted by name, phone number or creation time, either way. Every page walk,
  * under every order and filter (search through each of its plans, segment, opt-out), must give exactly the
  * filter's contacts in the documented order: no row skipped or repeated, ties by id, unnamed contacts last.
  */

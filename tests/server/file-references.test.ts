@@ -1,6 +1,6 @@
 /**
  * Every file reference a request carries resolves to a file of the caller's own workspace, or is an external
- * address handed on unsigned: a member of workspace B can never get a file of workspace A signed (issue 9.1).
+ * address handed on unsigned: a member of workspace B can never get a file of workspace A signed.
  * One test per route that takes a file reference.
  */
 import { eq } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * The file store as a unit (issue 20.4: the `files` part of the mutation score, seconds per mutant): keys, safe
+ * The file store as a unit (the `files` part of the mutation score, seconds per mutant): keys, safe
  * names, sizes, signed links and the one check of every file reference a request carries. The same rules through
  * the HTTP routes are in storage.test.ts and file-references.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * What an identity must be beyond holding a signed token (issue 9.4 and 9.5): calls that create or change data
+ * What an identity must be beyond holding a signed token: calls that create or change data
  * need a verified e-mail address and a token that is not revoked; event streams end when their token expires,
  * when the user is deleted, and when the member leaves the workspace, and refuse revoked tokens on (re)connect.
  */

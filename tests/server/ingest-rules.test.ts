@@ -1,5 +1,5 @@
 /**
- * The ingest of webhook deliveries called directly (issue 20.4: the `ingest` part of the mutation score, seconds
+ * The ingest of webhook deliveries called directly (the `ingest` part of the mutation score, seconds
  * per mutant): the real repositories on a fresh database, a file store in a temp folder and a stand-in for the
  * Graph media API, no app, no job queue, no sandbox. What each kind of inbound message is stored as, what is
  * dropped, retried or applied, and what a redelivery leaves alone. The same path through the HTTP route and the

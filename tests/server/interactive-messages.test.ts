@@ -1,5 +1,5 @@
 /**
- * Issue 19 (part C): reply buttons and list menus from the composer, sent through the one outbound path as the
+ * Reply buttons and list menus from the composer, sent through the one outbound path as the
  * member, within WhatsApp's limits (the shared schema refuses the rest before Meta is called), inside the 24-hour
  * window only; what the Graph API received is checked in the sandbox, and the conversation stores it to show.
  */

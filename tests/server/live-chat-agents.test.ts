@@ -1,5 +1,5 @@
 /**
- * Issue 19 (part A): what agents who live in the inbox use all day. Media sends within WhatsApp's types and
+ * What agents who live in the inbox use all day. Media sends within WhatsApp's types and
  * sizes, canned replies (workspace and personal, with their access rules), internal notes that never reach
  * WhatsApp with @mentions on the event stream and in a mentions view, and full-text message search.
  */

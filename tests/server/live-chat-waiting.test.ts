@@ -1,5 +1,5 @@
 /**
- * "Waiting since" (issue 19 item 5): a conversation whose last message is the customer's carries when that
+ * "Waiting since": a conversation whose last message is the customer's carries when that
  * message came, and `sort=waiting` lists only those, longest waiting first; an agent's reply takes the
  * conversation out of the waiting list. Inbound messages arrive as real signed webhook deliveries.
  */

@@ -1,5 +1,5 @@
 /**
- * The log holds no credentials and no customer data from failed queries (issue 9.7): invitation tokens in paths,
+ * The log holds no credentials and no customer data from failed queries: invitation tokens in paths,
  * Meta's hub.verify_token and the stream's ?token= are masked; a failed query's bound parameters are dropped.
  */
 import { Writable } from 'node:stream';

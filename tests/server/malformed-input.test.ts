@@ -1,5 +1,5 @@
 /**
- * Malformed input that used to reach SQL, the multipart parser or the job queue and answer 500 (issue 9.6):
+ * Malformed input that used to reach SQL, the multipart parser or the job queue and answer 500:
  * cursors naming no row, multipart bodies without their closing boundary, JSON nested 20,000 levels deep.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** A WhatsApp number's health (issue 19 item 8): read from the Graph API on connect and on demand, refreshed by its webhook. */
+/** A WhatsApp number's health: read from the Graph API on connect and on demand, refreshed by its webhook. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';

@@ -1,5 +1,5 @@
 /**
- * The outbound path called directly (issue 20.4: the `outbound` part of the mutation score, seconds per mutant):
+ * The outbound path called directly (the `outbound` part of the mutation score, seconds per mutant):
  * `createOutbound` on a fresh database with a scripted stand-in for the Graph API, a pacer stand-in that records
  * (and the real pacer once), no app, no job queue, no sandbox. The 24-hour window, the idempotency record of a send
  * (fresh, pending retried, sent replayed, failed answered again, unknown, in flight or stale), how a refusal or a

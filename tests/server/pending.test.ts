@@ -8,7 +8,7 @@ import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { seedWorkspace, type Seeded } from '../support/fixtures';
 import { exampleBody, exampleUrl } from '../support/route-examples';
 
-// Campaign deploy and the recurring trigger landed with issue 17: no call is pending now.
+// Campaign deploy and the recurring trigger landed with No call is pending now.
 const expectedPending: string[] = [];
 
 let ta: TestApp;

@@ -1,5 +1,5 @@
 /**
- * Presence and collision (issue 19 item 7): a member's viewing / typing in a conversation reaches the other
+ * Presence and collision: a member's viewing / typing in a conversation reaches the other
  * members' event streams as `event: presence` (not stored: no id, the log's seq does not move), across server
  * processes; typing shows WhatsApp's typing indicator to the customer through the sandbox, throttled.
  */

@@ -1,5 +1,5 @@
 /**
- * Redelivered webhooks (issue 20.3). Meta retries a delivery for days, byte for byte, long after the state it
+ * Redelivered webhooks. Meta retries a delivery for days, byte for byte, long after the state it
  * touched has moved on. A redelivered message, status or template review must change nothing: no row (the
  * conversation stays closed and with its new assignee, the message stays `read`, the template keeps its newer
  * review), no event in the workspace's event log, nothing sent through the Graph API.

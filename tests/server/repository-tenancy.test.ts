@@ -1,5 +1,5 @@
 /**
- * The tenancy of the repositories called directly (issue 20.4: the `tenancy` part of the mutation score, seconds
+ * The tenancy of the repositories called directly (the `tenancy` part of the mutation score, seconds
  * per mutant): two workspaces holding the same customers (same names, same phone numbers, same shapes of
  * conversations), and every read, count, page, search, update and delete made as workspace B must answer B's
  * rows alone, in the list's order, and leave A's rows as they were. The same rule over HTTP, for every route of

@@ -58,7 +58,7 @@ describe('bots', () => {
 
     const patched = await ta.call('PATCH', `/bot/${bot.id}`, { token: admin.token, body: { title: 'Order helper', rfInstance: botCanvas } });
     expect(patched.statusCode).toBe(200);
-    // Deploying checks the canvas and its number (issue 18): a bot tied to no number is refused, nothing changes.
+    // Deploying checks the canvas and its number: a bot tied to no number is refused, nothing changes.
     const deploy = await ta.call('PATCH', `/bot/${bot.id}`, { token: admin.token, body: { isActive: true } });
     expect(deploy.statusCode).toBe(400);
     expect(deploy.json().message.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * Generated fuzzing over the route table (issue 9.3): for EVERY route of src/shared/api/routes.ts, fast-check
+ * Generated fuzzing over the route table: for EVERY route of src/shared/api/routes.ts, fast-check
  * takes the route's valid example request and replaces one part of it (a body field at any depth, a path
  * parameter, a query parameter) with hostile input: NUL and lone surrogates, 100 kB strings, right-to-left and
  * zero-width characters, NaN-like and huge numbers, deep and wide JSON, `__proto__` keys, malformed cursors and

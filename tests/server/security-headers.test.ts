@@ -1,6 +1,6 @@
 /**
  * Security headers on every answer, no caching of authenticated JSON, CORS limited to the app's own origins, and
- * the start-up guard against the Auth emulator on a real project (issue 9.9).
+ * the start-up guard against the Auth emulator on a real project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';

@@ -1,5 +1,5 @@
 /**
- * An event stream ends at once when any request finds its user deleted or its membership removed (issue 16.7),
+ * An event stream ends at once when any request finds its user deleted or its membership removed,
  * not at the stream's next periodic recheck (a minute here, as in production).
  */
 import http from 'node:http';

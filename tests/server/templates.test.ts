@@ -190,7 +190,7 @@ describe('POST /workspace/{id}/whatsapp-templates/sync', () => {
   });
 });
 
-describe('template sync from the Graph API (issue 19 item 9)', () => {
+describe('template sync from the Graph API', () => {
   const connect = async (session: Session, n: SandboxAccount) => {
     const res = await ta.call('POST', '/whatsapp', {
       token: session.token,

@@ -1,5 +1,5 @@
 /**
- * Tenancy canaries (issue 20.1): workspace A holds rows of every kind, each with a distinctive marker; workspace B
+ * Tenancy canaries: workspace A holds rows of every kind, each with a distinctive marker; workspace B
  * holds data of its own. EVERY route of the route table is called as a member of B, on B's own data (reads first,
  * with every tab, every search term of A's names and every page; then writes; deletes last), and no answer may
  * contain any of A's ids or distinctive strings: lists, searches, counts, details, exports and the event stream

@@ -1,6 +1,6 @@
 /**
  * Text PostgreSQL cannot hold (NUL, unpaired UTF-16 surrogates) is refused by the shared schemas with a 400 on
- * every field, path and query parameter, before anything is written or sent to Meta (issue 9.2).
+ * every field, path and query parameter, before anything is written or sent to Meta.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `/webhooks/whatsapp` on a bare Fastify instance (issue 20.4: the `webhookRoute` part of the mutation score,
+ * `/webhooks/whatsapp` on a bare Fastify instance (the `webhookRoute` part of the mutation score,
  * seconds per mutant): Meta's verification handshake, the signature over the raw bytes, the answers' words and
  * what is queued. The same route inside the whole app, with ingest behind it, is in webhooks.test.ts.
  */

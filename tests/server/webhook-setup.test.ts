@@ -1,5 +1,5 @@
 /**
- * WhatsApp settings show what an admin gives Meta (issue 19): the webhook callback URL and the verify token,
+ * WhatsApp settings show what an admin gives Meta: the webhook callback URL and the verify token,
  * and whether Meta's verification call reached the server (recorded when GET /webhooks/whatsapp passes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

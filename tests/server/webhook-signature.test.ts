@@ -1,5 +1,5 @@
 /**
- * Meta's webhook signature as a unit (issue 20.4: a fast test per mutant for the mutation score of the webhook
+ * Meta's webhook signature as a unit (a fast test per mutant for the mutation score of the webhook
  * verification): X-Hub-Signature-256 is `sha256=` and the hex HMAC-SHA256 of the raw body under the app secret.
  * The end-to-end checks through the route are in webhooks.test.ts.
  */

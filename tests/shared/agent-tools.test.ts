@@ -1,4 +1,4 @@
-/** Issue 19: the shared rules of media sends (WhatsApp's types and sizes), canned-reply variables and @mentions. */
+/** The shared rules of media sends (WhatsApp's types and sizes), canned-reply variables and @mentions. */
 import { describe, expect, it } from 'vitest';
 import { chatMediaKindOf, chatMediaProblem } from '../../src/shared/chat-media';
 import { cannedReplyVariables, fillCannedReply, mentionedMembers } from '../../src/shared/canned-replies';

@@ -1,7 +1,7 @@
 /**
  * Reads the request schemas of every route of the table (path, query and body) and fails on any array or string
  * without a maximum, any string that would let text PostgreSQL cannot hold through (the check of src/shared/zod.ts),
- * and any free-form JSON (issue 9.2 and 9.8). A route or field added later is covered without anyone remembering to.
+ * and any free-form JSON. A route or field added later is covered without anyone remembering to.
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';

@@ -57,7 +57,7 @@ describe('fillTemplateVariables', () => {
   });
 });
 
-// Bots (issue 18): `{{attribute}}` names a workspace attribute by its name, which may hold spaces and signs.
+// Bots: `{{attribute}}` names a workspace attribute by its name, which may hold spaces and signs.
 describe('attributeVariables', () => {
   it('reads attribute names with spaces and signs, trimmed, once each, in order', () => {
     expect(attributeVariables('Hi {{First name}}, is {{ e-mail address }} right? {{First name}}')).toEqual(['First name', 'e-mail address']);

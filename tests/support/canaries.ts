@@ -1,5 +1,5 @@
 /**
- * Tenancy canaries (issue 20.1): workspace A seeded with rows of every kind, each carrying a distinctive marker,
+ * Tenancy canaries: workspace A seeded with rows of every kind, each carrying a distinctive marker,
  * and the set of every id and distinctive string A holds, read back from the database so a table added later is
  * collected without new code. An answer given to workspace B must contain none of them.
  */

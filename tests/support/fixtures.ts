@@ -79,7 +79,7 @@ export async function seedWorkspace(ta: TestApp, admin: Session): Promise<Seeded
     status: 'received',
     waMessageId: `wamid.${Math.random().toString(36).slice(2)}`,
   });
-  // issue 19: a personal canned reply of the admin (agents may call its routes; they find it 404, not 403).
+  // A personal canned reply of the admin (agents may call its routes; they find it 404, not 403).
   const cannedReply = await post('/canned-reply', { workspaceId: w, scope: 'personal', shortcut: 'thanks', text: 'Thank you, {{name}}!' });
   await ta.db.insert(t.importHistories).values({
     workspaceId: w,
@@ -127,8 +127,8 @@ export async function snapshotWorkspace(ta: TestApp, workspaceId: string): Promi
     t.importHistories,
     t.importRejections,
     t.workspaceEvents,
-    t.cannedReplies, // issue 19
-    t.messageMentions, // issue 19
+    t.cannedReplies,
+    t.messageMentions,
   ] as const;
   const out: unknown[] = [];
   for (const table of tables) {

@@ -1,5 +1,5 @@
 /**
- * The role matrix, written down apart from the route table (issue 20.2): for every call, who may make it.
+ * The role matrix, written down apart from the route table: for every call, who may make it.
  *
  * Written by hand from the product spec (section 7, the calls; section 6, the roles) and the README's Roles
  * section, NOT derived from src/shared/api/routes.ts. tests/server/role-matrix.test.ts holds the route table
@@ -47,7 +47,7 @@ export const roleMatrix: Record<string, Who> = {
   'GET /bot/:botId': 'agent',
   'GET /campaign/:campaignId': 'agent',
   'GET /whatsapp-flow/:whatsappAccountId': 'agent',
-  // Reading bots and campaigns, additions of issues 17 and 18 (README: read bots, campaigns).
+  // Reading bots and campaigns (README, Roles: read bots, campaigns).
   'GET /bot/:botId/versions': 'agent',
   'GET /bot/:botId/versions/:versionId': 'agent',
   'GET /campaign/:campaignId/results': 'agent',
@@ -64,7 +64,7 @@ export const roleMatrix: Record<string, Who> = {
   'PATCH /conversation/:conversationId': 'agent',
   'POST /message': 'agent',
   'POST /message/template': 'agent',
-  // Additions of issue 19 (README: live chat; canned replies: workspace replies admins only, checked in the
+  // Additions (README: live chat; canned replies: workspace replies admins only, checked in the
   // service, personal ones anyone's own; availability: one's own, or any member's by an admin, in the service).
   'POST /message/note': 'agent',
   'POST /message/media': 'agent',

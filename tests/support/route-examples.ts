@@ -19,7 +19,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   createCampaign: (s) => ({ workspaceId: s.workspaceId, type: 'recurring' }),
   deployCampaign: () => ({}),
   patchCampaign: () => ({ name: 'Renamed campaign' }),
-  // bots (issue 18)
+  // bots
   restoreBotVersion: () => ({}),
   discardBotChanges: () => ({}),
   startBotPreview: () => ({}),
@@ -28,7 +28,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
     answer: { type: 'text', text: 'hi' },
   }),
   triggerOutbound: () => [{ phone: '+14155550199', name: 'Lin' }],
-  // campaigns (issue 17)
+  // campaigns
   pauseCampaign: () => ({}),
   resumeCampaign: () => ({}),
   cancelCampaignSchedule: () => ({}),
@@ -69,12 +69,12 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   createSegment: (s) => ({ name: 'Everyone', filters: [], workspaceId: s.workspaceId }),
   previewSegment: () => ({ filters: [{ column: 'plan', value: 'gold', operator: 'IS', conjuction: 'AND' }] }),
   patchWhatsappAccount: () => ({ token: 'EAAG-rotated-token' }),
-  // issue 19 part A
+
   createCannedReply: (s) => ({ workspaceId: s.workspaceId, scope: 'personal', shortcut: `hi${Date.now()}`, text: 'Hello {{name}}' }),
   patchCannedReply: () => ({ text: 'Thanks a lot, {{name}}!' }),
   createNote: (s) => ({ conversationId: s.ids.conversation, text: 'Customer is a VIP', mentionedMemberIds: [] }),
   sendMediaMessage: (s) => ({ conversationId: s.ids.conversation, mediaUrl: `/files/${s.workspaceId}/whatsapp-media/00000000-0000-4000-8000-000000000000/x.png` }),
-  // issue 19 part B
+
   setPresence: () => ({ state: 'viewing' }),
   sendInteractiveMessage: (s) => ({ conversationId: s.ids.conversation, type: 'buttons', body: 'Which slot suits you?', buttons: [{ title: 'Morning' }] }),
   patchMemberRouting: () => ({ memberId: '00000000-0000-4000-8000-000000000000', available: true }),
@@ -101,7 +101,7 @@ export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> 
   return out;
 }
 
-/** Required query parameters of a route (issue 19: the search routes need `q`), keyed by path. */
+/** Required query parameters of a route (the search routes need `q`), keyed by path. */
 const exampleQueries: Record<string, Record<string, string>> = {
   '/conversation/:conversationId/search': { q: 'order' },
   '/workspace/:workspaceId/messages/search': { q: 'order' },

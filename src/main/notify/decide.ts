@@ -76,7 +76,7 @@ export function decideNotifications(events: readonly WorkspaceEvent[], before: B
         }
         break;
       }
-      // Issue 18: a bot's HumanHandoff gave this agent the conversation; notified as an assignment, saying which
+      // A bot's HumanHandoff gave this agent the conversation; notified as an assignment, saying which
       // bot handed it over and what it told the customer (comes before its conversation.updated).
       case 'bot.handoff': {
         const h = event.payload;
@@ -86,7 +86,7 @@ export function decideNotifications(events: readonly WorkspaceEvent[], before: B
         push({ kind: 'assignedToMe', conversationId: h.conversationId, title: `${h.botName} handed you ${nameOf(h.conversationId)}`, body: preview(h.message, 'A bot handed this conversation to you') });
         break;
       }
-      // Issue 19: a note mentioned this agent; notified like an assignment (same setting).
+      // A note mentioned this agent; notified like an assignment (same setting).
       case 'mention.created': {
         const mention = event.payload.mention;
         if (!ctx.memberId || mention.memberId !== ctx.memberId) break;

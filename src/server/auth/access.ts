@@ -89,7 +89,7 @@ export async function resolveAccess(
   opts: AccessOptions = {},
 ): Promise<AccessResult> {
   if (access.kind === 'public') return { caller: null };
-  // Issue 17: a campaign's trigger key (another system calling), else a member as for a resource route.
+  // A campaign's trigger key (another system calling), else a member as for a resource route.
   if (access.kind === 'campaignKey') {
     const key = triggerKeyOf(request);
     if (!key) return resolveAccess({ ...access, kind: 'resource' }, request, deps, opts);

@@ -50,7 +50,7 @@ export function automationService(d: ServiceDeps) {
       });
       return r.toBot(row);
     },
-    /** Draft, title and deploy (issue 18: src/server/bots/bot-admin.ts). */
+    /** Draft, title and deploy (src/server/bots/bot-admin.ts). */
     patchBot: (ctx: WorkspaceContext, id: string, body: z.output<typeof PatchBotBody>): Promise<Bot> => bots.patchBot(ctx, id, body),
     /** `wabaAccountId` names a WhatsApp account of the bot's workspace by its id or its WABA id. */
     async connectWaba(ctx: WorkspaceContext, id: string, wabaAccountId: string | null): Promise<Bot> {

@@ -1,5 +1,5 @@
 /**
- * Bots' drafts, deploys and versions (issue 18). Deploying is `PATCH /bot/{id}` with `isActive: true`: the draft
+ * Bots' drafts, deploys and versions. Deploying is `PATCH /bot/{id}` with `isActive: true`: the draft
  * is checked by the shared validator (400 listing every problem), published as an immutable version when it
  * changed, and the bot goes live on its number (one active bot per number, held by a unique index: 409 naming the
  * other). Sessions keep the version they started on; the draft can be edited, discarded or replaced by any

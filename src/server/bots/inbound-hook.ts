@@ -1,5 +1,5 @@
 /**
- * Bots' hook after an inbound batch commits (issue 18): for each conversation of the batch on a number with an
+ * Bots' hook after an inbound batch commits: for each conversation of the batch on a number with an
  * active bot, one `bots.turn` job, run at once by this process (runInSender) and by any worker if it crashes.
  * One statement per batch finds those conversations; when no bot is active on the batch's numbers it reads
  * nothing more than that.

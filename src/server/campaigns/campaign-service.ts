@@ -1,5 +1,5 @@
 /**
- * Campaign lifecycle (issue 17 item 2): deploy (validated by the editor's own validator), the states
+ * Campaign lifecycle: deploy (validated by the editor's own validator), the states
  * (oneTime: draft -> [scheduled ->] inProgress -> completed; recurring: draft -> active; both may be paused
  * and resumed), steps locked once deployed (the name stays editable), delete (stops the runs first), and the
  * due work of scheduled starts and timed resumes (the `campaigns.due` job, claimed once across processes).

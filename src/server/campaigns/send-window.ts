@@ -1,5 +1,5 @@
 /**
- * Send windows (quiet hours, issue 17 item 8): a daily window in each recipient's own time zone. A send that
+ * Send windows (quiet hours): a daily window in each recipient's own time zone. A send that
  * falls due outside it is due at the window's next start. Pure: the clock comes in as `now`.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';

@@ -1,5 +1,5 @@
 /**
- * Trigger keys of recurring campaigns (issue 17 item 5): other systems call POST /outbound/{campaignId} with
+ * Trigger keys of recurring campaigns: other systems call POST /outbound/{campaignId} with
  * the campaign's own key instead of a member's ID token. A key is shown once; only its sha256 is stored. Each
  * key may make `limits.campaign.triggerCallsPer10s` calls per 10 seconds (per process), then 429 with
  * Retry-After.

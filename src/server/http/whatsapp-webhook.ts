@@ -17,7 +17,7 @@ export interface WebhookRouteOptions {
   appSecret: string | undefined;
   /** Queues a verified delivery; resolves once it is durably queued. */
   enqueue(payload: unknown): Promise<void>;
-  /** Issue 19: remembers that Meta's verification call succeeded (shown in WhatsApp settings). */
+  /** Remembers that Meta's verification call succeeded (shown in WhatsApp settings). */
   onVerified?: () => Promise<void>;
 }
 

@@ -71,7 +71,7 @@ export const OutboundContent = z.discriminatedUnion('type', [
     action: Json.nullable(),
   }),
   z.object({
-    type: z.enum(['image', 'video', 'document', 'audio']), // audio: addition (issue 19), no caption at WhatsApp
+    type: z.enum(['image', 'video', 'document', 'audio']), // audio: addition, no caption at WhatsApp
     media: MediaRef,
     caption: z.string().max(1024).optional(),
     filename: z.string().max(240).optional(),

@@ -18,7 +18,7 @@ export interface EventHub {
   /** Resolves once notifications are being received. */
   subscribe(workspaceId: string, fn: Subscriber): Promise<() => void>;
   /**
-   * Presence signals of the workspace (issue 19): JSON text published with realtime/presence.ts on the same
+   * Presence signals of the workspace: JSON text published with realtime/presence.ts on the same
    * channel (`<workspaceId>:p:<json>`), never stored. Call after `subscribe` (which starts the listener).
    */
   subscribePresence(workspaceId: string, fn: (json: string) => void): () => void;

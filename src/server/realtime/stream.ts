@@ -126,7 +126,7 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       const unsubscribe = await hub.subscribe(workspaceId, (seq) => {
         if (seq === undefined || seq > last) void pump();
       });
-      // Presence signals (issue 19): written as they come, without an id (they are not in the log to resume from).
+      // Presence signals: written as they come, without an id (they are not in the log to resume from).
       const unsubscribePresence = hub.subscribePresence(workspaceId, (json) => {
         if (!closed && !raw.writableNeedDrain) raw.write(`event: presence\ndata: ${json}\n\n`);
       });

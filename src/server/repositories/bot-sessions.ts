@@ -1,4 +1,4 @@
-/** SQL of live bot sessions (issue 18): locking, inbound messages to apply, attribute writes. */
+/** SQL of live bot sessions: locking, inbound messages to apply, attribute writes. */
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';

@@ -1,4 +1,4 @@
-/** SQL of bot drafts and published versions (issue 18). */
+/** SQL of bot drafts and published versions. */
 import { and, desc, eq, max, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';

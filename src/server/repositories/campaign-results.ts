@@ -1,5 +1,5 @@
 /**
- * SQL of a campaign's results (issue 17): its counts over every run in one aggregate for a whole page of
+ * SQL of a campaign's results: its counts over every run in one aggregate for a whole page of
  * campaigns (no query per row), and its sends over time for the results chart.
  */
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-/** SQL of canned replies (issue 19): the workspace's (no owner) and each member's own, by shortcut. */
+/** SQL of canned replies: the workspace's (no owner) and each member's own, by shortcut. */
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';

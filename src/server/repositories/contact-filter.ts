@@ -29,7 +29,7 @@ export async function contactConditions(
     segmentFilters = segment.filters as SegmentFilter[];
   }
   const inSegment = segmentFilters ? await segmentWhere(ex, workspaceId, segmentFilters) : undefined;
-  // Issue 17: the opt-out filter (campaigns) narrows the segment condition.
+  // The opt-out filter (campaigns) narrows the segment condition.
   const segmentCond = withOptOutFilter(inSegment, filter.optedOut);
   const searchCond = filter.search?.trim() ? await contactSearchIn(ex, workspaceId, filter.search) : undefined;
   return { segmentCond, searchCond };

@@ -17,7 +17,7 @@ export async function contactSearchIn(ex: Executor, workspaceId: string, search:
 /** A search matching at most this many contacts is answered from their rows, sorted (see contactsPage). */
 const SELECTIVE_SEARCH_CONTACTS = 2000;
 
-/** The list's order: newest first unless the query names another (issue 19); name and phone default to asc. */
+/** The list's order: newest first unless the query names another; name and phone default to asc. */
 export function contactOrderOf(query: { sort?: ContactSort; order?: 'asc' | 'desc' }): ContactOrder {
   const sort = query.sort ?? 'createdAt';
   return { sort, order: query.order ?? (sort === 'createdAt' ? 'desc' : 'asc') };

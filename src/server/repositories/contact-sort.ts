@@ -1,5 +1,5 @@
 /**
- * The contact list in an order other than newest first (issue 19, addition): by creation time, by name or by
+ * The contact list in an order other than newest first: by creation time, by name or by
  * phone number, either way, ties broken by id. Each order walks an index contacts already have
  * (workspace_id + created_at + id; workspace_id + lower(name) text_pattern_ops; workspace_id + phone_number
  * collated "C"), so a page stays a short index walk at a million contacts and needs no migration. A selective

@@ -1,5 +1,5 @@
 /**
- * Full-text search of messages (issue 19): PostgreSQL's `to_tsvector('simple', text)` behind the GIN index
+ * Full-text search of messages: PostgreSQL's `to_tsvector('simple', text)` behind the GIN index
  * `messages_text_search_idx`. 'simple' lowercases and splits words without stemming, so it treats every
  * language alike; each word of the query matches as a prefix (`ord` finds "order", "orders").
  */

@@ -1,4 +1,4 @@
-/** SQL of internal notes and their mentions (issue 19): notes are `messages` rows of type `note`, never sent. */
+/** SQL of internal notes and their mentions: notes are `messages` rows of type `note`, never sent. */
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';

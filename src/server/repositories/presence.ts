@@ -1,4 +1,4 @@
-/** Presence signals (issue 19): published on the event channel, never stored (realtime/hub.ts fans them out). */
+/** Presence signals: published on the event channel, never stored (realtime/hub.ts fans them out). */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { eventChannel } from './event-log';

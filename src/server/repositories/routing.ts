@@ -1,5 +1,5 @@
 /**
- * Fair auto-assignment (issue 19 item 8): which conversations wait for an owner, whether their number has an
+ * Fair auto-assignment: which conversations wait for an owner, whether their number has an
  * active bot (the bot goes first), and which available member is next in the round-robin.
  */
 import { and, eq } from 'drizzle-orm';

@@ -12,7 +12,7 @@
  * - IS_EMPTY: no value, or the empty text (tags: no tags). IS_NOT_EMPTY: the opposite.
  * - Columns: the contact's own name, phoneNumber, email, country, city, tags (IS / IS_NOT: has / lacks the tag;
  *   text operators: over the tags joined by spaces) and createdAt (as its UTC date, YYYY-MM-DD, so STARTS_WITH
- *   "2026-11" is a month); optedOut (issue 17: IS / IS_NOT "true" or "false", opted out of campaigns); any other
+ *   "2026-11" is a month); optedOut (IS / IS_NOT "true" or "false", opted out of campaigns); any other
  *   column names an attribute of the workspace (by name, ignoring case).
  *
  * Every value reaches the database as a bound parameter; the SQL text itself depends only on the shape of the
@@ -138,7 +138,7 @@ function attributeCondition(attr: SegmentAttribute, f: SegmentFilter): SQL {
   }
 }
 
-/** optedOut (issue 17): whether the contact opted out of campaigns. */
+/** optedOut: whether the contact opted out of campaigns. */
 function optedOutCondition(f: SegmentFilter): SQL {
   const yes = f.value === 'true';
   if ((f.operator !== 'IS' && f.operator !== 'IS_NOT') || (f.value !== 'true' && f.value !== 'false')) {

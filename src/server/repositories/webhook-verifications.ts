@@ -1,4 +1,4 @@
-/** When Meta's webhook verification call last reached this server (issue 19: shown in WhatsApp settings). */
+/** When Meta's webhook verification call last reached this server (shown in WhatsApp settings). */
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';

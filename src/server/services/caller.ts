@@ -20,7 +20,7 @@ export interface WorkspaceContext {
 }
 
 /**
- * Issue 17: a route that takes a campaign's trigger key (access kind `campaignKey`): called with the key,
+ * A route that takes a campaign's trigger key (access kind `campaignKey`): called with the key,
  * `caller` is null and `triggerKeyHash` names the key; called by a member, as WorkspaceContext.
  */
 export interface CampaignKeyContext {

@@ -1,5 +1,5 @@
 /**
- * Canned replies (issue 19): workspace replies every member uses and admins manage, and personal replies only
+ * Canned replies: workspace replies every member uses and admins manage, and personal replies only
  * their member sees and manages. Someone else's personal reply answers 404, as a reply of another workspace does.
  */
 import type { z } from 'zod';

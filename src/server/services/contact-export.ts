@@ -1,5 +1,5 @@
 /**
- * Contacts export (issue 19 item 8): the contacts of the current filter or segment as CSV, streamed a page at a
+ * Contacts export: the contacts of the current filter or segment as CSV, streamed a page at a
  * time from the database to the response (never the whole audience in memory). Columns: the contact's own
  * fields, then one per contact attribute of the workspace, so the file imports back as it is.
  */

@@ -1,5 +1,5 @@
 /**
- * Contacts by hand (issue 19 item 9): add one (phone number read in the workspace's country, stored E.164,
+ * Contacts by hand: add one (phone number read in the workspace's country, stored E.164,
  * unique per workspace), delete one (its conversations and messages go with it), and the exact count of the
  * list's current filter, so the audience screen shows the total rather than "100+".
  */

@@ -78,7 +78,7 @@ export function conversationService(d: ServiceDeps) {
         ConversationEvent: await conv.eventsOf(ex(), ctx.workspaceId, id),
         Contact: r.toContact(contact!),
         Message: await conv.messagesOf(ex(), ctx.workspaceId, id),
-        // Addition (issue 19): the caller's read mark, so the client draws the "New messages" divider.
+        // Addition: the caller's read mark, so the client draws the "New messages" divider.
         readAt: (await readMark(ex(), ctx.workspaceId, ctx.caller.member.id, id))?.toISOString() ?? null,
       };
     },

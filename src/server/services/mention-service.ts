@@ -1,4 +1,4 @@
-/** Mentions of the caller in notes (issue 19): the mentions view, its unread count, and marking them seen. */
+/** Mentions of the caller in notes: the mentions view, its unread count, and marking them seen. */
 import type { z } from 'zod';
 import type { MentionListQuery } from '../../shared/schemas/agent-tools';
 import type { WorkspaceContext } from './caller';

@@ -1,5 +1,5 @@
 /**
- * Message search (issue 19), scoped by workspace: every member of a workspace may open each of its conversations
+ * Message search, scoped by workspace: every member of a workspace may open each of its conversations
  * (the role matrix gives agents all of live chat), so a member's access is the workspace; the route's access
  * check has already placed the caller there.
  */

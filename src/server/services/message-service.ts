@@ -21,7 +21,7 @@ import type { Outbound } from '../messaging/outbound';
 import { prepareTemplateSend } from '../messaging/template-send';
 import type { Actor, OutboundContent } from '../messaging/outbound-request';
 import type { ServiceDeps } from './context';
-// ---- issue 19 part A: media sends and notes ----
+// ---- media sends and notes ----
 import type { FastifyRequest } from 'fastify';
 import type { MultipartSpec } from '../../shared/api/routes';
 import type { CreateInteractiveMessageBody, CreateMediaMessageBody, CreateNoteBody } from '../../shared/schemas/agent-tools';
@@ -66,7 +66,7 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
   return {
     ...media,
     /**
-     * Reply buttons or a list menu (issue 19), inside the window only (the outbound path refuses outside it).
+     * Reply buttons or a list menu, inside the window only (the outbound path refuses outside it).
      * Ids are the position (`button-1`, `row-1`): a customer's tap comes back with the id and the title.
      */
     async sendInteractive(ctx: WorkspaceContext, body: CreateInteractiveMessageBody): Promise<Message> {
@@ -146,7 +146,7 @@ export function messageService(d: ServiceDeps, channel: Channel, outbound: Outbo
   };
 }
 
-// ---- issue 19 part A: media sends and notes ----
+// ---- media sends and notes ----
 
 type MemberSend = (a: { ctx: WorkspaceContext; conversationId: string; content: OutboundContent; what: string }) => Promise<Message>;
 

@@ -1,5 +1,5 @@
 /**
- * A WhatsApp number's health (issue 19, item 8): quality rating, messaging-limit tier and throughput level, read
+ * A WhatsApp number's health: quality rating, messaging-limit tier and throughput level, read
  * from the Graph API (`GET /{PHONE_NUMBER_ID}?fields=quality_rating,messaging_limit_tier,throughput`) when the number
  * is connected and on demand, and refreshed by Meta's `phone_number_quality_update` webhook. Stored on the account.
  */

@@ -1,5 +1,5 @@
 /**
- * Presence and collision (issue 19 item 7): a member's "viewing / typing / left" in a conversation goes to every
+ * Presence and collision: a member's "viewing / typing / left" in a conversation goes to every
  * stream of the workspace, in every server process (PostgreSQL NOTIFY on the event channel), and is never
  * stored. While an agent types, the customer sees WhatsApp's typing indicator (sent with the read receipt of
  * their last message), at most once per `typingIndicatorThrottleMs` per conversation and process, and only

@@ -1,5 +1,5 @@
 /**
- * Fair auto-assignment (issue 19 item 8). When customers write in unassigned open conversations, each goes to
+ * Fair auto-assignment. When customers write in unassigned open conversations, each goes to
  * the next available member under their capacity, round-robin (repositories/inbound-routing.ts). A number with an
  * active bot keeps its unassigned conversations for the bot: they are skipped here (the bot runtime, built
  * elsewhere, takes them). Assignments are recorded like a member's, by the system actor.

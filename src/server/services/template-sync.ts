@@ -1,5 +1,5 @@
 /**
- * Template sync (issue 19, item 9): the templates a WhatsApp number has at Meta, listed in Parley. Runs when a
+ * Template sync: the templates a WhatsApp number has at Meta, listed in Parley. Runs when a
  * number is connected, on demand (POST /workspace/{id}/whatsapp-templates/sync) and when the review webhook names
  * a template Parley does not know. Matches Meta's id first, then name + language, so nothing is ever doubled;
  * a known template gets Meta's status, id and category and keeps Parley's own data (components as submitted,

@@ -1,5 +1,5 @@
 /**
- * What an admin gives Meta to connect the webhook (issue 19): the callback address and the verify token, and
+ * What an admin gives Meta to connect the webhook: the callback address and the verify token, and
  * whether Meta's verification call (GET with hub.challenge) has reached this server, and when.
  */
 import { WEBHOOK_PATH } from '../whatsapp/webhook-path';

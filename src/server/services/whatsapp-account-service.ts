@@ -53,7 +53,7 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
 
   /**
    * After the number is stored: its health from the check's answer, and the templates it already has at Meta
-   * (issue 19 item 9). A sync that fails is logged: the number is connected, and the templates screen can retry.
+   *. A sync that fails is logged: the number is connected, and the templates screen can retry.
    */
   async function afterConnect(row: ch.AccountRow, info: PhoneNumberInfo, memberId: string): Promise<ch.AccountRow> {
     const stored = await onConnect.health.store(row, info);

@@ -76,7 +76,7 @@ export function createChannel(d: ChannelDeps, graph: GraphClient) {
   }
 
   /**
-   * Issue 19: WhatsApp's typing indicator for the customer (with the read receipt of their newest message, as
+   * WhatsApp's typing indicator for the customer (with the read receipt of their newest message, as
    * the Cloud API takes it). Errors are the caller's to log: an indicator is never retried.
    */
   async function showTyping({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }): Promise<void> {

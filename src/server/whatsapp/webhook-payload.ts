@@ -78,7 +78,7 @@ export const TemplateStatusValue = z.looseObject({
 });
 export type TemplateStatusValue = z.infer<typeof TemplateStatusValue>;
 
-/** `phone_number_quality_update` (issue 19 item 8): the number by its display digits, the event and its new limit. */
+/** `phone_number_quality_update`: the number by its display digits, the event and its new limit. */
 export const QualityUpdateValue = z.looseObject({
   display_phone_number: z.string(),
   event: z.string(),

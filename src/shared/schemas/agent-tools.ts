@@ -1,5 +1,5 @@
 /**
- * Additions of issue 19 (live chat for agents): canned replies, internal notes and @mentions, message search
+ * Additions (live chat for agents): canned replies, internal notes and @mentions, message search
  * and media sends. Requests are strict and bounded like every other request of the contract.
  */
 import * as z from '../zod';

@@ -21,7 +21,7 @@ export const eventPayloads = {
   'conversation.updated': z.object({ conversation: Conversation }),
   'contact.created': z.object({ contact: Contact }),
   'contact.updated': z.object({ contact: Contact }),
-  /** Addition (issue 19): a contact was deleted, with its conversations and messages: clients drop all three. */
+  /** Addition: a contact was deleted, with its conversations and messages: clients drop all three. */
   'contact.deleted': z.object({ contactId: Id }),
   /** An import advanced: rows processed so far out of the total. */
   'import.progress': z.object({ importHistory: ImportHistory, processed: z.number().int().min(0), total: z.number().int().min(0) }),
@@ -29,15 +29,15 @@ export const eventPayloads = {
   'import.finished': z.object({ importHistory: ImportHistory, processed: z.number().int().min(0), total: z.number().int().min(0) }),
   /** WhatsApp reviewed a template (approved, rejected, paused ...). */
   'template.status': z.object({ template: WhatsappTemplate }),
-  // ---- issue 19 part A (addition) ----
+  // ---- additions ----
   /** A note mentioned a member (`memberId`): their desktop app notifies, their mentions view counts it unread. */
   'mention.created': z.object({ mention: Mention }),
-  /** Addition (issue 17): a campaign changed (deployed, scheduled, paused, resumed, completed, renamed). */
+  /** Addition: a campaign changed (deployed, scheduled, paused, resumed, completed, renamed). */
   'campaign.updated': z.object({ campaign: CampaignListEntry }),
-  /** Addition (issue 17): a running campaign's counts, at most one a second per campaign. */
+  /** Addition: a running campaign's counts, at most one a second per campaign. */
   'campaign.progress': z.object({ campaignId: Id, counts: CampaignCounts }),
   /**
-   * Addition (issue 18): a bot's HumanHandoff gave a conversation to a member (`memberId`, named `memberName`);
+   * Addition: a bot's HumanHandoff gave a conversation to a member (`memberId`, named `memberName`);
    * their desktop app notifies. `message` is what the bot told the customer (may be empty).
    */
   'bot.handoff': z.object({

@@ -1,5 +1,5 @@
 /**
- * Presence (issue 19 item 7, addition): who else views or types in a conversation. Short-lived and never
+ * Presence: who else views or types in a conversation. Short-lived and never
  * stored: a member's client says so (POST /conversation/{id}/presence), every server process fans it out
  * (PostgreSQL NOTIFY) to the workspace's event streams as `event: presence` (no `id:`, so it never moves a
  * client's resume point), and clients forget a signal after its time to live.

@@ -53,7 +53,7 @@ export const PatchCampaignBody = z.strictObject({
   rfInstance: CampaignDraftRfInstance.optional(),
 });
 
-// ---- campaign additions (issue 17) ----
+// ---- campaign additions  ----
 /** Deploy's body: empty (start now), or `startAt` for a one-time campaign that starts later (status `scheduled`). */
 export const DeployCampaignBody = z.strictObject({ startAt: Timestamp.optional() });
 /** Pause; with `resumeAt` (spec: Campaign.resumeAt) it resumes by itself then. */
@@ -112,7 +112,7 @@ export const PatchContactBody = z.strictObject({
 });
 
 /**
- * Addition (issue 19): a contact added by hand. The phone number may be national (read in the workspace's
+ * Addition: a contact added by hand. The phone number may be national (read in the workspace's
  * default country) or start with +; the server stores it E.164.
  */
 export const CreateContactBody = z.strictObject({
@@ -248,7 +248,7 @@ export const ConversationListQuery = PageQuery.extend({
   tab: z.enum(liveChatTabs).optional(),
   search: z.string().max(200).optional(),
   /**
-   * Addition (issue 19): `waiting` lists only conversations whose last message is the customer's, longest
+   * Addition: `waiting` lists only conversations whose last message is the customer's, longest
    * waiting first; `recent` (the default) is newest activity first.
    */
   sort: z.enum(['recent', 'waiting']).optional(),
@@ -257,14 +257,14 @@ export const ConversationListQuery = PageQuery.extend({
 export const MessageListQuery = PageQuery.extend({
   before: Id.optional(),
 });
-/** Addition (issue 19): the contact list's filter for its CSV export; token also as ?token= (a download link). */
+/** Addition: the contact list's filter for its CSV export; token also as ?token= (a download link). */
 export const ContactExportQuery = z.strictObject({
   search: z.string().max(200).optional(),
   segmentId: Id.optional(),
   optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   token: z.string().min(1).max(8192).optional(),
 });
-/** Addition (issue 19): the orders the contact list offers (each served by an index of contacts). */
+/** Addition: the orders the contact list offers (each served by an index of contacts). */
 export const contactSorts = ['createdAt', 'name', 'phoneNumber'] as const;
 export type ContactSort = (typeof contactSorts)[number];
 export const ContactListQuery = PageQuery.extend({
@@ -273,7 +273,7 @@ export const ContactListQuery = PageQuery.extend({
   /** Addition: only contacts opted out of campaigns (true) or only those not (false). */
   optedOut: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   /**
-   * Addition (issue 19): the list's order, ties broken by id; without it, newest first as always. `order`
+   * Addition: the list's order, ties broken by id; without it, newest first as always. `order`
    * defaults to desc for createdAt and asc for name and phoneNumber. Names compare lower-cased, byte by byte;
    * contacts without a name come after the named ones in either order, among themselves by creation time
    * in the same direction.

@@ -1,4 +1,4 @@
-/** Issue 19 (addition): what an admin gives Meta to connect the webhook, and whether Meta's check got through. */
+/** Addition: what an admin gives Meta to connect the webhook, and whether Meta's check got through. */
 import * as z from '../zod';
 import { Id, Timestamp } from './common';
 
@@ -14,7 +14,7 @@ export const WebhookSetup = z.object({
 });
 export type WebhookSetup = z.infer<typeof WebhookSetup>;
 
-/** Issue 19 (addition): a member's routing settings in a workspace: taking new conversations, and how many. */
+/** Addition: a member's routing settings in a workspace: taking new conversations, and how many. */
 export const MemberRouting = z.object({
   memberId: z.string(),
   available: z.boolean(),

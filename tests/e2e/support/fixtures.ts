@@ -155,11 +155,11 @@ export const sandbox = {
   async setTemplateStatus(name: string, status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED', reason?: string) {
     return sandboxCall('POST', `/_sandbox/templates/${encodeURIComponent(name)}/status`, { status, reason });
   },
-  /** Issue 19: a template made in WhatsApp Manager (at Meta only, until Parley syncs). */
+  /** A template made in WhatsApp Manager (at Meta only, until Parley syncs). */
   async seedTemplate(phoneNumberId: string, name: string, opts: { status?: string; category?: string } = {}) {
     return sandboxCall('POST', '/_sandbox/templates', { phoneNumberId, name, ...opts });
   },
-  /** Issue 19: a number's health changes at Meta; its phone_number_quality_update webhook follows. */
+  /** A number's health changes at Meta; its phone_number_quality_update webhook follows. */
   async setNumberHealth(phoneNumberId: string, change: { qualityRating?: string; messagingLimitTier?: string; throughputLevel?: string }) {
     return sandboxCall('POST', `/_sandbox/accounts/${encodeURIComponent(phoneNumberId)}/health`, change);
   },

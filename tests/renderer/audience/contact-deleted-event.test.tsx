@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 19 item 9: a contact deleted by another member (event contact.deleted) leaves the audience screen at once.
+ * A contact deleted by another member (event contact.deleted) leaves the audience screen at once.
  * A file of its own: the app's event stream is opened once per workspace and module, before any other test's.
  */
 import '@testing-library/jest-dom/vitest';

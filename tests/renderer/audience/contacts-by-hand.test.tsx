@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Issue 19 item 9 on the audience screen: add a contact by hand, delete one after a confirmation, the exact total. */
+/** Contacts by hand on the audience screen: add a contact by hand, delete one after a confirmation, the exact total. */
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Issue 19 item 8: the audience screen's CSV export, of the current segment, for admins only. */
+/** The audience screen's CSV export, of the current segment, for admins only. */
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

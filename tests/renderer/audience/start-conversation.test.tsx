@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Issue 19 item 9: start a conversation with a contact from the audience screen with an approved template. */
+/** Start a conversation with a contact from the audience screen with an approved template. */
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

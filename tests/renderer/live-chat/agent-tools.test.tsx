@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 19 part B in the renderer: shortcuts never fire while typing, J/K step through the list on screen,
+ * The agents' tools in the renderer: shortcuts never fire while typing, J/K step through the list on screen,
  * "waiting since" on a conversation whose last message is the customer's and the "Longest waiting" order
  * (sort=waiting), the unread count in the title.
  */

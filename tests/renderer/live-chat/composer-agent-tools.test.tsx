@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 19 part A in the composer and timeline: `/` canned replies by keyboard with the contact's values and a
+ * The agents' tools in the composer and timeline: `/` canned replies by keyboard with the contact's values and a
  * warning for an empty one, files refused in words before any upload, notes with @mentions, note bubbles shown
  * apart, search words marked.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Search inside a conversation (issue 19): a match older than the messages the detail carries is reached by paging
+ * Search inside a conversation: a match older than the messages the detail carries is reached by paging
  * back (GET /conversation/{id}/messages?before=); the bar counts the matches.
  */
 import '@testing-library/jest-dom/vitest';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 12: focus follows the work in live chat, and names never hide state. The real live-chat screens under a
+ * Focus follows the work in live chat, and names never hide state. The real live-chat screens under a
  * memory router against a fake server (harness.tsx).
  */
 import '@testing-library/jest-dom/vitest';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Reply buttons and list menus from the composer (issue 19): the form holds the agent to WhatsApp's limits (Add
+ * Reply buttons and list menus from the composer: the form holds the agent to WhatsApp's limits (Add
  * disabled at 3 buttons and at 10 rows in all, counters and the shared schema's messages for titles that are too
  * long) and sends a valid message through POST /message/interactive.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Workspace message search (issue 19): the dialog reached from the live-chat header lists every matching message
+ * Workspace message search: the dialog reached from the live-chat header lists every matching message
  * with its contact, a snippet with the words marked and the time; ↓ and Enter open the chosen one's conversation,
  * which pages back to the message (it is older than the messages the detail carries) and marks the words there.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The "New messages" divider (issue 19): opening a conversation shows it above the first customer message the
+ * The "New messages" divider: opening a conversation shows it above the first customer message the
  * member had not read (the detail's `readAt`); it goes with the agent's reply, and a conversation read to the end
  * shows none.
  */

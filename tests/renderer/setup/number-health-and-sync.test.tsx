@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Issue 19 items 8 and 9 on screen: a number's health in WhatsApp settings, the templates sync button. */
+/** Setup on screen: a number's health in WhatsApp settings, the templates sync button. */
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

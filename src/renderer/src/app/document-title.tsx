@@ -27,8 +27,8 @@ const titles: Record<RegisteredRouter['routesByPath'] extends infer R ? keyof R 
   '/settings/segments': 'Segments · Settings',
   '/settings/members': 'Members · Settings',
   '/settings/attributes': 'Attributes · Settings',
-  '/settings/canned-replies': 'Canned replies · Settings', // issue 19
-  '/settings/campaigns': 'Campaigns · Settings', // issue 17
+  '/settings/canned-replies': 'Canned replies · Settings',
+  '/settings/campaigns': 'Campaigns · Settings',
 };
 
 export function titleOf(fullPath: string, state: 'ok' | 'notFound' | 'error'): string {

@@ -73,7 +73,7 @@ function useMatches(workspaceId: string, text: string): { items: SwitcherItem[];
     const screenItems: SwitcherItem[] = screens
       .filter((s) => !lower || `${s.label} ${s.keywords ?? ''}`.toLowerCase().includes(lower))
       .map((s) => ({ kind: 'screen', id: s.to, label: s.label, go: async () => s.to }));
-    // Issue 19: the words typed, searched in every conversation's messages (the live-chat message search).
+    // The words typed, searched in every conversation's messages (the live-chat message search).
     const searchItem = (words: string): SwitcherItem => ({
       kind: 'search',
       id: 'message-search',

@@ -57,8 +57,8 @@ import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
 import { CampaignSettingsPage } from '../features/settings/components/campaign-settings-page';
 import { campaignSettingsQueryOptions } from '../features/settings/api/get-campaign-settings';
-import { CannedRepliesPage } from '../features/canned-replies/components/canned-replies-page'; // issue 19
-import { cannedRepliesQueryOptions } from '../features/canned-replies/api/canned-replies'; // issue 19
+import { CannedRepliesPage } from '../features/canned-replies/components/canned-replies-page';
+import { cannedRepliesQueryOptions } from '../features/canned-replies/api/canned-replies';
 import { ConversationPage, LiveChatPage, conversationLoader, liveChatLoader } from '../features/live-chat';
 import { AudiencePage, audienceLoader } from '../features/audience';
 
@@ -239,14 +239,14 @@ const attributesRoute = createRoute({
   loader: ({ context }) => context.queryClient.ensureQueryData(attributesQueryOptions(context.workspaceId)),
   component: AttributesPage,
 });
-// issue 19 (addition): canned replies of the workspace and the member.
+// Addition: canned replies of the workspace and the member.
 const cannedRepliesRoute = createRoute({
   getParentRoute: () => settingsRoute,
   path: '/canned-replies',
   loader: ({ context }) => context.queryClient.ensureQueryData(cannedRepliesQueryOptions(context.workspaceId)),
   component: CannedRepliesPage,
 });
-// issue 17 (addition): the workspace's opt-out keywords, time zone and opt-out confirmation.
+// Addition: the workspace's opt-out keywords, time zone and opt-out confirmation.
 const campaignSettingsRoute = createRoute({
   getParentRoute: () => settingsRoute,
   path: '/campaigns',

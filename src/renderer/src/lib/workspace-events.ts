@@ -23,7 +23,7 @@ interface Connection {
   workspaceId: string;
   source: EventSource | null;
   listeners: Set<Listener>;
-  /** Presence signals (issue 19: `event: presence`, not workspace events: no seq, never replayed). */
+  /** Presence signals (`event: presence`, not workspace events: no seq, never replayed). */
   presenceListeners: Set<(signal: PresenceSignal) => void>;
   resetListeners: Set<() => void>;
   /** Listeners that stay for the whole session (cache sync); the connection closes when none of either is left. */

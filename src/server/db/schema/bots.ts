@@ -18,7 +18,7 @@ export const bots = pgTable(
     whatsappAccountId: uuid('whatsapp_account_id'),
     memberId: uuid('member_id').notNull(),
     createdAt: createdAt(),
-    // ---- issue 18 (bots): draft and published ----
+    // ---- bots: draft and published ----
     /** The version new sessions start on (null until the first deploy). */
     publishedVersionId: uuid('published_version_id'),
     /** Bumped on every change of the draft canvas; a version records the revision it was published from. */
@@ -72,7 +72,7 @@ export const botSessions = pgTable(
     endReason: text('end_reason', { enum: ['completed', 'expired', 'handoff', 'member', 'bot_stopped', 'failed'] }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    // ---- issue 18 (bots): the runtime ----
+    // ---- bots: the runtime ----
     /** The published version the session runs on to its end. */
     botVersionId: uuid('bot_version_id').references(() => botVersions.id, { onDelete: 'cascade' }),
     /** Nodes run so far: part of every send's idempotency key (`bot:<sessionId>:<step>:<block>`). */

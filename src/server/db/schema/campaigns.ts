@@ -16,7 +16,7 @@ export const campaigns = pgTable(
     resumeAt: timestamp('resume_at', { withTimezone: true, precision: 3 }),
     rfInstance: jsonb('rf_instance').notNull(),
     memberId: uuid('member_id').notNull(),
-    // ---- issue 17 ----
+    // ---- the runner's (ours) ----
     /** A scheduled one-time campaign starts then (the scheduler claims it once). */
     scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3 }),
     deployedAt: timestamp('deployed_at', { withTimezone: true, precision: 3 }),
@@ -46,7 +46,7 @@ export const campaignRuns = pgTable(
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
     campaignId: uuid('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
     status: text('status', { enum: ['running', 'paused', 'completed', 'cancelled'] }).notNull().default('running'),
-    /** Issue 17: the recipients snapshot of a one-time run is still being written. */
+    /** The recipients snapshot of a one-time run is still being written. */
     snapshotDone: boolean('snapshot_done').notNull().default(true),
     /** Recipients snapshotted at deploy (one for a recurring campaign's record). */
     recipientCount: integer('recipient_count').notNull().default(0),
@@ -78,7 +78,7 @@ export const campaignRecipients = pgTable(
     nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    // ---- issue 17 ----
+    // ---- the runner's (ours) ----
     campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
     /** Pair-rate (131056) retries of the current step so far. */
     attempts: integer('attempts').notNull().default(0),
@@ -112,7 +112,7 @@ export const campaignLogs = pgTable(
     waMessageId: text('wa_message_id'),
     reason: text('reason'),
     createdAt: createdAt(),
-    // ---- issue 17 ----
+    // ---- the runner's (ours) ----
     contactId: uuid('contact_id'),
     /** pending, sent, delivered, read, failed, unknown, optedOut: only ever moves forward (see campaigns/status.ts). */
     deliveryState: text('delivery_state', { enum: ['pending', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut'] }).notNull().default('sent'),

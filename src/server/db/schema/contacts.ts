@@ -44,7 +44,7 @@ export const contacts = pgTable(
     metaSourceId: text('meta_source_id'),
     metaSourceType: text('meta_source_type'),
     metaCtwaClid: text('meta_ctwa_clid'),
-    /** Campaigns (issue 17): opted out of campaigns since this time (null: not opted out). */
+    /** Campaigns: opted out of campaigns since this time (null: not opted out). */
     optedOutAt: timestamp('opted_out_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

@@ -66,9 +66,9 @@ export const messages = pgTable(
   (t) => [
     index('messages_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt, t.id),
     uniqueIndex('messages_wa_message_id_uq').on(t.workspaceId, t.waMessageId),
-    // Addition (issue 19): full-text search of message texts and captions ('simple': no stemming, any language).
+    // Addition: full-text search of message texts and captions ('simple': no stemming, any language).
     index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', coalesce(${t.text}, ''))`),
-    // Addition (issue 19): a broad search walks the workspace's messages newest first (repositories/message-search.ts).
+    // Addition: a broad search walks the workspace's messages newest first (repositories/message-search.ts).
     index('messages_workspace_created_idx').on(t.workspaceId, t.createdAt, t.id),
   ],
 );

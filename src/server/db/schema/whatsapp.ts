@@ -18,7 +18,7 @@ export const whatsappAccounts = pgTable(
     tokenLast4: text('token_last4').notNull(),
     /** Messages per second this number may send (Meta's throughput tier): the rate of its pacer. */
     throughputPerSecond: integer('throughput_per_second').notNull().default(80),
-    /** Issue 19 item 8: the number's health as Meta last told it (Graph read or phone_number_quality_update). */
+    /** The number's health as Meta last told it (Graph read or phone_number_quality_update). */
     qualityRating: text('quality_rating'),
     messagingLimitTier: text('messaging_limit_tier'),
     throughputLevel: text('throughput_level'),
@@ -53,7 +53,7 @@ export const whatsappTemplates = pgTable(
     createdAt: createdAt(),
     /**
      * When WhatsApp decided `status` (the review webhook's entry.time, or the time of a pull from WhatsApp): a
-     * review Meta redelivers days later never undoes a newer one (issue 20.3).
+     * review Meta redelivers days later never undoes a newer one.
      */
     statusAt: timestamp('status_at', { withTimezone: true, precision: 3 }),
   },

@@ -8,7 +8,7 @@ export const workspaces = pgTable('workspaces', {
   name: text('name').notNull(),
   /** Country assumed for phone numbers written without a country code (imports). */
   defaultCountry: text('default_country').notNull().default('US'),
-  // ---- campaigns (issue 17) ----
+  // ---- campaigns ----
   /** IANA time zone of recipients whose own cannot be told (send windows). */
   timeZone: text('time_zone').notNull().default('UTC'),
   /** Opt-out keywords besides STOP and UNSUBSCRIBE, upper-cased. */
@@ -33,7 +33,7 @@ export const workspaceMembers = pgTable(
     memberId: uuid('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['admin', 'agent'] }).notNull(),
     createdAt: createdAt(),
-    // issue 19 part B (routing): the member takes new conversations (availability toggle, off until the
+    // Routing: the member takes new conversations (availability toggle, off until the
     // member turns it on: auto-assignment is opt-in), up to this many open ones at once; the round-robin
     // gives the next one to whom it gave one longest ago.
     available: boolean('available').notNull().default(false),

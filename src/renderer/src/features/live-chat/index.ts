@@ -48,8 +48,8 @@ export function conversationLoader({ queryClient, workspaceId, params, search }:
   return Promise.resolve();
 }
 
-// Issue 19 (part B): the unread total for the shell (navigation badge, title count, sound).
+// The unread total for the shell (navigation badge, title count, sound).
 export { useUnreadBeacon } from './hooks/use-unread-beacon';
 
-// Issue 19: the workspace message search, opened by the quick switcher too.
+// The workspace message search, opened by the quick switcher too.
 export { openMessageSearch } from './hooks/use-live-chat-ui';

@@ -1,7 +1,7 @@
 import type { ContactSort } from '@shared/schemas/requests';
 import { contactListsKey } from '../../../lib/queries/contact-keys';
 
-/** The contacts table's order (issue 19): today's, newest first, unless a column header chose another. */
+/** The contacts table's order: today's, newest first, unless a column header chose another. */
 export interface ContactOrder {
   sort: ContactSort;
   order: 'asc' | 'desc';

@@ -12,7 +12,7 @@ export function contactsQueryOptions(
 ) {
   const search = filter.search?.trim() ?? '';
   const segmentId = filter.segmentId ?? null;
-  // Issue 17: only contacts opted out of campaigns (true) or only those who receive them (false).
+  // Only contacts opted out of campaigns (true) or only those who receive them (false).
   const optedOut = filter.optedOut ?? null;
   // Newest first is the server's default: the request stays today's (and the offline cache can answer it).
   const order = filter.order ?? NEWEST_FIRST;

@@ -1,5 +1,5 @@
 /**
- * Starting a conversation from the audience screen (issue 19 item 9): the workspace's numbers, their APPROVED
+ * Starting a conversation from the audience screen: the workspace's numbers, their APPROVED
  * templates, and POST /contact/{contactId}/template-message (addition), which finds or opens the conversation.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';

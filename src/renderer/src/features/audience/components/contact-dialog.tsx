@@ -42,9 +42,9 @@ export function ContactDialog({
   contact: Contact;
   attributes: Attribute[];
   workspaceId: string;
-  /** Admins may delete the contact (issue 19), after a confirmation naming what goes with it. */
+  /** Admins may delete the contact, after a confirmation naming what goes with it. */
   canDelete?: boolean;
-  /** Opens the dialog that starts a conversation with an approved template (issue 19 item 9). */
+  /** Opens the dialog that starts a conversation with an approved template. */
   onStartConversation?: () => void;
   onClose: () => void;
 }) {

@@ -15,7 +15,7 @@ function bodyVariables(text: string): string[] {
 }
 
 /**
- * Starts a conversation with a contact (issue 19 item 9): a number, one of its APPROVED templates and the body's
+ * Starts a conversation with a contact: a number, one of its APPROVED templates and the body's
  * variables; the server finds or opens the conversation, and live chat opens on it.
  */
 export function StartConversationDialog({ contact, workspaceId, onClose }: { contact: Contact; workspaceId: string; onClose: () => void }) {

@@ -9,7 +9,7 @@ import { Switch } from '../../../components/ui/switch';
 export const defaultSendWindow: SendWindow = { start: '09:00', end: '20:00' };
 
 /**
- * The trigger's daily send window (quiet hours, an addition of issue 17): sends and delays that fall due outside
+ * The trigger's daily send window (quiet hours, an addition): sends and delays that fall due outside
  * it wait for its next start, in each customer's own time zone. Checked by the shared `SendWindow` schema (the
  * server's); only a valid window reaches the node's data, so an autosave never carries a broken one.
  */

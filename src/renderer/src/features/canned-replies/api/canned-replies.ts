@@ -1,5 +1,5 @@
 /**
- * Canned replies (issue 19 additions): GET /workspace/{id}/canned-replies, POST /canned-reply,
+ * Canned replies: GET /workspace/{id}/canned-replies, POST /canned-reply,
  * PATCH and DELETE /canned-reply/{id}. One key for the list, shared with the composer's own query of it.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -22,7 +22,7 @@ type FormIn = z.input<typeof Form>;
 type FormOut = z.output<typeof Form>;
 
 /**
- * `/settings/canned-replies` (issue 19): the workspace's replies (admins add, change and delete them) and the
+ * `/settings/canned-replies`: the workspace's replies (admins add, change and delete them) and the
  * member's own. In the composer, `/` and the shortcut insert one, with `{{name}}` and attributes filled in.
  */
 export function CannedRepliesPage() {

@@ -7,7 +7,7 @@ export const liveChatKeys = {
   conversations: conversationListsKey,
   conversationList: (workspaceId: string, tab: LiveChatTab, search: string) =>
     ['live-chat', 'conversations', workspaceId, tab, search] as const,
-  /** The "longest waiting" order (issue 19): outside `conversations`, so the event stream refetches it instead of placing rows. */
+  /** The "longest waiting" order: outside `conversations`, so the event stream refetches it instead of placing rows. */
   waitingList: (workspaceId: string, tab: LiveChatTab, search: string) => ['live-chat', 'waiting', workspaceId, tab, search] as const,
   waiting: (workspaceId: string) => ['live-chat', 'waiting', workspaceId] as const,
   counts: (workspaceId: string) => ['live-chat', 'counts', workspaceId] as const,

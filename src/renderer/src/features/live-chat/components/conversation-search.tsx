@@ -1,5 +1,5 @@
 /**
- * Search inside the open conversation (issue 19): every match (full text on the server, so messages not loaded
+ * Search inside the open conversation: every match (full text on the server, so messages not loaded
  * yet count too), "n of m", Enter / Shift+Enter or the arrows to move between them (newest first, as the agent
  * reads upwards), Escape to close. Moving to a match older than what is loaded pages back first (Body).
  */

@@ -1,5 +1,5 @@
 /**
- * Reply buttons and list menus from the composer (issue 19), inside the 24-hour window: a dialog to write the
+ * Reply buttons and list menus from the composer, inside the 24-hour window: a dialog to write the
  * message within WhatsApp's limits (counters on every field, the shared schema's messages under it, Add
  * disabled at the limit), sent through POST /message/interactive; the timeline shows it as WhatsApp does.
  */

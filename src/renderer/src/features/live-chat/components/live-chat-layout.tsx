@@ -16,7 +16,7 @@ import { useConversationActions, useConversationShortcuts } from '../hooks/use-c
 import { cn } from '../../../lib/cn';
 import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';
 import { ConversationList } from './conversation-list';
-import { MentionsButton } from './mentions-button'; // issue 19 part A
+import { MentionsButton } from './mentions-button';
 import { MessageSearchDialog, type MessageSearchChoice } from './message-search';
 import { type Assignees, ConversationView } from './conversation-view';
 import type { NameLookup } from './timeline-rows';

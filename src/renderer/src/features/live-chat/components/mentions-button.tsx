@@ -1,5 +1,5 @@
 /**
- * The "mentions" view (issue 19): notes that @mention me, newest first, unread ones marked, each opening its
+ * The "mentions" view: notes that @mention me, newest first, unread ones marked, each opening its
  * conversation (which marks that conversation's mentions seen). The count of unread ones is on the button and
  * follows `mention.created` on the event stream (use-live-chat-sync.ts).
  */

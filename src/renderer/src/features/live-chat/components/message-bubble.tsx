@@ -132,7 +132,7 @@ export interface MessageBubbleProps {
   current?: boolean;
 }
 
-/** An internal note (issue 19): the team's, never sent to WhatsApp, so it looks like nothing the customer sees. */
+/** An internal note: the team's, never sent to WhatsApp, so it looks like nothing the customer sees. */
 function NoteBubble({ message: m, senderName, highlight, current }: MessageBubbleProps) {
   return (
     <div className="flex w-full justify-center px-4 md:px-8" data-message-id={m.id}>

@@ -1,5 +1,5 @@
 /**
- * Workspace message search (issue 19): every conversation of the workspace the member can open (the whole
+ * Workspace message search: every conversation of the workspace the member can open (the whole
  * workspace: agents work all of live chat), newest first. Each hit shows the contact, a snippet around the
  * match with the words marked, and the time; choosing one opens its conversation at that message (the
  * conversation view pages back to it and marks it, as the in-conversation search does). A combobox over a

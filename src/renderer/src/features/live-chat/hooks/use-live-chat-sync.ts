@@ -159,7 +159,7 @@ export function useLiveChatSync(workspaceId: string, memberId: string | null) {
         refreshCounts();
         break;
       }
-      // Issue 19 (part A): a note mentioned me: the mentions view and its count are refetched, and it says so.
+      // A note mentioned me: the mentions view and its count are refetched, and it says so.
       case 'mention.created': {
         const mention = e.payload.mention;
         if (mention.memberId !== memberId) break;

@@ -15,7 +15,7 @@ interface LiveChatUi {
   /** The list's order: newest activity first, or only the waiting ones, longest waiting first. */
   sort: 'recent' | 'waiting';
   setSort: (sort: 'recent' | 'waiting') => void;
-  /** Workspace message search (issue 19): the dialog's words while it is open, null when closed. */
+  /** Workspace message search: the dialog's words while it is open, null when closed. */
   messageSearch: string | null;
   setMessageSearch: (q: string | null) => void;
   /** A message to bring into view (and mark) once its conversation shows: a workspace search result. */

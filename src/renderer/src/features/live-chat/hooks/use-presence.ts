@@ -1,5 +1,5 @@
 /**
- * Presence in one conversation (issue 19 item 7): tells the team this member views it (every 20 s while the
+ * Presence in one conversation: tells the team this member views it (every 20 s while the
  * window is visible, "left" on the way out) and types in it (at most every 3 s while typing); answers who
  * else views or types there now. Signals expire on their own (shared presenceTtlMs), so a closed laptop
  * never leaves a ghost.

@@ -57,7 +57,7 @@ export function mergeMessages(current: readonly Message[], incoming: readonly Me
 }
 
 /**
- * The "New messages" divider (issue 19): the first customer message received after the member's read mark
+ * The "New messages" divider: the first customer message received after the member's read mark
  * (`readAt` of the detail; null: never opened, so every customer message is new), or null when all are read.
  * Messages come oldest first.
  */

@@ -28,7 +28,7 @@ const events: Record<string, string> = {
   THROUGHPUT_UPGRADE: 'Throughput raised',
 };
 
-/** The number's health as Meta last told it (issue 19 item 8), with a refresh for admins. */
+/** The number's health as Meta last told it, with a refresh for admins. */
 export function NumberHealth({ account, workspaceId, canRefresh }: { account: WhatsappAccount; workspaceId: string; canRefresh: boolean }) {
   const refresh = useRefreshNumberHealth(workspaceId);
   const h = account.health;

@@ -33,7 +33,7 @@ export const builtInColumns = [
   { value: 'country', label: 'Country' },
   { value: 'city', label: 'City' },
   { value: 'tags', label: 'Tags' },
-  // issue 17: "is true" / "is not true"
+  // "is true" / "is not true"
   { value: 'optedOut', label: 'Opted out of campaigns' },
 ] as const;
 
