@@ -78,7 +78,7 @@ async function main() {
     }
   }
   process.stdout.write(`\nBenchmarks (figures in bench-results/):\n${summary.join('\n')}\n`);
-  if (failed) process.stdout.write('Some figures miss their goal (see the README for why).\n');
+  if (failed) process.stdout.write('Some figures miss their goal (see docs/benchmarks.md for why).\n');
 }
 
 main().catch((err) => {
