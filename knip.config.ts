@@ -31,6 +31,7 @@ const config: KnipConfig = {
     // Scripts run by hand, by npm or by the release workflow (scripts/build/check-release.ts).
     'scripts/start.ts!',
     'scripts/test.mjs!',
+    'scripts/check-engines.mjs!',
     'scripts/build/check-release.ts!',
     'resources/generate-icons.mjs!',
     // npm run bench: run.ts loads every module of tests/bench by path except lib-*.ts and types.ts.
