@@ -10,6 +10,7 @@
  * - Every other node has at most one normal outgoing edge; the extra handles of botRuntime (noAnswer, failure,
  *   invalid) at most one each.
  */
+import { botFieldName, botKindTitles } from './bot-field-labels';
 import { attributeVariables } from './template-variables';
 import { botNodeDataSchemas, botRuntime } from './schemas/bot-canvas';
 import type { BotDraftRfInstance, BotNodeType } from './schemas/bot-canvas';
@@ -77,7 +78,7 @@ export function botGraph(rf: Canvas) {
 }
 export type BotGraph = ReturnType<typeof botGraph>;
 
-const nameOf = (n: AnyNode) => (n.data?.label?.trim() ? n.data.label : n.type);
+const nameOf = (n: AnyNode) => (n.data?.label?.trim() ? n.data.label : botKindTitles[n.type]);
 
 /** Field problems: each node's data against the strict schema of its kind (spec section 5's limits and messages). */
 function fieldProblems(rf: Canvas): BotCanvasProblem[] {
@@ -86,7 +87,8 @@ function fieldProblems(rf: Canvas): BotCanvasProblem[] {
     const r = botNodeDataSchemas[n.type].safeParse(n.data);
     if (r.success) continue;
     for (const issue of r.error.issues) {
-      const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+      const field = botFieldName(n.type, issue.path);
+      const where = field ? `${field}: ` : '';
       problems.push({ nodeId: n.id, message: `${nameOf(n)}: ${where}${issue.message}` });
     }
   }

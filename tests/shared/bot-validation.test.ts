@@ -37,7 +37,7 @@ describe('validateBotCanvas', () => {
     );
     const problems = validateBotCanvas(rf, { attributes, memberIds: ['m1'] });
     const of = (id: string) => problems.filter((p) => p.nodeId === id).map((p) => p.message);
-    expect(of('reply')).toContain('Ask: body: This field cannot be empty');
+    expect(of('reply')).toContain('Ask: Body: This field cannot be empty');
     expect(of('reply')).toContain('Ask: At most 3 reply buttons are allowed');
     expect(of('cond')).toContain('Cond: A condition needs exactly one Default branch');
     expect(of('cond')).toContain('Cond: Branch "X" is not connected to a branch node');
