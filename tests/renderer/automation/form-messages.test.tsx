@@ -5,7 +5,7 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { BotNodeType } from '@shared/schemas/bot-canvas';
 import { messages } from '@shared/messages';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -66,7 +66,7 @@ describe('bot step forms speak to a person', () => {
   const kinds = Object.keys(nodeForms) as BotNodeType[];
 
   it.each(kinds)('%s: empty and too-long fields', async (type) => {
-    const Form = nodeForms[type] as (p: Record<string, unknown>) => React.ReactElement;
+    const Form = nodeForms[type] as unknown as ComponentType<Record<string, unknown>>;
     inEditor(<Form nodeId="n1" data={walkData(type)} onPatch={vi.fn()} childOps={{ items: [child('k1')], max: 3, add: vi.fn(), remove: vi.fn(), rename: vi.fn() }} />);
     const seen = new Set<string>();
     const fields = [...screen.queryAllByRole('textbox'), ...screen.queryAllByRole('spinbutton')];
@@ -90,7 +90,7 @@ describe('bot step forms speak to a person', () => {
   });
 
   it('the spec\'s own wording stays as it is spelled', async () => {
-    const Form = nodeForms.CollectInputNode as (p: Record<string, unknown>) => React.ReactElement;
+    const Form = nodeForms.CollectInputNode as unknown as ComponentType<Record<string, unknown>>;
     inEditor(<Form nodeId="n1" data={walkData('CollectInputNode')} onPatch={vi.fn()} />);
     await setField(screen.getByRole('textbox', { name: 'Question' }), 'x'.repeat(1025));
     expect(await screen.findByText('Enter at most 1,024 characters')).toBeInTheDocument();
