@@ -25,6 +25,8 @@ describe('GET /workspace/{id}/whatsapp-webhook', () => {
     const before = await setup(admin);
     expect(before.statusCode).toBe(200);
     expect(before.json()).toMatchObject({ callbackUrl: 'https://parley.example.com/webhooks/whatsapp', verifyToken: 'verify-me-123' });
+    // The test server's Graph API is the sandbox, and the answer says so.
+    expect(before.json().graphApi).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/), sandbox: true });
     const firstSeen = before.json().lastVerifiedAt as string | null;
 
     // A wrong token is no verification.

@@ -78,11 +78,13 @@ describe('POST /whatsapp', () => {
     expect(ids).toEqual(expect.arrayContaining([a.phoneNumberId, b.phoneNumberId]));
   });
 
-  it('refuses a token WhatsApp does not accept with 400 and stores nothing', async () => {
+  it('refuses a token WhatsApp does not accept, says the sandbox checked it, and stores nothing', async () => {
     const number = ta.sandbox.addAccount();
     const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...form(number, admin.workspaceId), token: 'EAAwrong-token' } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('WhatsApp refused the token: check the system user permanent token');
+    // 409: the client shows a 400 only as 'Bad Request Exception'; this answer must be read.
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^The local WhatsApp sandbox at http:\/\/127\.0\.0\.1:\d+\S*, not Meta, checked these credentials and refused the token\. /);
+    expect(res.json().message).toContain('docs/going-live.md');
     const rows = await ta.db.select().from(t.whatsappAccounts).where(eq(t.whatsappAccounts.phoneNumberId, number.phoneNumberId));
     expect(rows).toHaveLength(0);
   });
@@ -94,14 +96,14 @@ describe('POST /whatsapp', () => {
       token: admin.token,
       body: { ...form(number, admin.workspaceId), phoneNumberId: other.phoneNumberId },
     });
-    expect(unknownId.statusCode).toBe(400);
-    expect(unknownId.json().message).toBe('WhatsApp does not know this Phone Number ID for this token');
+    expect(unknownId.statusCode).toBe(409);
+    expect(unknownId.json().message).toContain('not Meta, checked these credentials and does not know this Phone Number ID for this token.');
 
     const wrongNumber = await ta.call('POST', '/whatsapp', {
       token: admin.token,
       body: { ...form(number, admin.workspaceId), phoneNumber: '+14155552671' },
     });
-    expect(wrongNumber.statusCode).toBe(400);
+    expect(wrongNumber.statusCode).toBe(409);
     expect(wrongNumber.json().message).toContain('belongs to');
   });
 
@@ -144,8 +146,8 @@ describe('PATCH /whatsapp/{id}', () => {
     expect(flows.statusCode).toBe(409);
 
     const refused = await ta.call('PATCH', `/whatsapp/${id}`, { token: admin.token, body: { token: 'EAAnot-accepted' } });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe('WhatsApp refused the token: check the system user permanent token');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('not Meta, checked these credentials and refused the token.');
 
     const fresh = 'EAAfresh-rotated-token-9876';
     ta.sandbox.addToken(fresh);

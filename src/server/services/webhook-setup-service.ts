@@ -2,6 +2,7 @@
  * What an admin gives Meta to connect the webhook: the callback address and the verify token, and
  * whether Meta's verification call (GET with hub.challenge) has reached this server, and when.
  */
+import { graphTarget } from '../whatsapp/graph-target';
 import { WEBHOOK_PATH } from '../whatsapp/webhook-path';
 import { lastVerified, recordVerified } from '../repositories/webhook-verifications';
 import type { ServiceDeps } from './context';
@@ -21,6 +22,7 @@ export function webhookSetupService(d: ServiceDeps) {
         verifyToken: d.config.whatsappVerifyToken ?? null,
         appSecretConfigured: !!d.config.whatsappAppSecret,
         lastVerifiedAt: at ? at.toISOString() : null,
+        graphApi: graphTarget(d.config.graphApiUrl),
       };
     },
   };

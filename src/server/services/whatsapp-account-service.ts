@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { WhatsappAccount } from '../../shared';
 import type { CreateWhatsappBody, PatchWhatsappBody } from '../../shared/schemas/requests';
-import { HttpError, badRequest, conflict, notFound } from '../errors';
+import { HttpError, conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from './caller';
@@ -11,6 +11,7 @@ import { lastFour } from '../crypto/secrets';
 import type { Channel } from '../whatsapp/channel';
 import { GraphApiError } from '../whatsapp/graph-errors';
 import { productErrorOf } from '../whatsapp/graph-failure';
+import { credentialRefusal, graphTarget } from '../whatsapp/graph-target';
 import type { GraphClient, GraphCredentials } from '../whatsapp/graph-client';
 import type { PhoneNumberInfo } from '../whatsapp/graph-types';
 import { type ServiceDeps, isUniqueViolation } from './context';
@@ -28,6 +29,7 @@ interface OnConnect {
 
 export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: GraphClient, onConnect: OnConnect) {
   const ex = () => d.db.db;
+  const target = graphTarget(d.config.graphApiUrl);
 
   /** The token must see the phone number id, and the number behind it must be the one entered. */
   async function checkCredentials(creds: GraphCredentials, phoneNumber: string): Promise<PhoneNumberInfo> {
@@ -36,17 +38,14 @@ export function whatsappAccountService(d: ServiceDeps, channel: Channel, graph: 
       info = await graph.getPhoneNumber(creds);
     } catch (err) {
       d.log.warn({ kind: (err as GraphApiError).kind, code: (err as GraphApiError).code }, 'WhatsApp account check failed');
-      if (err instanceof GraphApiError && err.kind === 'invalid_token') {
-        throw badRequest('WhatsApp refused the token: check the system user permanent token');
-      }
-      if (err instanceof GraphApiError && err.kind === 'invalid_request') {
-        throw badRequest('WhatsApp does not know this Phone Number ID for this token');
-      }
+      // 409, not 400: the client shows a 400 as 'Bad Request Exception' (spec section 8), and this must be read.
+      if (err instanceof GraphApiError && err.kind === 'invalid_token') throw conflict(credentialRefusal(target, 'token'));
+      if (err instanceof GraphApiError && err.kind === 'invalid_request') throw conflict(credentialRefusal(target, 'phoneNumberId'));
       throw productErrorOf(err);
     }
     const shown = info.display_phone_number.replace(/\D/g, '');
     if (shown && shown !== phoneNumber.replace(/\D/g, '')) {
-      throw badRequest(`This Phone Number ID belongs to ${info.display_phone_number}, not to ${phoneNumber}`);
+      throw conflict(`This Phone Number ID belongs to ${info.display_phone_number}, not to ${phoneNumber}`);
     }
     return info;
   }

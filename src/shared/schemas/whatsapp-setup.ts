@@ -11,6 +11,11 @@ export const WebhookSetup = z.object({
   appSecretConfigured: z.boolean(),
   /** When Meta's verification call last reached this server and passed; null: never. */
   lastVerifiedAt: Timestamp.nullable(),
+  /**
+   * Where the server's Graph API calls go (GRAPH_API_URL); `sandbox` when that is not Meta (the local sandbox of
+   * `npm start`): numbers are then checked against, and messages sent to, the stand-in.
+   */
+  graphApi: z.object({ url: z.string(), sandbox: z.boolean() }),
 });
 export type WebhookSetup = z.infer<typeof WebhookSetup>;
 

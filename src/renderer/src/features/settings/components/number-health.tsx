@@ -29,7 +29,18 @@ const events: Record<string, string> = {
 };
 
 /** The number's health as Meta last told it, with a refresh for admins. */
-export function NumberHealth({ account, workspaceId, canRefresh }: { account: WhatsappAccount; workspaceId: string; canRefresh: boolean }) {
+export function NumberHealth({
+  account,
+  workspaceId,
+  canRefresh,
+  sandbox,
+}: {
+  account: WhatsappAccount;
+  workspaceId: string;
+  canRefresh: boolean;
+  /** The server's Graph API is the local sandbox: this number and its health are the stand-in's, not Meta's. */
+  sandbox: boolean;
+}) {
   const refresh = useRefreshNumberHealth(workspaceId);
   const h = account.health;
   const q = h?.qualityRating ? quality[h.qualityRating] : undefined;
@@ -39,6 +50,11 @@ export function NumberHealth({ account, workspaceId, canRefresh }: { account: Wh
       {h ? (
         <div className="flex min-w-0 flex-col gap-1">
           <div className="flex flex-wrap gap-1">
+            {sandbox && (
+              <Badge tone="blue" title="A number of the local WhatsApp sandbox: its messages never reach a real phone">
+                Sandbox
+              </Badge>
+            )}
             <Badge tone={q?.tone ?? 'neutral'} title={q?.hint ?? 'Meta has not rated this number yet.'}>
               {q?.label ?? 'Quality unknown'}
             </Badge>
@@ -57,7 +73,10 @@ export function NumberHealth({ account, workspaceId, canRefresh }: { account: Wh
           </p>
         </div>
       ) : (
-        <span className="text-xs text-fg-muted">Not read yet</span>
+        <span className="flex flex-wrap items-center gap-1 text-xs text-fg-muted">
+          {sandbox && <Badge tone="blue">Sandbox</Badge>}
+          Not read yet
+        </span>
       )}
       {canRefresh && (
         <Button

@@ -1,8 +1,10 @@
 import { Check, CircleAlert, Copy, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
+import { publicCallbackProblem } from '@shared/public-url';
 import { formatDate } from '../../../lib/format';
 import { useWebhookSetup } from '../api/get-webhook-setup';
 
@@ -29,6 +31,27 @@ function CopyField({ label, value }: { label: string; value: string }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+const goingLive = (
+  <>
+    To connect a real number, follow <strong>Connect a real WhatsApp number</strong> (<code className="font-mono text-[12.5px]">docs/going-live.md</code> in Parley&apos;s source).
+  </>
+);
+
+/** Meta delivers webhooks only to a public HTTPS address; a local or plain-HTTP callback can never verify. */
+function CallbackWarning({ callbackUrl }: { callbackUrl: string }) {
+  const problem = publicCallbackProblem(callbackUrl);
+  if (!problem) return null;
+  return (
+    <p className="flex items-start gap-1.5 text-[13px] text-warning-text">
+      <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+      <span>
+        Meta cannot reach this callback URL. {problem} Set <code className="font-mono text-[12.5px]">PUBLIC_URL</code> to the server&apos;s public
+        HTTPS address (to try it out, a tunnel such as cloudflared or ngrok gives one). {goingLive}
+      </span>
+    </p>
   );
 }
 
@@ -61,6 +84,14 @@ export function WebhookSetupCard({ workspaceId }: { workspaceId: string }) {
                 <p className="text-[13px] text-danger">This server has no WHATSAPP_VERIFY_TOKEN: Meta's verification cannot pass until it is set.</p>
               )}
             </div>
+            <CallbackWarning callbackUrl={data.callbackUrl} />
+            {data.graphApi.sandbox && (
+              <p className="text-[13px] text-fg-muted">
+                <Badge tone="blue">Sandbox</Badge> This server checks numbers against the local WhatsApp sandbox at{' '}
+                <code className="font-mono text-[12.5px]">{data.graphApi.url}</code>, not Meta: only the sandbox's own numbers connect, and
+                nothing reaches real customers. {goingLive}
+              </p>
+            )}
             <p role="status" className={data.lastVerifiedAt ? 'inline-flex items-center gap-1.5 text-[13px] text-accent-text' : 'inline-flex items-center gap-1.5 text-[13px] text-warning-text'}>
               {data.lastVerifiedAt ? <Check className="size-4" aria-hidden /> : <CircleAlert className="size-4" aria-hidden />}
               {data.lastVerifiedAt

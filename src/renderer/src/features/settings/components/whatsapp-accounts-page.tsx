@@ -18,6 +18,7 @@ import { useWhatsappAccounts } from '../../../lib/queries/whatsapp-accounts';
 import { useCreateWhatsappAccount } from '../api/create-whatsapp-account';
 import { useDeleteWhatsappAccount } from '../api/delete-whatsapp-account';
 import { useUpdateWhatsappAccount } from '../api/update-whatsapp-account';
+import { useWebhookSetup } from '../api/get-webhook-setup';
 import { SettingsPage } from './settings-page';
 import { WebhookSetupCard } from './webhook-setup-card';
 import { NumberHealth } from './number-health';
@@ -31,6 +32,8 @@ export function WhatsappAccountsPage() {
   const remove = useDeleteWhatsappAccount(workspaceId);
   const [connecting, setConnecting] = useState(false);
   const [editing, setEditing] = useState<WhatsappAccount | null>(null);
+  // Only admins may read the server's WhatsApp setup; it says whether numbers are the sandbox's.
+  const sandbox = useWebhookSetup(workspaceId, isAdmin).data?.graphApi.sandbox ?? false;
 
   return (
     <SettingsPage
@@ -91,7 +94,7 @@ export function WhatsappAccountsPage() {
                       <p title="App ID">App {a.appId}</p>
                     </TD>
                     <TD className="max-w-64 min-w-44">
-                      <NumberHealth account={a} workspaceId={workspaceId} canRefresh={isAdmin} />
+                      <NumberHealth account={a} workspaceId={workspaceId} canRefresh={isAdmin} sandbox={sandbox} />
                     </TD>
                     <TD className="text-fg-muted tabular-nums">{a.throughputPerSecond}/s</TD>
                     <TD className="font-mono text-xs text-fg-muted" aria-label="Token (masked)">
