@@ -139,7 +139,9 @@ function sendOutcome(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: D
     move: { id: c.id, status: 'failed', stepId: step.id, nextAt: null, attempts: c.attempts },
     log: { ...base, messageStatus: 'failed', deliveryState, reason, errorCode, wamid: null },
   });
-  if (err instanceof SendInFlightError) return later(30_000);
+  // Looked at again soon: a claim whose process died counts as unknown once it is a lease old (a few seconds after
+  // its recipient's lease ran out), and the crash bound includes this wait.
+  if (err instanceof SendInFlightError) return later(5_000);
   if (err instanceof RetryLaterError) return later(10_000);
   if (err instanceof OutcomeUnknownError || (err instanceof GraphApiError && err.mayHaveArrived)) {
     const next = canvas.next(step.id);

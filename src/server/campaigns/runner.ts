@@ -33,9 +33,17 @@ export interface RunnerOptions {
   idleMs?: number;
   /** Contacts written per snapshot transaction. */
   snapshotChunk?: number;
-  /** How often the sweep of scheduled starts and timed resumes runs (it also runs at start). */
+  /** The period of the sweep of scheduled starts and timed resumes (it also runs at start); a minute unless set. */
   scheduleSweepMs?: number;
   now?: () => Date;
+}
+
+/**
+ * Time to the next sweep: the next multiple of the period on the clock, one second in. Starts are chosen by the
+ * minute, so a campaign due at 10:00 is started by the 10:00:01 sweep, not up to a minute after it.
+ */
+function untilNextSweep(now: number, periodMs: number): number {
+  return periodMs - (now % periodMs) + Math.min(1000, periodMs / 10);
 }
 
 /** What the runner uses of the server. */
@@ -67,7 +75,7 @@ export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'se
       d.log.error({ err }, 'campaign schedule sweep failed; the next one runs in a minute');
     }
     if (!stopped) {
-      scheduleTimer = setTimeout(() => (scheduling = sweepSchedules()), opts.scheduleSweepMs ?? 60_000);
+      scheduleTimer = setTimeout(() => (scheduling = sweepSchedules()), untilNextSweep(Date.now(), opts.scheduleSweepMs ?? 60_000));
       scheduleTimer.unref();
     }
   }
