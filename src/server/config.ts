@@ -28,7 +28,7 @@ const Env = z.object({
   /** Ours: workspace events older than this are pruned daily; a client resuming from before them is told to reload. */
   EVENTS_RETENTION_DAYS: z.coerce.number().min(1).default(30),
   /** Campaigns: how long a claimed recipient or send stays claimed before a crash is assumed. */
-  CAMPAIGN_LEASE_SECONDS: z.coerce.number().min(1).default(300),
+  CAMPAIGN_LEASE_SECONDS: z.coerce.number().min(1).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });

@@ -155,6 +155,31 @@ describe('trigger key rate limit', () => {
   }, 120_000);
 });
 
+describe('a trigger call racing a pause', () => {
+  it('either commits before the pause (its run is paused with the campaign) or answers 409 and queues nothing; nothing goes out after the pause', async () => {
+    const c = await deployRecurring();
+    const phones = Array.from({ length: 1000 }, (_, i) => `+1650777${String(i).padStart(4, '0')}`);
+    const trigger = ta.call('POST', `/outbound/${c.id}`, { headers: { 'x-parley-key': c.key }, body: phones.map((phone) => ({ phone })) });
+    await new Promise((r) => setTimeout(r, 100));
+    const paused = await ta.call('POST', `/campaign/${c.id}/pause`, { token: admin.token, body: {} });
+    const sentTo = () => phones.filter((p) => ta.sandbox.deliveries(number.phoneNumberId).perRecipient[p.slice(1)]).length;
+    // What had been handed over when the pause answered may still arrive; nothing else.
+    const handedOver = (await ta.db.select().from(t.outboundSends).where(and(eq(t.outboundSends.workspaceId, admin.workspaceId), eq(t.outboundSends.status, 'claimed')))).length;
+    const atPause = sentTo();
+    const triggered = await trigger;
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect([200, 409]).toContain(triggered.statusCode);
+    const runs = await runsOf(c.id);
+    expect(runs.filter((r) => r.status === 'running')).toEqual([]);
+    if (triggered.statusCode === 200) expect(runs.map((r) => r.status)).toEqual(['paused']);
+    else expect(runs).toEqual([]);
+    expect((await campaignRow(c.id)).status).toBe('paused');
+    // The runner is running: a run left running would be sent now.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(sentTo()).toBeLessThanOrEqual(atPause + handedOver);
+  }, 120_000);
+});
+
 describe('scheduled start', () => {
   it('stays scheduled and is listed so, can be cancelled, and the scheduler starts it when due', async () => {
     const segmentId = await segmentOf('S', 3);

@@ -48,7 +48,7 @@ export function buildServices(deps: ServiceDeps): Services {
   const health = numberHealth(deps, channel, graph);
   // Every message Parley sends goes through this one path (src/server/messaging/outbound.ts).
   // A campaign send claimed longer than the lease without an outcome counts as unknown.
-  const leaseMs = (deps.config.campaigns?.leaseSeconds ?? 300) * 1000;
+  const leaseMs = (deps.config.campaigns?.leaseSeconds ?? 20) * 1000;
   const outbound = createOutbound(deps, channel, graph, { inFlightMs: leaseMs });
   const conversations = conversationService(deps);
   const routing = routingService(deps, (ws, id, memberId) =>

@@ -2,7 +2,7 @@
  * Campaign lifecycle: deploy (validated by the editor's own validator), the states
  * (oneTime: draft -> [scheduled ->] inProgress -> completed; recurring: draft -> active; both may be paused
  * and resumed), steps locked once deployed (the name stays editable), delete (stops the runs first), and the
- * due work of scheduled starts and timed resumes (the `campaigns.due` job, claimed once across processes).
+ * due work of scheduled starts and timed resumes (schedules.ts: the `campaigns.due` job and the runner's sweep).
  */
 import type { z } from 'zod';
 import { type CampaignProblem, validateCampaign } from '../../shared/campaign-validation';
@@ -20,6 +20,7 @@ import type { ServiceDeps } from '../services/context';
 import { campaignUpdated } from './events';
 import { hashTriggerKey, keyHint, newTriggerKey } from './trigger-keys';
 import type { CampaignRunner } from './runner';
+import { runDueSchedules, startOneTime } from './schedules';
 
 export const CAMPAIGNS_DUE_JOB = 'campaigns.due';
 
@@ -45,12 +46,6 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
     return validateCampaign(row.type, rf, await campaignRows.validationFacts(tx, row.workspaceId, templateIds));
   }
 
-  /** Starts a one-time campaign now: its run, whose recipients the runner snapshots chunk by chunk. */
-  async function startOneTime(tx: Executor, row: campaignRows.CampaignRow): Promise<campaignRows.CampaignRow> {
-    await runs.insertRun(tx, { workspaceId: row.workspaceId, campaignId: row.id, snapshotDone: false });
-    return campaignRows.updateCampaign(tx, row.workspaceId, row.id, { status: 'inProgress', scheduledAt: null });
-  }
-
   async function queueDue(at: Date): Promise<void> {
     await d.jobs.send(CAMPAIGNS_DUE_JOB, {}, { singletonKey: `${CAMPAIGNS_DUE_JOB}:${at.getTime()}`, startAfter: at });
   }
@@ -62,6 +57,8 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
       if (pause && c.status !== running) throw conflict(`Only a running campaign can be paused; this one is ${c.status}`);
       if (!pause && c.status !== 'paused') throw conflict(`Only a paused campaign can be resumed; this one is ${c.status}`);
       await runs.setRunsStatus(tx, c.workspaceId, c.id, pause ? 'running' : 'paused', pause ? 'paused' : 'running');
+      // Claimed recipients go back to pending: a batch under way checks its claim before each send and stops.
+      if (pause) await runs.releaseClaimed(tx, c.workspaceId, c.id);
       const updated = await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { status: pause ? 'paused' : running, resumeAt });
       await campaignUpdated(tx, updated);
       return updated;
@@ -158,17 +155,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
 
     /** The `campaigns.due` job: starts the scheduled campaigns and resumes the paused ones whose time has come. */
     async runDue(): Promise<void> {
-      const started = await d.db.transaction(async (tx) => {
-        const out: campaignRows.CampaignRow[] = [];
-        for (const c of await campaignRows.lockDueCampaigns(tx, 'scheduled')) out.push(await startOneTime(tx, c));
-        for (const c of await campaignRows.lockDueCampaigns(tx, 'resume')) {
-          await runs.setRunsStatus(tx, c.workspaceId, c.id, 'paused', 'running');
-          out.push(await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { status: c.type === 'oneTime' ? 'inProgress' : 'active', resumeAt: null }));
-        }
-        for (const row of out) await campaignUpdated(tx, row);
-        return out;
-      });
-      if (started.length > 0) runner.wake();
+      if ((await runDueSchedules(d)) > 0) runner.wake();
     },
   };
 }

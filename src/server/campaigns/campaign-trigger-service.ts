@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import type { CampaignDraftRfInstance } from '../../shared/schemas/campaign-canvas';
 import type { OutboundResult } from '../../shared/schemas/entities';
 import { ownValue } from '../../shared/own-value';
-import { conflict } from '../errors';
+import { conflict, notFound } from '../errors';
+import { lockCampaign } from '../repositories/campaigns';
 import { attributeNamesOf, mergeContactAttributes } from '../repositories/campaign-contacts';
 import { insertRecipients, insertRun } from '../repositories/campaign-runs';
 import { upsertContactsByPhone } from '../repositories/inbound-batch-rows';
@@ -56,12 +57,20 @@ function personOf(
   return { index, phoneNumber: parsed.number, name: name?.trim() || null, attributes };
 }
 
+const inactive = (status: string) => `This campaign is ${status}; only an active campaign can be triggered`;
+
 export function campaignTriggerService(d: Pick<ServiceDeps, 'db'>, runner: Pick<CampaignRunner, 'wake'>) {
   const ex = () => d.db.db;
 
-  /** Upserts the people's contacts and, when the chain has a first step, queues them in a new run. */
+  /**
+   * Upserts the people's contacts and, when the chain has a first step, queues them in a new run; only while the
+   * campaign is active, read under a lock in this transaction (a pause answered before it commits queues nothing).
+   */
   function queue(workspaceId: string, campaignId: string, first: string | null | undefined, people: Person[]): Promise<string[]> {
     return d.db.transaction(async (tx) => {
+      const row = await lockCampaign(tx, workspaceId, campaignId, 'share');
+      if (!row) throw notFound('Campaign not found');
+      if (row.status !== 'active') throw conflict(inactive(row.status));
       const { byPhone } = await upsertContactsByPhone(tx, workspaceId, people);
       await mergeContactAttributes(tx, workspaceId, people.map((p) => ({ id: byPhone.get(p.phoneNumber)!.id, attributes: p.attributes })));
       const ids = people.map((p) => byPhone.get(p.phoneNumber)!.id);
@@ -77,7 +86,7 @@ export function campaignTriggerService(d: Pick<ServiceDeps, 'db'>, runner: Pick<
     async trigger(ctx: CampaignKeyContext, id: string, records: Record<string, string>[]): Promise<z.input<typeof OutboundResult>> {
       const c = await campaignOf(ex(), ctx.workspaceId, id);
       if (c.type !== 'recurring') throw conflict('Only a recurring campaign is triggered by records');
-      if (c.status !== 'active') throw conflict(`This campaign is ${c.status}; only an active campaign can be triggered`);
+      if (c.status !== 'active') throw conflict(inactive(c.status));
       const canvas = readDeployedCanvas(c.deployedRf as CampaignDraftRfInstance);
       const [country, attributeNames] = await Promise.all([defaultCountryOf(ex(), ctx.workspaceId), attributeNamesOf(ex(), ctx.workspaceId)]);
       const results: Results = [];

@@ -22,7 +22,11 @@ import { nextSendTime, recipientTimeZone } from './send-window';
 const unknownOutcomeReason = 'outcome unknown, not resent';
 const optedOutReason = 'opted out';
 
-export type Outcome = { move: RecipientMove; log?: LogLine };
+/** No move: the recipient was released (paused) or deleted before its send was handed over; nothing went out. */
+export type Outcome = { move?: RecipientMove; log?: LogLine };
+
+/** Thrown before a send's claim when its recipient may no longer be sent (paused, deleted). */
+class ClaimReleasedError extends Error {}
 type LogBase = Omit<LogLine, 'messageStatus' | 'deliveryState' | 'reason' | 'errorCode' | 'wamid'>;
 type Template = NonNullable<Awaited<ReturnType<typeof r.whatsappTemplates.get>>>;
 
@@ -31,6 +35,10 @@ export interface StepDeps {
   files: ServiceDeps['files'];
   outbound: Pick<Outbound, 'send'>;
   now: () => Date;
+  /** Whether a claimed recipient may still be sent (asked right before each send is handed to the HTTP client). */
+  stillClaimed(recipientId: string): Promise<boolean>;
+  /** Where the send of a key stands, for an error the path did not classify (it may have been accepted). */
+  sendState(workspaceId: string, key: string): Promise<{ status: string; waMessageId: string | null } | null>;
 }
 
 /** What the recipients of one workspace's batch share (read once per batch). */
@@ -79,22 +87,45 @@ async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas:
   if ('outcome' in decided) return decided.outcome;
   try {
     const content = await prepareTemplateSend(s.files, c.workspaceId, decided.tpl, decided.values);
-    const sent = await s.outbound.send({
-      workspaceId: c.workspaceId,
-      actor: { type: 'campaign', campaignId: c.campaignId },
-      target: { contactId: contact.id, whatsappAccountId: step.whatsappAccountId },
-      content,
-      idempotencyKey: `campaign:${c.id}:${step.id}`,
-    });
+    const beforeClaim = async () => {
+      if (!(await s.stillClaimed(c.id))) throw new ClaimReleasedError();
+    };
+    const sent = await s.outbound.send(
+      {
+        workspaceId: c.workspaceId,
+        actor: { type: 'campaign', campaignId: c.campaignId },
+        target: { contactId: contact.id, whatsappAccountId: step.whatsappAccountId },
+        content,
+        idempotencyKey: keyOf(c, step),
+      },
+      { beforeClaim },
+    );
     const next = canvas.next(step.id);
     return {
       move: { id: c.id, status: next ? 'pending' : 'done', stepId: next, nextAt: next ? s.now() : null, attempts: 0 },
       log: { ...base, messageStatus: 'success', deliveryState: 'sent', reason: null, errorCode: null, wamid: sent.wamid },
     };
   } catch (err) {
-    return sendOutcome(s, c, step, canvas, base, err);
+    if (err instanceof ClaimReleasedError) return {};
+    return sendOutcome(s, c, step, canvas, base, err instanceof OutcomeUnknownError || err instanceof GraphApiError || err instanceof HttpError || err instanceof SendInFlightError ? err : await unclassified(s, c, step, err));
   }
 }
+
+const keyOf = (c: ClaimedRecipient, step: SendStep) => `campaign:${c.id}:${step.id}`;
+
+/**
+ * An error the outbound path did not classify (its final write failed, the database was gone a moment): the
+ * send's record says whether Meta took it. Unknown (with the wamid Meta answered, so a status webhook settles the
+ * line) or, when nothing was claimed, the same step a little later; never a failed batch.
+ */
+async function unclassified(s: StepDeps, c: ClaimedRecipient, step: SendStep, err: unknown): Promise<Error> {
+  const state = await s.sendState(c.workspaceId, keyOf(c, step)).catch(() => null);
+  if (state?.status === 'unknown' || state?.status === 'claimed' || state?.status === 'sent') return new OutcomeUnknownError('', state.waMessageId);
+  return new RetryLaterError(err instanceof Error ? err.message : 'unexpected error');
+}
+
+/** Nothing was handed to Meta: the same step again a little later. */
+class RetryLaterError extends Error {}
 
 /**
  * What a refused or unsettled send makes of the recipient: 131056 (pair rate) -> the same step again after 6,
@@ -108,12 +139,16 @@ function sendOutcome(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: D
     move: { id: c.id, status: 'failed', stepId: step.id, nextAt: null, attempts: c.attempts },
     log: { ...base, messageStatus: 'failed', deliveryState, reason, errorCode, wamid: null },
   });
-  if (err instanceof SendInFlightError) return later(30_000);
+  // Looked at again soon: a claim whose process died counts as unknown once it is a lease old (a few seconds after
+  // its recipient's lease ran out), and the crash bound includes this wait.
+  if (err instanceof SendInFlightError) return later(5_000);
+  if (err instanceof RetryLaterError) return later(10_000);
   if (err instanceof OutcomeUnknownError || (err instanceof GraphApiError && err.mayHaveArrived)) {
     const next = canvas.next(step.id);
+    const wamid = err instanceof OutcomeUnknownError ? err.wamid : null;
     return {
       move: { id: c.id, status: next ? 'pending' : 'done', stepId: next, nextAt: next ? s.now() : null, attempts: 0 },
-      log: { ...base, messageStatus: 'failed', deliveryState: 'unknown', reason: unknownOutcomeReason, errorCode: null, wamid: null },
+      log: { ...base, messageStatus: 'failed', deliveryState: 'unknown', reason: unknownOutcomeReason, errorCode: null, wamid },
     };
   }
   if (err instanceof GraphApiError) {

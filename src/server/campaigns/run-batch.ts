@@ -8,6 +8,7 @@ import * as campaignContacts from '../repositories/campaign-contacts';
 import * as campaignRows from '../repositories/campaigns';
 import * as logLines from '../repositories/campaign-logs';
 import * as settingsRepo from '../repositories/campaign-settings';
+import { stateOfKey } from '../repositories/outbound-sends';
 import type { ClaimedRecipient } from '../repositories/campaign-runs';
 import * as r from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';
@@ -16,7 +17,7 @@ import { completeCampaignsOf } from './completion';
 import type { Progress } from './events';
 import { type BatchContext, type Outcome, type StepDeps, runRecipientStep } from './recipient-step';
 
-export interface BatchDeps extends StepDeps, Pick<ServiceDeps, 'db' | 'log'> {
+export interface BatchDeps extends Omit<StepDeps, 'stillClaimed' | 'sendState'>, Pick<ServiceDeps, 'db' | 'log'> {
   progress: Pick<Progress, 'changed'>;
   canvasOf: CanvasOf;
 }
@@ -36,11 +37,15 @@ async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchC
   };
 }
 
-/** Records the batch's outcomes and completes what they finished; answers the campaigns completed. */
+/**
+ * Records the batch's outcomes and completes what they finished; answers the campaigns completed. Recipients a
+ * delete took meanwhile (their campaign, their contact) are left out: the others of the batch are written.
+ */
 async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[], outcomes: Outcome[]): Promise<campaignRows.CampaignRow[]> {
   return b.db.transaction(async (tx) => {
-    await logLines.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log ? [o.log] : [])));
-    await runs.moveRecipients(tx, workspaceId, outcomes.map((o) => o.move));
+    const existing = await runs.lockExistingRecipients(tx, [...new Set(claimed.map((c) => c.campaignId))], claimed.map((c) => c.id));
+    await logLines.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log && existing.has(o.log.recipientId) ? [o.log] : [])));
+    await runs.moveRecipients(tx, workspaceId, outcomes.flatMap((o) => (o.move ? [o.move] : [])));
     // Not waiting for a run another transaction holds (a snapshot chunk can take seconds): the sweep completes it.
     const done = await runs.completeFinishedRuns(tx, [...new Set(claimed.map((c) => c.runId))], { wait: false });
     return completeCampaignsOf(tx, done);
@@ -59,17 +64,35 @@ async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedR
     const campaign = campaigns.get(id);
     return campaign ? b.canvasOf(campaign) : null;
   };
-  const outcomes = await Promise.all(claimed.map((c) => runRecipientStep(b, c, canvasOf(c.campaignId), contacts.get(c.contactId), ctx)));
+  const step: StepDeps = {
+    ...b,
+    stillClaimed: (id) => runs.stillClaimed(db, id),
+    sendState: (ws, key) => stateOfKey(db, ws, key),
+  };
+  const outcomes = await Promise.all(claimed.map((c) => runRecipientStep(step, c, canvasOf(c.campaignId), contacts.get(c.contactId), ctx)));
   const finished = await recordOutcomes(b, workspaceId, claimed, outcomes);
   for (const id of new Set(claimed.map((c) => c.campaignId))) b.progress.changed(workspaceId, id);
   for (const row of finished) b.log.info({ campaignId: row.id }, 'campaign completed');
 }
 
-/** One claim and its sends; answers how many recipients it took. */
+/**
+ * One claim and its sends; answers how many recipients it took. The claims' lease is renewed every quarter of
+ * it while the batch runs, so a short lease is safe: a live process keeps its claims however long its sends
+ * take, and a dead one's are free again within one lease.
+ */
 export async function runBatch(b: BatchDeps, batchSize: number, leaseMs: number): Promise<number> {
   const claimed = await runs.claimDue(b.db.db, batchSize, leaseMs);
-  const byWorkspace = new Map<string, ClaimedRecipient[]>();
-  for (const c of claimed) byWorkspace.set(c.workspaceId, [...(byWorkspace.get(c.workspaceId) ?? []), c]);
-  await Promise.all([...byWorkspace].map(([ws, list]) => runWorkspace(b, ws, list)));
+  if (claimed.length === 0) return 0;
+  const ids = claimed.map((c) => c.id);
+  const renew = setInterval(() => {
+    runs.renewLeases(b.db.db, ids, leaseMs).catch((err) => b.log.warn({ err }, 'campaign claims not renewed'));
+  }, leaseMs / 4);
+  try {
+    const byWorkspace = new Map<string, ClaimedRecipient[]>();
+    for (const c of claimed) byWorkspace.set(c.workspaceId, [...(byWorkspace.get(c.workspaceId) ?? []), c]);
+    await Promise.all([...byWorkspace].map(([ws, list]) => runWorkspace(b, ws, list)));
+  } finally {
+    clearInterval(renew);
+  }
   return claimed.length;
 }

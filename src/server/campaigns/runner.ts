@@ -20,11 +20,12 @@ import { deployedCanvasCache } from './canvas-cache';
 import { sweepFinishedRuns, writeSnapshotChunk } from './completion';
 import type { Progress } from './events';
 import { type BatchDeps, runBatch } from './run-batch';
+import { runDueSchedules } from './schedules';
 
 export interface RunnerOptions {
   /** Recipients one claim takes. */
   batchSize?: number;
-  /** How long a claimed recipient stays claimed: a process that dies leaves it for others after this. */
+  /** How long a claim lasts unless renewed (a running batch renews it): a process that dies leaves its claims to others after this. */
   leaseMs?: number;
   /** Claim loops per process (one batch sends while the next is claimed). */
   loops?: number;
@@ -32,7 +33,17 @@ export interface RunnerOptions {
   idleMs?: number;
   /** Contacts written per snapshot transaction. */
   snapshotChunk?: number;
+  /** The period of the sweep of scheduled starts and timed resumes (it also runs at start); a minute unless set. */
+  scheduleSweepMs?: number;
   now?: () => Date;
+}
+
+/**
+ * Time to the next sweep: the next multiple of the period on the clock, one second in. Starts are chosen by the
+ * minute, so a campaign due at 10:00 is started by the 10:00:01 sweep, not up to a minute after it.
+ */
+function untilNextSweep(now: number, periodMs: number): number {
+  return periodMs - (now % periodMs) + Math.min(1000, periodMs / 10);
 }
 
 /** What the runner uses of the server. */
@@ -40,7 +51,7 @@ type RunnerDeps = Pick<ServiceDeps, 'db' | 'log' | 'files'>;
 
 export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'send'>, progress: Progress, opts: RunnerOptions = {}) {
   const batchSize = opts.batchSize ?? 200;
-  const leaseMs = opts.leaseMs ?? 5 * 60_000;
+  const leaseMs = opts.leaseMs ?? 20_000;
   const idleMs = opts.idleMs ?? 1000;
   const chunk = opts.snapshotChunk ?? 5000;
   const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache() };
@@ -48,10 +59,26 @@ export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'se
   /** The idle loops' early wake-ups. */
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
+  let scheduleTimer: NodeJS.Timeout | undefined;
+  /** The schedule sweep under way (stop waits for it). */
+  let scheduling: Promise<void> = Promise.resolve();
 
   const tick = () => runBatch(batch, batchSize, leaseMs);
   const snapshotStep = () => writeSnapshotChunk(d, batch.canvasOf, chunk);
   const sweep = () => sweepFinishedRuns(d);
+
+  /** Due schedules: started (or resumed) here unless another process took them first; the loops look at once. */
+  async function sweepSchedules(): Promise<void> {
+    try {
+      if ((await runDueSchedules(d)) > 0) for (const wake of [...wakers]) wake();
+    } catch (err) {
+      d.log.error({ err }, 'campaign schedule sweep failed; the next one runs in a minute');
+    }
+    if (!stopped) {
+      scheduleTimer = setTimeout(() => (scheduling = sweepSchedules()), untilNextSweep(Date.now(), opts.scheduleSweepMs ?? 60_000));
+      scheduleTimer.unref();
+    }
+  }
 
   /** An idle loop's pause: idleMs, or until wake(). */
   function idle(): Promise<void> {
@@ -92,13 +119,15 @@ export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'se
     start(): void {
       if (!stopped) return;
       stopped = false;
+      scheduling = sweepSchedules();
       loops.push(loop(true));
       for (let i = 0; i < (opts.loops ?? 2); i++) loops.push(loop(false));
     },
     async stop(): Promise<void> {
       stopped = true;
+      clearTimeout(scheduleTimer);
       for (const wake of [...wakers]) wake();
-      await Promise.all(loops.splice(0));
+      await Promise.all([...loops.splice(0), scheduling]);
       progress.stop();
     },
   };

@@ -51,8 +51,12 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
   const publicLink = publicLinkOf(d.files);
   const accepted = createAcceptedWriter(d.db);
 
-  /** Sends one message; answers the stored message, or throws the refusal (see the file's comment). */
-  async function send(input: Request): Promise<SentMessage> {
+  /**
+   * Sends one message; answers the stored message, or throws the refusal (see the file's comment). `beforeClaim`
+   * runs once the pacer's slot is taken, right before the send is claimed and handed to the HTTP client: a throw
+   * there sends nothing (a campaign paused while its send waited for the slot).
+   */
+  async function send(input: Request, opts: { beforeClaim?: () => Promise<void> } = {}): Promise<SentMessage> {
     const req = OutboundRequest.parse(input);
     // Decide: what goes where, or the refusal, before anything is recorded.
     const target = await resolveTarget(d.db.db, req);
@@ -61,6 +65,7 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
     // really on its way, so a process that dies leaves as unknown only what may have reached Meta (sends still
     // waiting for a slot were never claimed and go normally after the restart).
     await pacer.take(target.account);
+    await opts.beforeClaim?.();
     const claimed = await claimSend(d.db, req, target, stored.type, inFlightMs);
     if ('replay' in claimed) return claimed.replay;
     if ('unknown' in claimed) {

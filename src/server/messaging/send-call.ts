@@ -63,10 +63,13 @@ export async function settleNotTaken(c: Pick<GraphCall, 'db' | 'log'>, req: Outb
   throw err instanceof GraphApiError ? err : new OutcomeUnknownError(sendId);
 }
 
-/** Meta has the message but it could not be stored: unknown to the product, never sent again. */
+/**
+ * Meta has the message but it could not be stored: unknown to the product, never sent again. Its wamid is kept
+ * in its own column (a status webhook for it settles the caller's record, e.g. a campaign's log line).
+ */
 export async function settleNotStored(c: Pick<GraphCall, 'db' | 'log'>, req: OutboundRequest, sendId: string, wamid: string): Promise<void> {
   await sends
-    .finish(c.db.db, req.workspaceId, sendId, { status: 'unknown', failureReason: `accepted by WhatsApp as ${wamid} but not stored` })
+    .finish(c.db.db, req.workspaceId, sendId, { status: 'unknown', waMessageId: wamid, failureReason: `accepted by WhatsApp as ${wamid} but not stored` })
     .catch(() => undefined);
   reportUnknown(c.log, req, sendId, 'accepted but not stored');
 }

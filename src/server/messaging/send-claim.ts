@@ -47,7 +47,7 @@ export async function claimSend(database: Database, req: OutboundRequest, target
         // The same refusal again, without asking Meta again.
         throw new GraphApiError({ httpStatus: 400, code: known.errorCode ?? undefined, message: known.failureReason ?? 'refused' });
       case 'unknown':
-        throw new OutcomeUnknownError(known.id);
+        throw new OutcomeUnknownError(known.id, known.waMessageId);
       case 'claimed':
         if (Date.now() - known.claimedAt.getTime() < inFlightMs) throw new SendInFlightError(known.id);
         // Claimed long ago and never finished: its process died, maybe after Meta took the message. Marked

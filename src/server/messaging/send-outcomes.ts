@@ -6,7 +6,11 @@ export const pairRateLimitCode = 131056;
 
 /** Meta may or may not have the message; it is not sent again automatically. */
 export class OutcomeUnknownError extends Error {
-  constructor(readonly sendId: string) {
+  /** `wamid`: Meta accepted it under this id (its writes failed), so status webhooks can still settle it. */
+  constructor(
+    readonly sendId: string,
+    readonly wamid: string | null = null,
+  ) {
     super('The outcome of this send is unknown; it is not sent again');
   }
 }

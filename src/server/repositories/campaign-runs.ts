@@ -135,6 +135,46 @@ export async function claimDue(ex: Executor, limit: number, leaseMs: number): Pr
   );
 }
 
+/** Keeps a batch's claims while it runs: their lease starts again (a live process never loses its claims). */
+export async function renewLeases(ex: Executor, ids: string[], leaseMs: number): Promise<void> {
+  if (ids.length === 0) return;
+  await ex.execute(sql`
+    update campaign_recipients set next_at = now() + make_interval(secs => ${leaseMs / 1000})
+     where id = any(${sql.param(ids)}::uuid[]) and status = 'sending'`);
+}
+
+/** Whether a claimed recipient may still be sent: still claimed (not released by a pause, not deleted) and its run running. */
+export async function stillClaimed(ex: Executor, id: string): Promise<boolean> {
+  const rows = rowsOf<{ ok: number }>(
+    await ex.execute(sql`
+      select 1 as ok from campaign_recipients r join campaign_runs run on run.id = r.run_id
+       where r.id = ${id} and r.status = 'sending' and run.status = 'running'`),
+  );
+  return rows.length > 0;
+}
+
+/** A paused campaign's claimed recipients go back to pending (what a batch already sent still records its outcome). */
+export async function releaseClaimed(ex: Executor, workspaceId: string, campaignId: string): Promise<void> {
+  await ex.execute(sql`
+    update campaign_recipients set status = 'pending', next_at = now(), updated_at = now()
+     where workspace_id = ${workspaceId} and campaign_id = ${campaignId} and status = 'sending'`);
+}
+
+/**
+ * The recipients among `ids` that still exist, their campaigns first, each locked FOR KEY SHARE until the caller's
+ * transaction ends: a campaign or contact deleted meanwhile takes its recipients with it, and the log lines of
+ * those are left out instead of failing the batch's write (campaigns locked before recipients, in the order a
+ * campaign's delete takes them, so the two never wait on each other in a cycle).
+ */
+export async function lockExistingRecipients(ex: Executor, campaignIds: string[], ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  await ex.execute(sql`select id from campaigns where id = any(${sql.param(campaignIds)}::uuid[]) order by id for key share`);
+  const rows = rowsOf<{ id: string }>(
+    await ex.execute(sql`select id from campaign_recipients where id = any(${sql.param(ids)}::uuid[]) order by id for key share`),
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Where a recipient goes after its step: the next step due at `nextAt`, or an end state. */
 export interface RecipientMove {
   id: string;
@@ -144,7 +184,10 @@ export interface RecipientMove {
   attempts: number;
 }
 
-/** Moves claimed recipients on, set-based (one statement for a batch). */
+/**
+ * Moves claimed recipients on, set-based (one statement for a batch). A recipient a pause released (`pending`)
+ * still takes the outcome of a send that had already left.
+ */
 export async function moveRecipients(ex: Executor, workspaceId: string, moves: RecipientMove[]): Promise<void> {
   if (moves.length === 0) return;
   const data = JSON.stringify(moves.map((m) => ({ id: m.id, status: m.status, step_id: m.stepId, next_at: m.nextAt?.toISOString() ?? null, attempts: m.attempts })));
@@ -152,7 +195,7 @@ export async function moveRecipients(ex: Executor, workspaceId: string, moves: R
     update campaign_recipients r
        set status = v.status, step_id = v.step_id, next_at = v.next_at, attempts = v.attempts, updated_at = now()
       from jsonb_to_recordset(${data}::jsonb) as v(id uuid, status text, step_id text, next_at timestamptz, attempts int)
-     where r.workspace_id = ${workspaceId} and r.id = v.id and r.status = 'sending'`);
+     where r.workspace_id = ${workspaceId} and r.id = v.id and r.status in ('sending', 'pending')`);
 }
 
 /**

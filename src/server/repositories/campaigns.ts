@@ -30,7 +30,7 @@ export async function completeCampaigns(ex: Executor, campaignIds: string[]): Pr
  * Campaigns whose time has come, locked for the caller's transaction (another process skips them): scheduled
  * ones due to start, paused ones due to resume. The caller moves each on in the same transaction.
  */
-export async function lockDueCampaigns(ex: Executor, kind: 'scheduled' | 'resume', limit = 20): Promise<CampaignRow[]> {
+export async function lockDueCampaigns(ex: Executor, kind: 'scheduled' | 'resume', limit: number): Promise<CampaignRow[]> {
   const c = t.campaigns;
   return ex
     .select()
@@ -40,10 +40,13 @@ export async function lockDueCampaigns(ex: Executor, kind: 'scheduled' | 'resume
     .for('update', { skipLocked: true });
 }
 
-/** A campaign row locked for the caller's transaction (state changes are decided one at a time). */
-export async function lockCampaign(ex: Executor, workspaceId: string, id: string): Promise<CampaignRow | null> {
+/**
+ * A campaign row locked for the caller's transaction (state changes are decided one at a time). `share`: for a
+ * trigger call, which queues only while the campaign stays active (a pause waits for it, or it sees the pause).
+ */
+export async function lockCampaign(ex: Executor, workspaceId: string, id: string, mode: 'update' | 'share' = 'update'): Promise<CampaignRow | null> {
   const c = t.campaigns;
-  const [row] = await ex.select().from(c).where(and(eq(c.workspaceId, workspaceId), eq(c.id, id))).for('update').limit(1);
+  const [row] = await ex.select().from(c).where(and(eq(c.workspaceId, workspaceId), eq(c.id, id))).for(mode).limit(1);
   return row ?? null;
 }
 

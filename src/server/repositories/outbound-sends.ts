@@ -54,7 +54,7 @@ export async function finish(
   id: string,
   outcome:
     | { status: 'sent'; messageId: string; waMessageId: string; conversationId: string }
-    | { status: 'pending' | 'failed' | 'unknown'; errorCode?: number | null; failureReason?: string | null },
+    | { status: 'pending' | 'failed' | 'unknown'; errorCode?: number | null; failureReason?: string | null; waMessageId?: string },
 ): Promise<OutboundSendRow | null> {
   const s = t.outboundSends;
   const [row] = await ex
@@ -62,7 +62,13 @@ export async function finish(
     .set(
       outcome.status === 'sent'
         ? { ...outcome, finishedAt: sql`now()`, errorCode: null, failureReason: null }
-        : { status: outcome.status, errorCode: outcome.errorCode ?? null, failureReason: outcome.failureReason ?? null, finishedAt: sql`now()` },
+        : {
+            status: outcome.status,
+            errorCode: outcome.errorCode ?? null,
+            failureReason: outcome.failureReason ?? null,
+            finishedAt: sql`now()`,
+            ...(outcome.waMessageId && { waMessageId: outcome.waMessageId }),
+          },
     )
     .where(and(eq(s.workspaceId, workspaceId), eq(s.id, id), outcome.status === 'sent' ? undefined : eq(s.status, 'claimed')))
     .returning();
@@ -104,3 +110,14 @@ export async function noteThrottled(ex: Executor, workspaceId: string, id: strin
     .where(and(eq(s.workspaceId, workspaceId), eq(s.id, id)));
 }
 
+
+/** Where the send of a key stands (null when it was never recorded): a caller that met an unexpected error asks. */
+export async function stateOfKey(ex: Executor, workspaceId: string, key: string): Promise<Pick<OutboundSendRow, 'status' | 'waMessageId'> | null> {
+  const s = t.outboundSends;
+  const [row] = await ex
+    .select({ status: s.status, waMessageId: s.waMessageId })
+    .from(s)
+    .where(and(eq(s.workspaceId, workspaceId), eq(s.idempotencyKey, key)))
+    .limit(1);
+  return row ?? null;
+}
