@@ -80,6 +80,7 @@ export const TemplateComponent = z.discriminatedUnion('type', [
 export type TemplateComponent = z.infer<typeof TemplateComponent>;
 /** GREEN, YELLOW, RED or UNKNOWN, with the score before and when Meta changed it. */
 export const TemplateQuality = z.object({ score: z.string(), previousScore: z.string().nullable(), at: Timestamp });
+export type TemplateQuality = z.infer<typeof TemplateQuality>;
 /**
  * `impending`: Meta moves the template from `previousCategory` (still its category) to `newCategory` at
  * `effectiveAt`; `completed`: it has moved (its category is `newCategory` since `effectiveAt`).
