@@ -73,7 +73,7 @@ export interface Config {
 }
 
 /** Meta's newest Graph API version when this default was set (v23.0 ends 8 Oct 2027, v26.0's end is not set yet). */
-export const DEFAULT_GRAPH_API_VERSION = 'v26.0';
+const DEFAULT_GRAPH_API_VERSION = 'v26.0';
 
 /** GRAPH_API_URL with its version: its own trailing `/vX.Y`, else GRAPH_API_VERSION; two different ones are refused. */
 function graphApiUrlOf(url: string, version: string | undefined): string {

@@ -52,7 +52,7 @@ beforeAll(async () => {
   };
   const patched = await ta.call('PATCH', `/campaign/${campaignId}`, { token: admin.token, body: { rfInstance } });
   expect(patched.statusCode, patched.body).toBe(200);
-});
+}, 300_000);
 afterAll(async () => {
   await ta?.close();
 });

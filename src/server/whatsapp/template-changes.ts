@@ -35,7 +35,7 @@ const QualityUpdateValue = z.looseObject({
   previous_quality_score: z.string().optional(),
 });
 
-export interface TemplateChangesDeps {
+interface TemplateChangesDeps {
   db: Database;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 }

@@ -51,7 +51,7 @@ export const StatusError = z.looseObject({
 export type StatusError = z.infer<typeof StatusError>;
 
 /** What Meta bills for the message (since July 2025 on `sent` and one of delivered/read); malformed: ignored. */
-export const StatusPricing = z.looseObject({
+const StatusPricing = z.looseObject({
   billable: z.boolean().optional(),
   pricing_model: z.string().optional(),
   category: z.string().optional(),

@@ -4,7 +4,7 @@ import { workspaceId } from './columns';
 import { workspaces } from './workspaces';
 
 /** One market of a rate card; `country` null: every country without a row of its own. */
-export interface StoredRate {
+interface StoredRate {
   market: string;
   country: string | null;
   currency: string;

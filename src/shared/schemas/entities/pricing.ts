@@ -29,7 +29,7 @@ export const RateCardAnswer = z.object({ rateCard: RateCard.nullable() });
 export const BillableByCategory = z.object({ category: z.string(), messages: z.number().int() });
 
 /** A send step of the campaign as it would be priced now. */
-export const EstimateStep = z.object({
+const EstimateStep = z.object({
   stepId: z.string(),
   templateId: z.string().nullable(),
   templateName: z.string().nullable(),
@@ -38,7 +38,7 @@ export const EstimateStep = z.object({
 });
 
 /** Recipients of one country (libphonenumber-js reads it from the phone number; null: not read). */
-export const EstimateCountry = z.object({
+const EstimateCountry = z.object({
   country: z.string().nullable(),
   market: z.string().nullable(),
   recipients: z.number().int(),
