@@ -24,12 +24,13 @@ const countryByName: Map<string, string> = (() => {
   return m;
 })();
 
-/** A price cell: empty or "n/a" is no price; a number (a currency sign or spaces around it allowed) otherwise. */
+/** A price cell: empty or "n/a" is no price; otherwise a number with a decimal point (a currency sign before it allowed). */
 function priceOf(cell: string, column: string, line: number): number | null {
   const v = cell.trim();
   if (v === '' || /^(n\/a|na|-)$/i.test(v)) return null;
-  const n = Number(v.replace(/^[^\d.-]+/, '').replace(/,/g, ''));
-  if (!Number.isFinite(n) || n < 0) throw badRequest(`Line ${line}: ${column} "${v}" is not a price`);
+  const digits = v.replace(/^[^\d.-]+/, '');
+  const n = Number(digits);
+  if (digits === '' || !Number.isFinite(n) || n < 0) throw badRequest(`Line ${line}: ${column} "${v}" is not a price`);
   return n;
 }
 
