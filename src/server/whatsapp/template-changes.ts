@@ -24,10 +24,11 @@ const TemplateRef = {
 const Seconds = z.coerce.number().int().positive();
 
 /** Impending: `correct_category` is coming at `category_update_timestamp`, `new_category` is still current. */
-const CategoryUpdateValue = z.union([
-  z.looseObject({ ...TemplateRef, correct_category: TemplateCategory, new_category: TemplateCategory, category_update_timestamp: Seconds.optional() }),
-  z.looseObject({ ...TemplateRef, previous_category: TemplateCategory, new_category: TemplateCategory }),
-]);
+const ImpendingValue = z.looseObject({ ...TemplateRef, correct_category: TemplateCategory, new_category: TemplateCategory, category_update_timestamp: Seconds.optional() });
+const CompletedValue = z.looseObject({ ...TemplateRef, previous_category: TemplateCategory, new_category: TemplateCategory });
+const CategoryUpdateValue = z.union([ImpendingValue, CompletedValue]);
+type Impending = z.infer<typeof ImpendingValue>;
+type Completed = z.infer<typeof CompletedValue>;
 
 const QualityUpdateValue = z.looseObject({
   ...TemplateRef,
@@ -43,12 +44,14 @@ interface TemplateChangesDeps {
 /** When Meta made the change: the entry's time, else when the delivery arrived. */
 const whenOf = (c: FieldChange) => c.at ?? new Date(c.receivedAt);
 
-function categoryChangeOf(v: z.infer<typeof CategoryUpdateValue>, at: Date): StoredCategoryChange {
-  if ('correct_category' in v) {
-    const effective = v.category_update_timestamp ? new Date(v.category_update_timestamp * 1000) : null;
-    return { state: 'impending', previousCategory: v.new_category, newCategory: v.correct_category, effectiveAt: effective?.toISOString() ?? null };
+function categoryChangeOf(v: Impending | Completed, at: Date): StoredCategoryChange {
+  if ('correct_category' in v && typeof v.correct_category === 'string') {
+    const i = v as Impending;
+    const effective = i.category_update_timestamp ? new Date(i.category_update_timestamp * 1000) : null;
+    return { state: 'impending', previousCategory: i.new_category, newCategory: i.correct_category, effectiveAt: effective?.toISOString() ?? null };
   }
-  return { state: 'completed', previousCategory: v.previous_category, newCategory: v.new_category, effectiveAt: at.toISOString() };
+  const c = v as Completed;
+  return { state: 'completed', previousCategory: c.previous_category, newCategory: c.new_category, effectiveAt: at.toISOString() };
 }
 
 /** A field whose every change names a template by Meta's id and is applied to it by `apply`. */
