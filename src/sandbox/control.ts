@@ -4,10 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomerMessage, InjectedFailure, NumberHealthState, SandboxCore, TemplateStatus } from './core';
 import { isObj } from './validate';
 
+/** The Graph API version the sandbox advertises in baseUrl; any `vX.Y` prefix is accepted. */
+export const SANDBOX_GRAPH_VERSION = 'v26.0';
+
 /** `/_sandbox/*`: loopback-only control surface for the CLI and for tests in other processes. */
 export function registerControl(app: FastifyInstance, core: SandboxCore, origin: () => string): void {
   app.get('/_sandbox', async () => ({
-    baseUrl: `${origin()}/v23.0`,
+    baseUrl: `${origin()}/${SANDBOX_GRAPH_VERSION}`,
     accounts: [...core.state.accounts.values()],
     webhookUrl: core.state.webhooks.webhookUrl,
   }));

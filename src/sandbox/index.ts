@@ -23,6 +23,7 @@ import {
   type TemplateStatus,
 } from './core';
 import { buildSandboxServer } from './server';
+import { SANDBOX_GRAPH_VERSION } from './control';
 import type { WebhookRecord } from './webhooks';
 
 export { sandboxAccount, type SandboxAccount } from './account';
@@ -44,8 +45,7 @@ export type {
   WebhookRecord,
 };
 
-/** The Graph API version the sandbox advertises in baseUrl; any `vX.Y` prefix is accepted. */
-export const SANDBOX_GRAPH_VERSION = 'v23.0';
+export { SANDBOX_GRAPH_VERSION };
 /** Port `npm run sandbox` and `npm start` try first, so the CLI finds them without flags. */
 export const DEFAULT_SANDBOX_PORT = 4010;
 
@@ -68,7 +68,7 @@ export interface SandboxCustomers {
 }
 
 export interface Sandbox {
-  /** e.g. http://127.0.0.1:PORT/v23.0: what GRAPH_API_URL should be. */
+  /** e.g. http://127.0.0.1:PORT/v26.0: what GRAPH_API_URL should be. */
   baseUrl: string;
   /** http://127.0.0.1:PORT: control endpoints live under /_sandbox. */
   origin: string;

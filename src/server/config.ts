@@ -9,7 +9,13 @@ const Env = z.object({
   PARLEY_DATA_DIR: z.string().default(path.resolve('.parley')),
   FIREBASE_PROJECT_ID: z.string().default('demo-parley'),
   FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
-  GRAPH_API_URL: z.string().default('https://graph.facebook.com/v23.0'),
+  /** Without a trailing `/vX.Y` the version below is appended; with one (the older form) that version is used. */
+  GRAPH_API_URL: z.string().default('https://graph.facebook.com'),
+  /** The Graph API version Parley speaks: the newest Meta had released when this default was set. */
+  GRAPH_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'GRAPH_API_VERSION must look like v26.0')
+    .optional(),
   WHATSAPP_APP_SECRET: z.string().optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().optional(),
   SECRETS_KEY: z.string().optional(),
@@ -40,6 +46,7 @@ export interface Config {
   dataDir: string;
   firebaseProjectId: string;
   firebaseAuthEmulatorHost: string | undefined;
+  /** The Graph API base URL with its version, e.g. https://graph.facebook.com/v26.0. */
   graphApiUrl: string;
   whatsappAppSecret: string | undefined;
   whatsappVerifyToken: string | undefined;
@@ -65,6 +72,19 @@ export interface Config {
   campaigns?: { leaseSeconds: number };
 }
 
+/** Meta's newest Graph API version when this default was set (v23.0 ends 8 Oct 2027, v26.0's end is not set yet). */
+const DEFAULT_GRAPH_API_VERSION = 'v26.0';
+
+/** GRAPH_API_URL with its version: its own trailing `/vX.Y`, else GRAPH_API_VERSION; two different ones are refused. */
+function graphApiUrlOf(url: string, version: string | undefined): string {
+  const base = url.replace(/\/+$/, '');
+  const own = /\/(v\d+\.\d+)$/.exec(base)?.[1];
+  if (own && version && own !== version) {
+    throw new Error(`GRAPH_API_URL names version ${own} but GRAPH_API_VERSION is ${version}: set one of them`);
+  }
+  return own ? base : `${base}/${version ?? DEFAULT_GRAPH_API_VERSION}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const e = Env.parse(env);
   const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`;
@@ -75,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: e.PARLEY_DATA_DIR,
     firebaseProjectId: e.FIREBASE_PROJECT_ID,
     firebaseAuthEmulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST,
-    graphApiUrl: e.GRAPH_API_URL,
+    graphApiUrl: graphApiUrlOf(e.GRAPH_API_URL, e.GRAPH_API_VERSION),
     whatsappAppSecret: e.WHATSAPP_APP_SECRET,
     whatsappVerifyToken: e.WHATSAPP_VERIFY_TOKEN,
     secretsKey: e.SECRETS_KEY,

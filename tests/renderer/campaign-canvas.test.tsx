@@ -212,6 +212,31 @@ describe('campaign canvas', () => {
     expect(calls.filter((c) => c.path === `/campaign/${campaignId}/deploy`)).toHaveLength(2);
   });
 
+  it('the deploy dialog shows the estimated cost and says the template became marketing', async () => {
+    const { answers } = answersFor(campaign());
+    answers[`GET /campaign/${campaignId}/estimate`] = {
+      status: 200,
+      body: {
+        recipients: 3,
+        steps: [{ stepId: 's1', templateId: null, templateName: 'order_update', category: 'MARKETING' }],
+        byCountry: [
+          { country: 'BR', market: 'Brazil', recipients: 2, currency: 'USD', cost: 0.125 },
+          { country: 'US', market: 'Other', recipients: 1, currency: 'USD', cost: 0.0604 },
+        ],
+        costs: [{ currency: 'USD', amount: 0.1854 }],
+        unpriced: 0,
+        rateCard: { fileName: 'meta-rates.csv', uploadedAt: now },
+        warnings: ['Template "order_update" became MARKETING on 2026-11-02 (it was UTILITY): it is priced and limited as marketing now'],
+      },
+    };
+    await renderApp(`/campaigns/${campaignId}`, { answers });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Deploy' }));
+    const estimate = await within(await screen.findByRole('dialog')).findByTestId('campaign-estimate');
+    expect(within(estimate).getByRole('status')).toHaveTextContent('became MARKETING on 2026-11-02 (it was UTILITY)');
+    expect(estimate).toHaveTextContent(/Estimated cost: \$0\.1854 · 3 recipients/);
+    expect(within(estimate).getByRole('row', { name: /Brazil/ })).toHaveTextContent('$0.125');
+  });
+
   it('schedules a one-time campaign for later', async () => {
     const { answers } = answersFor(campaign());
     answers[`POST /campaign/${campaignId}/deploy`] = { status: 200, body: { success: true, status: 'scheduled' } };
@@ -231,7 +256,7 @@ describe('campaign canvas', () => {
 
   it('renames in place, also once deployed', async () => {
     const { answers } = answersFor(campaign({ status: 'completed', deployedAt: now }));
-    answers[`GET /campaign/${campaignId}/results`] = { status: 200, body: { counts: counts(), timeline: [] } };
+    answers[`GET /campaign/${campaignId}/results`] = { status: 200, body: { counts: counts(), timeline: [], billable: [] } };
     answers[`GET /campaign/${campaignId}/logs`] = page([]);
     const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers });
     const user = userEvent.setup();
@@ -253,7 +278,7 @@ describe('campaign canvas', () => {
       },
     });
     const { answers } = answersFor(c);
-    answers[`GET /campaign/${campaignId}/results`] = { status: 200, body: { counts: counts(), timeline: [] } };
+    answers[`GET /campaign/${campaignId}/results`] = { status: 200, body: { counts: counts(), timeline: [], billable: [] } };
     answers[`GET /campaign/${campaignId}/logs`] = page([]);
     await renderApp(`/campaigns/${campaignId}`, { answers });
     const user = userEvent.setup();

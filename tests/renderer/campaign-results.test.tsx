@@ -48,7 +48,7 @@ function answersFor(c = campaign()) {
   answers[`GET /campaign/${campaignId}`] = () => ({ status: 200, body: current });
   answers[`GET /campaign/${campaignId}/results`] = {
     status: 200,
-    body: { counts: counts({ recipients: 3, sent: 3, delivered: 2, read: 1, failed: 1 }), timeline: [] },
+    body: { counts: counts({ recipients: 3, sent: 3, delivered: 2, read: 1, failed: 1 }), timeline: [], billable: [{ category: 'marketing', messages: 2 }, { category: 'utility', messages: 1 }] },
   };
   answers[`GET /campaign/${campaignId}/logs`] = ({ path }) => {
     void path;
@@ -124,6 +124,14 @@ describe('retarget from the campaigns list', () => {
 });
 
 describe('campaign results page', () => {
+  it('shows the billable messages by pricing category, with their total', async () => {
+    await renderApp(`/campaigns/${campaignId}`, { answers: answersFor() });
+    const billable = await screen.findByTestId('billable-messages');
+    await waitFor(() => expect(within(billable).getByRole('row', { name: /Marketing/ })).toHaveTextContent('2'));
+    expect(within(billable).getByRole('row', { name: /Utility/ })).toHaveTextContent('1');
+    expect(within(billable).getByRole('row', { name: /Total/ })).toHaveTextContent('3');
+  });
+
   it('shows the counts, updates them live, and filters the logs by a count', async () => {
     const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers: answersFor() });
     expect(await screen.findByTestId('count-recipients')).toHaveTextContent('3');

@@ -98,7 +98,7 @@ describe('a CSV import', () => {
     const report = await fetchFile(entry.errorReportUrl);
     expect(report.statusCode).toBe(200);
     expect(report.body).toBe(
-      ['row,value,reason', '5,not a phone,Not a valid phone number', '6,,No phone number', '7,old,age must be a number', ''].join('\n'),
+      ['row,value,reason', '5,not a phone,Not a valid phone number', '6,,No phone number', '7,old,age must be a number', ''].join('\r\n'),
     );
 
     const events = await ta.db

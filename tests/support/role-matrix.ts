@@ -54,6 +54,8 @@ export const roleMatrix: Record<string, Who> = {
   'GET /campaign/:campaignId/logs': 'agent',
   'GET /campaign/:campaignId/logs.csv': 'agent',
   'GET /workspace/:workspaceId/campaign-settings': 'agent',
+  'GET /workspace/:workspaceId/rate-card': 'agent',
+  'GET /campaign/:campaignId/estimate': 'agent',
 
   // ---- live chat (README: conversations, messages, assign, close) ----
   'GET /workspace/:workspaceId/conversations': 'agent',
@@ -118,6 +120,7 @@ export const roleMatrix: Record<string, Who> = {
   'POST /campaign/:campaignId/trigger-key': 'admin',
   'POST /campaign/:campaignId/retarget': 'admin',
   'PATCH /workspace/:workspaceId/campaign-settings': 'admin',
+  'POST /workspace/:workspaceId/rate-card': 'admin',
 
   // ---- templates (README: create, upload media, delete: admins; pulling them from WhatsApp writes them too) ----
   'POST /whatsapp-template': 'admin',

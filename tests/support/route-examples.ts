@@ -35,6 +35,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
   rotateCampaignTriggerKey: () => ({}),
   retargetCampaign: () => ({ outcome: 'failed' }),
   patchCampaignSettings: () => ({ optOutKeywords: ['ARRET'] }),
+  uploadRateCard: () => ({ fileName: 'rates.csv', content: 'Market,Currency,Marketing,Utility,Authentication\nBrazil,USD,0.0625,0.0068,0.0068\n' }),
   createAttribute: (s) => ({ name: `attr_${Date.now()}`, format: 'number', workspaceId: s.workspaceId }),
   patchAttribute: () => ({ description: 'changed' }),
   patchContact: () => ({ name: 'Changed Name' }),

@@ -9,8 +9,10 @@ import { botsInboundHandler } from '../bots/inbound-handler';
 import { createInboundPipeline, type FieldHandler, type InboundHandler, type InboundPipeline } from '../whatsapp/inbound-pipeline';
 import { type MediaDownloader, messageContents } from '../whatsapp/inbound-contents';
 import { inboundMessages } from '../whatsapp/inbound-messages';
+import { messagePricingHandler } from '../whatsapp/message-pricing';
 import { type TemplateReviewsDeps, templateReviews } from '../whatsapp/template-reviews';
 import { type NumberQualityDeps, numberQuality } from '../whatsapp/number-quality';
+import { templateCategoryUpdates, templateQualityUpdates } from '../whatsapp/template-changes';
 
 /** The services' deps, the Graph media downloader, and the services the handlers report to. */
 export type InboundDeps = ServiceDeps & {
@@ -27,12 +29,15 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
     campaignsInboundHandler(d),
     botsInboundHandler(d),
     ...(d.afterInbound ? [routingInboundHandler({ afterInbound: d.afterInbound })] : []),
+    messagePricingHandler(),
   ];
   // Run in this order; messages first, since a status may be about a message of the same batch.
   const fields: FieldHandler[] = [
     inboundMessages({ db: d.db, log: d.log, contents: messageContents(d) }, messageHandlers),
     templateReviews(d),
     numberQuality(d),
+    templateCategoryUpdates(d),
+    templateQualityUpdates(d),
   ];
   return createInboundPipeline(d, fields);
 }

@@ -35,6 +35,8 @@ import { campaignService } from '../campaigns/campaign-service';
 import { buildInboundPipeline } from './inbound';
 import { campaignResultsService } from '../campaigns/campaign-results-service';
 import { campaignLogsService } from '../campaigns/campaign-logs-service';
+import { campaignEstimateService } from '../campaigns/campaign-estimate-service';
+import { rateCardService } from '../services/rate-card-service';
 import { campaignTriggerService } from '../campaigns/campaign-trigger-service';
 import { campaignOptOutService } from '../campaigns/campaign-opt-out-service';
 import { campaignSettingsService } from '../campaigns/campaign-settings-service';
@@ -99,5 +101,7 @@ export function buildServices(deps: ServiceDeps): Services {
     campaignOptOut: campaignOptOutService(deps),
     campaignSettings: campaignSettingsService(deps),
     uploads: uploadService(deps),
+    rateCards: rateCardService(deps),
+    campaignEstimates: campaignEstimateService(deps),
   };
 }

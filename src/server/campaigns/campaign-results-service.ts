@@ -7,6 +7,7 @@ import type { CampaignDraftRfInstance } from '../../shared/schemas/campaign-canv
 import type { Campaign, CampaignResults } from '../../shared/schemas/entities';
 import type { RetargetCampaignBody } from '../../shared/schemas/requests';
 import { countsOf, emptyCounts, timelineOf } from '../repositories/campaign-results';
+import { billableByCategory } from '../repositories/message-pricing';
 import * as r from '../repositories/resources';
 import type { WorkspaceContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
@@ -18,8 +19,12 @@ export function campaignResultsService(d: Pick<ServiceDeps, 'db'>) {
   return {
     async results(ctx: WorkspaceContext, id: string): Promise<CampaignResults> {
       await campaignOf(ex(), ctx.workspaceId, id);
-      const [counts, timeline] = await Promise.all([countsOf(ex(), ctx.workspaceId, [id]), timelineOf(ex(), ctx.workspaceId, id)]);
-      return { counts: counts.get(id) ?? emptyCounts(), timeline };
+      const [counts, timeline, billable] = await Promise.all([
+        countsOf(ex(), ctx.workspaceId, [id]),
+        timelineOf(ex(), ctx.workspaceId, id),
+        billableByCategory(ex(), ctx.workspaceId, id),
+      ]);
+      return { counts: counts.get(id) ?? emptyCounts(), timeline, billable };
     },
 
     /** A new one-time draft whose trigger targets exactly the recipients of this campaign with the outcome. */

@@ -35,6 +35,8 @@ import type { campaignTriggerService } from '../campaigns/campaign-trigger-servi
 import type { campaignOptOutService } from '../campaigns/campaign-opt-out-service';
 import type { campaignSettingsService } from '../campaigns/campaign-settings-service';
 import type { uploadService } from '../services/uploads';
+import type { rateCardService } from '../services/rate-card-service';
+import type { campaignEstimateService } from '../campaigns/campaign-estimate-service';
 
 type Of<F extends (...args: never[]) => unknown> = ReturnType<F>;
 
@@ -73,4 +75,6 @@ export interface Services {
   campaignOptOut: Of<typeof campaignOptOutService>;
   campaignSettings: Of<typeof campaignSettingsService>;
   uploads: Of<typeof uploadService>;
+  rateCards: Of<typeof rateCardService>;
+  campaignEstimates: Of<typeof campaignEstimateService>;
 }

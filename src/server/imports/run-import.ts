@@ -16,6 +16,7 @@ import * as imports from '../repositories/imports';
 import type { ImportHistoryRow as HistoryRow } from '../repositories/imports';
 import { defaultCountryOf } from '../repositories/workspaces';
 import type { ServiceDeps } from '../services/context';
+import { csvRow, csvRows } from '../services/csv';
 import type { FileStore } from '../storage/file-store';
 import { parseKey } from '../storage/file-store';
 import type { JobData } from '../jobs/names';
@@ -104,13 +105,6 @@ export function planColumns(
 
 class ConcurrentRunError extends Error {}
 
-/** CSV text of one report field; formula-looking values are defused for spreadsheets. */
-function csvField(v: string | number): string {
-  let s = String(v);
-  if (/^[=@\t\r]/.test(s) || /^[+-][^\d]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 type RunnerDeps = Pick<ServiceDeps, 'db' | 'files'>;
 
 /** Ends a pending import and tells the workspace (nothing when another run already ended it). */
@@ -130,12 +124,12 @@ async function finish(d: RunnerDeps, row: HistoryRow, status: 'completed' | 'fai
 async function writeReport(d: RunnerDeps, row: HistoryRow): Promise<string> {
   const ws = row.workspaceId;
   async function* lines() {
-    yield 'row,value,reason\n';
+    yield csvRow(['row', 'value', 'reason']);
     let after = 0;
     for (;;) {
       const batch = await imports.rejectionsAfter(d.db.db, ws, row.id, after, 5000);
       if (batch.length === 0) return;
-      yield batch.map((r) => `${r.rowNumber},${csvField(r.value)},${csvField(r.reason)}\n`).join('');
+      yield csvRows(batch.map((r) => [r.rowNumber, r.value, r.reason]));
       after = batch[batch.length - 1].rowNumber;
     }
   }

@@ -165,5 +165,7 @@ export const toTemplate = (r: typeof t.whatsappTemplates.$inferSelect): Whatsapp
   components: r.components as TemplateComponent[],
   workspaceId: r.workspaceId,
   whatsappAccountId: r.whatsappAccountId,
+  quality: r.qualityScore && r.qualityAt ? { score: r.qualityScore, previousScore: r.previousQualityScore, at: iso(r.qualityAt) } : null,
+  categoryChange: r.categoryChange && r.categoryChangeAt ? { ...r.categoryChange, at: iso(r.categoryChangeAt) } : null,
 });
 

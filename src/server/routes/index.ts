@@ -9,6 +9,7 @@ import { audienceRoutes } from './audience';
 import { botRoutes } from './bots';
 import { campaignRoutes } from './campaigns';
 import { conversationRoutes } from './conversations';
+import { pricingRoutes } from './pricing';
 import { whatsappRoutes } from './whatsapp';
 
 export function buildHandlers(s: Services): Handlers {
@@ -19,5 +20,6 @@ export function buildHandlers(s: Services): Handlers {
     ...campaignRoutes(s),
     ...conversationRoutes(s),
     ...whatsappRoutes(s),
+    ...pricingRoutes(s),
   };
 }

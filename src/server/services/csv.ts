@@ -1,5 +1,6 @@
 /**
- * The one CSV writer (contacts export, campaign logs): csv-stringify (the csv project, as csv-parse which the
+ * The one CSV writer for every file Parley hands out (contacts export, campaign logs, the import's report of
+ * rejected rows): csv-stringify (the csv project, as csv-parse which the
  * import uses). RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled; lines end with
  * CRLF. `escape_formulas` keeps a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first) as text
  * with a leading apostrophe (OWASP's CSV injection advice); a plain number such as a phone number "+14155550101"

@@ -13,7 +13,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client';
 import type { InboundItem } from './inbound-batch';
-import { WebhookPayload } from './webhook-payload';
+import { type StatusPricing, WebhookPayload } from './webhook-payload';
 
 /** One webhook delivery as queued: the verified payload, when it arrived, and how many times it was tried. */
 export interface WebhookDelivery {
@@ -58,6 +58,8 @@ export interface AppliedStatus {
   wamid: string;
   status: 'sent' | 'delivered' | 'read' | 'failed';
   failure: { code: number | null; reason: string | null };
+  /** The status's `pricing`, when it has one, and the status time (unix seconds). */
+  pricing?: { value: StatusPricing; at: number };
 }
 
 /** What another part of Parley does with the messages field's batches (campaigns, bots, routing). */

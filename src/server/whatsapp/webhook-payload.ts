@@ -50,12 +50,22 @@ export const StatusError = z.looseObject({
 });
 export type StatusError = z.infer<typeof StatusError>;
 
+/** What Meta bills for the message (since July 2025 on `sent` and one of delivered/read); malformed: ignored. */
+const StatusPricing = z.looseObject({
+  billable: z.boolean().optional(),
+  pricing_model: z.string().optional(),
+  category: z.string().optional(),
+  type: z.string().optional(),
+});
+export type StatusPricing = z.infer<typeof StatusPricing>;
+
 export const StatusUpdate = z.looseObject({
   id: z.string().min(1),
   status: z.string(),
   timestamp: z.string().optional(),
   recipient_id: z.string().optional(),
   errors: z.array(StatusError).optional(),
+  pricing: StatusPricing.optional().catch(undefined),
 });
 export type StatusUpdate = z.infer<typeof StatusUpdate>;
 

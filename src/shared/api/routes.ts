@@ -15,6 +15,7 @@ import { importRoutes } from './routes/imports';
 import { inviteeRoutes } from './routes/invitees';
 import { memberRoutes } from './routes/members';
 import { interactiveMessageRoutes, messageRoutes } from './routes/messages';
+import { pricingRoutes } from './routes/pricing';
 import { segmentRoutes } from './routes/segments';
 import { templateRoutes } from './routes/templates';
 import { webhookSetupRoutes, whatsappRoutes } from './routes/whatsapp';
@@ -42,6 +43,7 @@ export const routes = {
   ...webhookSetupRoutes,
   ...presenceRoutes,
   ...interactiveMessageRoutes,
+  ...pricingRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -8,5 +8,6 @@ export * from './entities/contact';
 export * from './entities/conversation';
 export * from './entities/import-history';
 export * from './entities/invitee';
+export * from './entities/pricing';
 export * from './entities/segment';
 export * from './entities/whatsapp';

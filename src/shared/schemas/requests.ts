@@ -286,3 +286,9 @@ export const ContactListQuery = PageQuery.extend({
 
 /** POST /contact/{contactId}/template-message: an approved template to a contact, on the template's number (addition). */
 export const ContactTemplateMessageBody = CreateTemplateMessageBody.omit({ conversationId: true });
+
+/** Addition: an admin's upload of Meta's rate card, the CSV file's text as read in the browser. */
+export const UploadRateCardBody = z.strictObject({
+  fileName: z.string().trim().min(1).max(255),
+  content: z.string().min(1).max(1_000_000),
+});

@@ -57,6 +57,8 @@ import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
 import { CampaignSettingsPage } from '../features/settings/components/campaign-settings-page';
 import { campaignSettingsQueryOptions } from '../features/settings/api/get-campaign-settings';
+import { RateCardPage } from '../features/settings/components/rate-card-page';
+import { rateCardQueryOptions } from '../features/settings/api/rate-card';
 import { CannedRepliesPage } from '../features/canned-replies/components/canned-replies-page';
 import { cannedRepliesQueryOptions } from '../features/canned-replies/api/canned-replies';
 import { ConversationPage, LiveChatPage, conversationLoader, liveChatLoader } from '../features/live-chat';
@@ -254,6 +256,14 @@ const campaignSettingsRoute = createRoute({
   component: CampaignSettingsPage,
 });
 
+// Addition: the rate card campaigns are estimated with.
+const rateCardRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/pricing',
+  loader: ({ context }) => context.queryClient.ensureQueryData(rateCardQueryOptions(context.workspaceId)),
+  component: RateCardPage,
+});
+
 export { homeHref, safeRedirect };
 
 export const routeTree = rootRoute.addChildren([
@@ -270,7 +280,7 @@ export const routeTree = rootRoute.addChildren([
     campaignRoute,
     templatesRoute,
     createTemplateRoute,
-    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute, campaignSettingsRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute, campaignSettingsRoute, rateCardRoute]),
   ]),
 ]);
 

@@ -42,6 +42,15 @@ export const conversationEvents = pgTable(
   (t) => [index('conversation_events_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt)],
 );
 
+/** A status webhook's `pricing` as stored; `at` orders redelivered and late statuses. */
+export interface StoredPricing {
+  billable: boolean | null;
+  pricingModel: string | null;
+  category: string | null;
+  type: string | null;
+  at: number;
+}
+
 export const messages = pgTable(
   'messages',
   {
@@ -61,6 +70,8 @@ export const messages = pgTable(
     waMessageId: text('wa_message_id'),
     status: text('status').notNull().default('pending'),
     failureReason: text('failure_reason'),
+    /** Meta's `pricing` of the message's status webhooks, with the status time (seconds) it came with. */
+    pricing: jsonb('pricing').$type<StoredPricing>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -12,6 +12,7 @@ export * from './campaigns';
 export * from './imports';
 export * from './events';
 export * from './outbound';
+export * from './pricing';
 
 /** Tables that hold one workspace's data; each must have an indexed NOT NULL workspace_id (checked by a test). */
 export const tenantTables = [
@@ -41,4 +42,5 @@ export const tenantTables = [
   'send_pacers',
   'canned_replies',
   'message_mentions',
+  'rate_cards',
 ] as const;

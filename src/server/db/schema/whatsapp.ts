@@ -36,6 +36,14 @@ export const whatsappAccounts = pgTable(
   ],
 );
 
+/** A template_category_update as stored (times as ISO strings). */
+export interface StoredCategoryChange {
+  state: 'impending' | 'completed';
+  previousCategory: string | null;
+  newCategory: string;
+  effectiveAt: string | null;
+}
+
 export const whatsappTemplates = pgTable(
   'whatsapp_templates',
   {
@@ -56,6 +64,13 @@ export const whatsappTemplates = pgTable(
      * review Meta redelivers days later never undoes a newer one.
      */
     statusAt: timestamp('status_at', { withTimezone: true, precision: 3 }),
+    /** Meta's quality score (message_template_quality_update), the one before, and when Meta changed it. */
+    qualityScore: text('quality_score'),
+    previousQualityScore: text('previous_quality_score'),
+    qualityAt: timestamp('quality_at', { withTimezone: true, precision: 3 }),
+    /** Meta's last template_category_update (impending or completed), and when Meta sent it: older ones never win. */
+    categoryChange: jsonb('category_change').$type<StoredCategoryChange>(),
+    categoryChangeAt: timestamp('category_change_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     index('whatsapp_templates_workspace_idx').on(t.workspaceId, t.createdAt),

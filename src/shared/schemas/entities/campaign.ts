@@ -2,6 +2,7 @@
 // ../campaign-canvas.ts).
 import * as z from '../../zod';
 import { CampaignDraftRfInstance } from '../campaign-canvas';
+import { BillableByCategory } from './pricing';
 import { Id, Timestamp } from '../common';
 
 /** `scheduled` is an addition: a one-time campaign deployed for a later start (cancelable until then). */
@@ -91,7 +92,8 @@ export const CampaignTimelinePoint = z.object({
   read: z.number().int(),
   failed: z.number().int(),
 });
-export const CampaignResults = z.object({ counts: CampaignCounts, timeline: z.array(CampaignTimelinePoint) });
+/** `billable`: the campaign's messages Meta bills, by pricing category (from their status webhooks). */
+export const CampaignResults = z.object({ counts: CampaignCounts, timeline: z.array(CampaignTimelinePoint), billable: z.array(BillableByCategory) });
 export type CampaignResults = z.infer<typeof CampaignResults>;
 /** Addition: deploy's answer; a recurring campaign's first deploy carries its trigger key (shown once). */
 export const DeployCampaignResult = z.object({

@@ -78,6 +78,22 @@ export const TemplateComponent = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('BUTTONS'), buttons: z.array(TemplateButton).min(1).max(10) }),
 ]);
 export type TemplateComponent = z.infer<typeof TemplateComponent>;
+/** GREEN, YELLOW, RED or UNKNOWN, with the score before and when Meta changed it. */
+export const TemplateQuality = z.object({ score: z.string(), previousScore: z.string().nullable(), at: Timestamp });
+export type TemplateQuality = z.infer<typeof TemplateQuality>;
+/**
+ * `impending`: Meta moves the template from `previousCategory` (still its category) to `newCategory` at
+ * `effectiveAt`; `completed`: it has moved (its category is `newCategory` since `effectiveAt`).
+ */
+export const TemplateCategoryChange = z.object({
+  state: z.enum(['impending', 'completed']),
+  previousCategory: z.string().nullable(),
+  newCategory: z.string(),
+  effectiveAt: Timestamp.nullable(),
+  at: Timestamp,
+});
+export type TemplateCategoryChange = z.infer<typeof TemplateCategoryChange>;
+
 export const WhatsappTemplate = z.object({
   id: Id,
   name: z.string(),
@@ -91,6 +107,10 @@ export const WhatsappTemplate = z.object({
   components: z.array(TemplateComponent).min(1),
   workspaceId: Id,
   whatsappAccountId: Id,
+  /** Addition: Meta's quality score of the template (message_template_quality_update); null until Meta sends one. */
+  quality: TemplateQuality.nullable().optional(),
+  /** Addition: Meta's last category change of the template (template_category_update); null when none. */
+  categoryChange: TemplateCategoryChange.nullable().optional(),
 });
 export type WhatsappTemplate = z.infer<typeof WhatsappTemplate>;
 

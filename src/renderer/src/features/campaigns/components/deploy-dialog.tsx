@@ -9,6 +9,7 @@ import { Input } from '../../../components/ui/input';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useDeployCampaign } from '../api/deploy-campaign';
+import { EstimatePanel } from './estimate-panel';
 
 /** The problems a refused deploy lists (400: `message` is the list), or the one error of another failure. */
 function problemsOf(err: unknown): string[] {
@@ -94,6 +95,7 @@ export function DeployDialog({
         }
       >
         <div className="flex flex-col gap-3">
+          <EstimatePanel campaignId={campaign.id} />
           {campaign.type === 'oneTime' && (
             <fieldset className="flex flex-col gap-2">
               <legend className="mb-1 text-[13px] font-medium">When</legend>

@@ -15,7 +15,7 @@ import { useDeleteTemplate } from '../api/delete-template';
 import { useSyncTemplates } from '../api/sync-templates';
 import { useTemplates } from '../../../lib/queries/templates';
 import { useTemplateStatusUpdates } from '../api/template-status-updates';
-import { TemplateStatusBadge } from './template-status';
+import { TemplateCategoryChangeNote, TemplateQualityBadge, TemplateStatusBadge } from './template-status';
 import { languageName } from './languages';
 
 const ALL = 'all';
@@ -165,10 +165,16 @@ export function TemplatesPage() {
                     <p className="font-medium">{t.name}</p>
                     {body && 'text' in body && <p className="max-w-64 truncate text-xs text-fg-muted 2xl:max-w-sm">{body.text}</p>}
                   </TD>
-                  <TD className="text-fg-muted capitalize">{t.category.toLowerCase()}</TD>
+                  <TD className="text-fg-muted">
+                    <span className="capitalize">{t.category.toLowerCase()}</span>
+                    <TemplateCategoryChangeNote change={t.categoryChange} />
+                  </TD>
                   <TD className="text-fg-muted">{languageName(t.language)}</TD>
                   <TD>
-                    <TemplateStatusBadge status={t.status} />
+                    <span className="flex flex-wrap gap-1">
+                      <TemplateStatusBadge status={t.status} />
+                      <TemplateQualityBadge quality={t.quality} />
+                    </span>
                   </TD>
                   <TD className="text-fg-muted">{phoneOf(t.whatsappAccountId)}</TD>
                   <TD className="text-fg-muted">{formatDate(t.createdAt)}</TD>

@@ -12,6 +12,7 @@ import { Skeleton } from '../../../../components/ui/skeleton';
 import { cn } from '../../../../lib/cn';
 import { useIsAdmin } from '../../../../lib/queries/session';
 import { useCampaignResults } from '../../api/get-campaign-results';
+import { BillableCard } from './billable-card';
 import { CampaignLogsTable } from './logs-table';
 import { countTiles } from './outcomes';
 import { RetargetDialog } from './retarget-dialog';
@@ -67,6 +68,7 @@ export function CampaignResultsPanel({ campaign }: { campaign: Campaign }) {
           )}
         </div>
       </Card>
+      <BillableCard billable={results.data?.billable} />
       <CampaignLogsTable campaign={campaign} status={status} onStatus={setStatus} />
       {retarget && (
         <RetargetDialog
