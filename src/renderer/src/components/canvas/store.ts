@@ -89,6 +89,35 @@ function isPresentation(change: NodeChange | EdgeChange) {
 }
 
 /**
+ * The clipboard as new nodes and edges: fresh ids, beside the copied steps wherever they cover none, without a
+ * one-of-a-kind node (a start node, a trigger) the canvas has already; `leftOut` says why one was left out.
+ */
+function pasteOf<N extends Node>(clip: { nodes: N[]; edges: Edge[] }, present: N[], onlyOnce?: (node: N) => string | null) {
+  const reasons = new Set<string>();
+  const copied = clip.nodes.filter((n) => {
+    const reason = onlyOnce?.(n) ?? (n.deletable === false ? 'This step is one of a kind' : null);
+    if (reason && (n.deletable === false || present.some((p) => p.type === n.type))) {
+      reasons.add(reason);
+      return false;
+    }
+    return true;
+  });
+  const ids = new Map(copied.map((n) => [n.id, newId()]));
+  const { dx, dy } = freeOffset(copied.map(rectOf), present.map(rectOf), 'right');
+  const nodes = copied.map(
+    (n) => ({ ...n, id: ids.get(n.id)!, selected: true, position: { x: n.position.x + dx, y: n.position.y + dy }, data: structuredClone(n.data) }) as N,
+  );
+  const edges = clip.edges
+    .filter((e) => ids.has(e.source) && ids.has(e.target))
+    .map((e) => {
+      const source = ids.get(e.source)!;
+      const target = ids.get(e.target)!;
+      return { ...e, id: edgeId(source, target, e.sourceHandle), source, target, selected: false };
+    });
+  return { nodes, edges, leftOut: [...reasons] };
+}
+
+/**
  * One editor's canvas state: the graph (nodes, edges, viewport), its selection, and undo/redo (zundo) over the
  * graph only. Created once per open editor (see `useCanvasStoreOf` in index.ts for the hook).
  */
@@ -206,36 +235,8 @@ export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>, options
           paste: () => {
             const clip = get().clipboard;
             if (!clip) return { ids: [], leftOut: [] };
-            const present = get().nodes;
-            // A one-of-a-kind node (a start node, a trigger) is never duplicated; the user is told why.
-            const reasons = new Set<string>();
-            const copied = clip.nodes.filter((n) => {
-              const reason = options.onlyOnce?.(n) ?? (n.deletable === false ? 'This step is one of a kind' : null);
-              if (reason && (n.deletable === false || present.some((p) => p.type === n.type))) {
-                reasons.add(reason);
-                return false;
-              }
-              return true;
-            });
-            if (!copied.length) return { ids: [], leftOut: [...reasons] };
-            const ids = new Map(copied.map((n) => [n.id, newId()]));
-            // Beside the copied steps, wherever they fit without covering one.
-            const { dx, dy } = freeOffset(copied.map(rectOf), present.map(rectOf), 'right');
-            const nodes = copied.map(
-              (n) =>
-                ({
-                  ...n,
-                  id: ids.get(n.id)!,
-                  selected: true,
-                  position: { x: n.position.x + dx, y: n.position.y + dy },
-                  data: structuredClone(n.data),
-                }) as N,
-            );
-            const edges = clip.edges.filter((e) => ids.has(e.source) && ids.has(e.target)).map((e) => {
-              const source = ids.get(e.source)!;
-              const target = ids.get(e.target)!;
-              return { ...e, id: edgeId(source, target, e.sourceHandle), source, target, selected: false };
-            });
+            const { nodes, edges, leftOut } = pasteOf(clip, get().nodes, options.onlyOnce);
+            if (!nodes.length) return { ids: [], leftOut };
             set(
               changed({
                 nodes: [...get().nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...nodes],
@@ -245,7 +246,7 @@ export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>, options
                 clipboard: { nodes: nodes.map((n) => ({ ...n, selected: false })), edges },
               }),
             );
-            return { ids: nodes.map((n) => n.id), leftOut: [...reasons] };
+            return { ids: nodes.map((n) => n.id), leftOut };
           },
           beginGesture: () => {
             // A tracked no-op records the state before the gesture; the gesture itself is not tracked.
