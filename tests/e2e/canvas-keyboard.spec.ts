@@ -3,7 +3,7 @@
  * entry adds it after the selected step, so a four-step campaign (segment -> template -> delay -> template) takes
  * at most 25 key presses, counted here; after Pause and Resume the keyboard stays on the button that did it.
  */
-import { adminApi, connectNumber, createAdmin, expect, sandbox, test } from './support/fixtures';
+import { adminApi, connectNumber, createAdmin, expect, sandbox, stack, test } from './support/fixtures';
 import { canvasScreenshots, openCanvas } from './support/canvas';
 
 test.setTimeout(300_000);
@@ -13,7 +13,7 @@ async function seed() {
   const admin = await createAdmin({ name: 'Ada Lovelace', organizationName: 'Northwind Keys' });
   const call = await adminApi(admin);
   const w = admin.workspaceId;
-  const { id: accountId } = await connectNumber(admin);
+  const { id: accountId, number } = await connectNumber(admin);
   const stamp = String(Date.now()).slice(-6);
   const templateName = `keys_${stamp}`;
   await call('POST', '/whatsapp-template', {
@@ -29,7 +29,13 @@ async function seed() {
     .poll(async () => (await call<{ items: { name: string; status: string }[] }>('GET', `/workspace/${w}/whatsapp-templates?limit=200`)).items.find((t) => t.name === templateName)?.status, { timeout: 30_000 })
     .toBe('APPROVED');
   const waId = `4917${stamp}0`;
-  await sandbox.customerSays(waId, 'Hello!', 'Grace Hopper');
+  // The customer writes to this workspace's number, so the contact is the workspace's.
+  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${waId}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'text', text: 'Hello!', name: 'Grace Hopper', phoneNumberId: number.phoneNumberId }),
+  });
+  expect(res.ok).toBe(true);
   await expect.poll(async () => (await call<{ items: unknown[] }>('GET', `/workspace/${w}/contacts?search=${waId}`)).items.length, { timeout: 30_000 }).toBe(1);
   await call('POST', '/segment', { name: `Keys ${stamp}`, filters: [{ column: 'phoneNumber', value: `+${waId}`, operator: 'STARTS_WITH', conjuction: 'AND' }], workspaceId: w });
   const campaign = await call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Spring (keyboard)' });
