@@ -87,8 +87,8 @@ test('a whole canvas pasted nine times is saved step for step, without a second 
   const minimap = (await page.locator('.react-flow__minimap').boundingBox())!;
   for (const b of await boxes(nodes(page))) expect(overlap(b, minimap), 'a step sits under the minimap').toBe(false);
 
-  await page.reload();
-  await expect(stepCount(page)).toHaveAccessibleName(/Steps \(31\)/, { timeout: 60_000 });
+  await page.reload({ waitUntil: 'commit' });
+  await expect(stepCount(page)).toHaveAccessibleName(/Steps \(31\)/, { timeout: 120_000 });
   const saved = await call<{ rfInstance: { nodes: { type: string }[]; edges: unknown[] } }>('GET', `/campaign/${campaignId}`);
   expect(saved.rfInstance.nodes).toHaveLength(31);
   expect(saved.rfInstance.nodes.filter((n) => n.type === 'OneTimeTriggerNode')).toHaveLength(1);
