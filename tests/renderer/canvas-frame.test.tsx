@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import type { Node, NodeProps, NodeTypes } from '@xyflow/react';
 import { Flag, MessageSquare } from 'lucide-react';
 import { memo } from 'react';
+import { Toaster } from 'sonner';
 import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   CanvasFrame,
@@ -66,9 +67,10 @@ function setup(save: (g: CanvasGraph<TestNode>) => Promise<unknown> = vi.fn(asyn
       { id: 'a', type: 'Text', position: { x: 0, y: 200 }, data: { label: 'Hello', text: 'Hi there' } },
     ],
     edges: [{ id: 'e1', source: 'start', target: 'a' }],
-  });
+  }, { onlyOnce: (n) => (n.type === 'Start' ? 'A bot has one Start step' : null) });
   render(
     <div style={{ width: 1000, height: 700, display: 'flex' }}>
+      <Toaster />
       <CanvasFrame
         store={store}
         nodeTypes={nodeTypes}
@@ -143,19 +145,49 @@ describe('canvas frame', () => {
     expect(store.getState().edges).toHaveLength(1);
   });
 
-  it('copies and pastes a step as a new node with its data; the start node is not duplicated', async () => {
+  it('copies and pastes a step as a new node with its data beside the others; the start node is left out, and it says so', async () => {
     const { store } = setup();
     const steps = screen.getByRole('region', { name: /Steps/ });
     await userEvent.click(within(steps).getByRole('button', { name: 'Hello' }));
-    await userEvent.keyboard('{Control>}c{/Control}{Control>}v{/Control}');
+    await userEvent.keyboard('{Control>}c{/Control}{Control>}v{/Control}{Control>}v{/Control}');
     const nodes = store.getState().nodes;
-    expect(nodes.map((n) => n.data)).toEqual([{ label: 'Start' }, { label: 'Hello', text: 'Hi there' }, { label: 'Hello', text: 'Hi there' }]);
+    expect(nodes.map((n) => n.data)).toEqual([{ label: 'Start' }, ...Array(3).fill({ label: 'Hello', text: 'Hi there' })]);
     expect(nodes[2].id).not.toBe('a');
-    expect(nodes[2].position).toEqual({ x: 40, y: 240 });
+    // No pasted card covers another (cards are 288 x 160 until measured).
+    const box = (n: TestNode) => ({ x: n.position.x, y: n.position.y, r: n.position.x + 288, b: n.position.y + 160 });
+    for (const [i, n] of nodes.entries()) {
+      for (const m of nodes.slice(i + 1)) {
+        const [p, q] = [box(n), box(m)];
+        expect(p.x < q.r && q.x < p.r && p.y < q.b && q.y < p.b, `${n.id} overlaps ${m.id}`).toBe(false);
+      }
+    }
 
+    // Everything, Start included: the copies come without a second Start, and a toast says why.
     await userEvent.click(within(steps).getByRole('button', { name: 'Start' }));
+    await userEvent.keyboard('{Control>}a{/Control}');
+    expect(store.getState().nodes.every((n) => n.selected)).toBe(true);
     await userEvent.keyboard('{Control>}c{/Control}{Control>}v{/Control}');
     expect(store.getState().nodes.filter((n) => n.type === 'Start')).toHaveLength(1);
+    expect(store.getState().nodes).toHaveLength(7);
+    expect(await screen.findByText('Not pasted: A bot has one Start step')).toBeInTheDocument();
+  });
+
+  it('moving the view or opening a step without changing it saves nothing', async () => {
+    const { store, save } = setup();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    act(() => {
+      store.getState().setViewport({ x: 120, y: -40, zoom: 0.6 });
+      store.getState().select('a');
+      store.getState().updateNodeData('a', { text: 'Hi there' });
+    });
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(save).not.toHaveBeenCalled();
+    expect(screen.getByRole('status')).toHaveTextContent('All changes saved');
+    // The view goes with the next real edit.
+    act(() => store.getState().updateNodeData('a', { text: 'Changed' }));
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save.mock.calls[0][0].viewport).toEqual({ x: 120, y: -40, zoom: 0.6 });
   });
 
   it('connects steps from the node list without a mouse on the canvas', async () => {
@@ -168,10 +200,10 @@ describe('canvas frame', () => {
     expect(store.getState().edges.filter((e) => e.source === 'a')).toEqual([]);
   });
 
-  it('saves once after a burst of edits, and says clearly when a save fails, then retries', async () => {
+  it('saves once after a burst of edits; a refused save says why in words and selects its step, then retries', async () => {
     let fail = false;
     const save = vi.fn(async (_g: CanvasGraph<TestNode>) => {
-      if (fail) throw new Error('400: Bad Request Exception');
+      if (fail) throw new Error('rfInstance.nodes.1.data.text: Write the message');
     });
     const { store } = setup(save);
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -188,12 +220,19 @@ describe('canvas frame', () => {
     fail = true;
     act(() => store.getState().updateNodeData('a', { text: 'Three' }));
     await act(() => vi.advanceTimersByTimeAsync(1000));
-    expect(screen.getByRole('alert')).toHaveTextContent('Changes not saved: 400: Bad Request Exception');
+    expect(screen.getByRole('alert')).toHaveTextContent(/^Changes not saved: Write the messageRetry$/);
+    expect(store.getState().selectedId).toBe('a');
+    // The window asks before closing on a refused change.
+    const close = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(close);
+    expect(close.defaultPrevented).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(save).toHaveBeenCalledTimes(3);
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await act(() => vi.advanceTimersByTimeAsync(10));
-    expect(save).toHaveBeenCalledTimes(3);
-    expect(save.mock.calls[2][0].nodes[1].data.text).toBe('Three');
+    expect(save).toHaveBeenCalledTimes(4);
+    expect(save.mock.calls[3][0].nodes[1].data.text).toBe('Three');
     expect(screen.getByRole('status')).toHaveTextContent('All changes saved');
   });
 

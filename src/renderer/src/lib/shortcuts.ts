@@ -11,13 +11,28 @@ export interface ShortcutDef {
   label: string;
   /** Where the same thing is done without the keyboard shortcut. */
   without: string;
-  group: 'Anywhere' | 'Live chat';
+  group: 'Anywhere' | 'Live chat' | 'Campaign and bot canvas';
 }
 
-export type ShortcutId = 'switcher' | 'sheet' | 'next' | 'previous' | 'closeNext' | 'assignMe' | 'composer';
+export type ShortcutId =
+  | 'switcher'
+  | 'sheet'
+  | 'next'
+  | 'previous'
+  | 'closeNext'
+  | 'assignMe'
+  | 'composer'
+  | 'canvasAddStep'
+  | 'canvasSelectAll'
+  | 'canvasBoxSelect'
+  | 'canvasCopyPaste'
+  | 'canvasUndo'
+  | 'canvasDelete';
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 const mod = isMac ? '⌘' : 'Ctrl';
+const alt = isMac ? '⌥' : 'Alt';
+const canvas = 'Campaign and bot canvas' as const;
 
 export const shortcuts: ShortcutDef[] = [
   { id: 'switcher', keys: [mod, 'K'], label: 'Go to a conversation, contact or screen', without: 'the "Go to…" button of the sidebar', group: 'Anywhere' },
@@ -27,6 +42,13 @@ export const shortcuts: ShortcutDef[] = [
   { id: 'closeNext', keys: ['E'], label: 'Close and go to the next conversation', without: 'the conversation menu: "Close and open next"', group: 'Live chat' },
   { id: 'assignMe', keys: ['A'], label: 'Assign the conversation to me', without: 'the Assign menu: "Assign to me"', group: 'Live chat' },
   { id: 'composer', keys: ['R'], label: 'Write a reply (focus the composer)', without: 'click the message box', group: 'Live chat' },
+  // The canvas handles these itself (components/canvas/shortcuts.ts); they are listed here so the sheet shows them.
+  { id: 'canvasAddStep', keys: [alt, 'A'], label: 'Back to "Add a step" (Enter adds after the selected step)', without: 'the "Add a step" list beside the canvas', group: canvas },
+  { id: 'canvasSelectAll', keys: [mod, 'A'], label: 'Select every step', without: 'Shift+drag around the steps', group: canvas },
+  { id: 'canvasBoxSelect', keys: ['Shift', 'drag'], label: 'Select the steps inside a box', without: `${mod}+click each step`, group: canvas },
+  { id: 'canvasCopyPaste', keys: [mod, 'C / V'], label: 'Copy and paste the selected steps (a trigger or Start is never doubled)', without: 'add the steps from "Add a step"', group: canvas },
+  { id: 'canvasUndo', keys: [mod, 'Z'], label: 'Undo (with Shift: redo)', without: 'the Undo and Redo buttons above the canvas', group: canvas },
+  { id: 'canvasDelete', keys: ['Delete'], label: 'Delete the selected steps', without: 'the delete button of the step list', group: canvas },
 ];
 
 /** True when the key belongs to what the user is typing in (or to an open dialog or menu). */

@@ -3,11 +3,35 @@ import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'r
 import { toast } from 'sonner';
 import { type CanvasGraph, type CanvasStore, graphOf } from './store';
 
+/** What a save changes on the server: nodes and edges without React Flow's measurements; the view is not content. */
+function contentOf(g: CanvasGraph): string {
+  return JSON.stringify({ nodes: g.nodes.map(({ measured: _m, ...n }) => n), edges: g.edges });
+}
+
+/**
+ * A refused save in words, and the step it is about: the server names a field by its path
+ * ("rfInstance.nodes.3.data.waitFor: ..."); the path is dropped from the text and its node index picks the step.
+ */
+export function refusalOf(err: unknown, graph: CanvasGraph): { message: string; nodeId: string | null } {
+  const raw = err instanceof Error ? err.message : String(err);
+  const path = /^((?:rfInstance|nodes|edges)(?:\.\w+)*):\s(.*)$/s;
+  const parts = raw.split(/,\s(?=(?:rfInstance|nodes|edges)[\w.]*:\s)/);
+  let nodeId: string | null = null;
+  const texts = parts.map((part) => {
+    const m = path.exec(part);
+    if (!m) return part;
+    const index = /(?:^|\.)nodes\.(\d+)(?:\.|$)/.exec(m[1]);
+    if (index && !nodeId) nodeId = graph.nodes[Number(index[1])]?.id ?? null;
+    return m[2];
+  });
+  return { message: texts.join(' · '), nodeId };
+}
+
 export type SaveState =
   | { status: 'saved' }
   | { status: 'dirty' }
   | { status: 'saving' }
-  | { status: 'error'; message: string };
+  | { status: 'error'; message: string; nodeId?: string | null };
 
 /** Quiet time after the last change before the canvas is saved. */
 export const AUTOSAVE_DELAY_MS = 800;
@@ -21,12 +45,17 @@ export const AUTOSAVE_DELAY_MS = 800;
 export function useAutosave<N extends Node>(
   store: CanvasStore<N>,
   save: (graph: CanvasGraph<N>) => Promise<unknown>,
-  { enabled = true, delay = AUTOSAVE_DELAY_MS }: { enabled?: boolean; delay?: number } = {},
+  {
+    enabled = true,
+    delay = AUTOSAVE_DELAY_MS,
+    onRefused,
+  }: { enabled?: boolean; delay?: number; onRefused?: (refusal: { message: string; nodeId: string | null }) => void } = {},
 ) {
   const saver = useRef<ReturnType<typeof createSaver<N>>>(null);
   if (!saver.current) saver.current = createSaver(store, save);
   const s = saver.current;
   s.setSave(save);
+  s.setOnRefused(onRefused);
 
   useEffect(() => {
     if (!enabled) return;
@@ -66,13 +95,19 @@ export function useAutosave<N extends Node>(
 
   const state = useSyncExternalStore(s.subscribe, s.get, s.get);
   const retry = useCallback(() => void s.flush(), [s]);
-  return useMemo(() => ({ state, retry, flush: () => s.flush(), current: s.get }), [state, retry, s]);
+  return useMemo(() => ({ state, retry, flush: () => s.flush(), current: s.get, pending: s.pending }), [state, retry, s]);
 }
 
 function createSaver<N extends Node>(store: CanvasStore<N>, initialSave: (graph: CanvasGraph<N>) => Promise<unknown>) {
   let save = initialSave;
+  let onRefused: ((refusal: { message: string; nodeId: string | null }) => void) | undefined;
   let state: SaveState = { status: 'saved' };
   let savedRevision = store.getState().revision;
+  let savedContent = contentOf(graphOf(store.getState()));
+  // A graph loaded from the server (discard, restore) is what the server has: the baseline of the next save.
+  store.subscribe((next, prev) => {
+    if (next.loaded !== prev.loaded) savedContent = contentOf(graphOf(next));
+  });
   let running: Promise<void> | null = null;
   const listeners = new Set<() => void>();
   const setState = (next: SaveState) => {
@@ -88,16 +123,26 @@ function createSaver<N extends Node>(store: CanvasStore<N>, initialSave: (graph:
     }
     const { revision } = store.getState();
     if (revision <= savedRevision) return;
+    const graph = graphOf(store.getState());
+    const content = contentOf(graph);
+    // Changes that end where they started (a form opened and closed, a step moved back) are nothing to save.
+    if (content === savedContent) {
+      savedRevision = revision;
+      setState({ status: 'saved' });
+      return;
+    }
     setState({ status: 'saving' });
     running = (async () => {
       try {
-        await save(graphOf(store.getState()));
+        await save(graph);
         savedRevision = Math.max(savedRevision, revision);
+        savedContent = content;
         setState(store.getState().revision > savedRevision ? { status: 'dirty' } : { status: 'saved' });
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        setState({ status: 'error', message });
-        if (opts.detached) toast.error(`Your last canvas changes could not be saved: ${message}`);
+        const refusal = refusalOf(err, graph);
+        setState({ status: 'error', ...refusal });
+        onRefused?.(refusal);
+        if (opts.detached) toast.error(`Your last canvas changes could not be saved: ${refusal.message}`);
       } finally {
         running = null;
       }
@@ -108,6 +153,9 @@ function createSaver<N extends Node>(store: CanvasStore<N>, initialSave: (graph:
   return {
     setSave: (fn: typeof save) => {
       save = fn;
+    },
+    setOnRefused: (fn: typeof onRefused) => {
+      onRefused = fn;
     },
     markDirty: () => {
       if (state.status !== 'saving' && state.status !== 'error') setState({ status: 'dirty' });

@@ -1,14 +1,15 @@
 import '@xyflow/react/dist/style.css';
 import { type Node, type NodeTypes, ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { type DragEvent, type ReactNode, type RefObject, useCallback, useImperativeHandle, useMemo, useRef } from 'react';
+import { type DragEvent, type ReactNode, type RefObject, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { useAutosave } from './autosave';
 import { type CanvasProblem, CanvasContext } from './context';
-import { FlowCanvas } from './flow-canvas';
+import { FIT_VIEW_OPTIONS, FlowCanvas } from './flow-canvas';
 import { useFocusNode } from './focus-node';
 import { type PaletteEntry, Palette, PALETTE_MIME } from './palette';
+import { placeAfter, placeNear, DEFAULT_SIZE } from './placement';
 import { useCanvasProblems } from './problems';
-import { canvasShortcutHandler } from './shortcuts';
+import { canvasShortcutHandler, isAddStepShortcut } from './shortcuts';
 import { NodeList, ProblemList } from './side-panels';
 import { type CanvasGraph, type CanvasStore } from './store';
 import { CanvasToolbar } from './toolbar';
@@ -38,6 +39,8 @@ export interface CanvasFrameProps<N extends Node> {
 export interface CanvasController {
   /** Saves any unsaved change now; rejects when the save fails. */
   flush: () => Promise<void>;
+  /** A change is not saved yet (or the server refused it). */
+  pending: () => boolean;
   focusNode: (id: string) => void;
 }
 
@@ -70,12 +73,28 @@ function FrameInner<N extends Node>({
   const rootRef = useRef<HTMLDivElement>(null);
   const asideRef = useRef<HTMLElement>(null);
   const { problems, problemStore } = useCanvasProblems(validate, nodes, edges);
-  const autosave = useAutosave(store, save, { enabled: !readOnly });
+  // A refused save selects the step it is about, so the user sees what to fix.
+  const onRefused = useCallback(({ nodeId }: { nodeId: string | null }) => nodeId && store.getState().select(nodeId), [store]);
+  const autosave = useAutosave(store, save, { enabled: !readOnly, onRefused });
   const ctx = useMemo(() => ({ store: store as unknown as CanvasStore, readOnly, problems: problemStore }), [store, readOnly, problemStore]);
   const onDeleted = useCallback(() => rootRef.current?.focus(), []);
-  const onFit = useCallback(() => void rf.fitView({ padding: 0.2, duration: 200 }), [rf]);
+  const onFit = useCallback(() => void rf.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 }), [rf]);
   const focusNode = useFocusNode(store);
   const onKeyDown = canvasShortcutHandler(store, readOnly, rootRef);
+
+  // Back to "Add a step" from anywhere on the editor's screen (a step's form included), with one chord.
+  useEffect(() => {
+    if (readOnly) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!isAddStepShortcut(e)) return;
+      const entry = asideRef.current?.querySelector<HTMLElement>('[data-palette-entry]:not([disabled])');
+      if (!entry) return;
+      e.preventDefault();
+      entry.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [readOnly]);
 
   useImperativeHandle(
     controllerRef,
@@ -85,9 +104,10 @@ function FrameInner<N extends Node>({
         const state = autosave.current();
         if (state.status === 'error') throw new Error(state.message);
       },
+      pending: () => !readOnly && autosave.pending(),
       focusNode: (id: string) => focusNode(id),
     }),
-    [autosave, focusNode],
+    [autosave, focusNode, readOnly],
   );
 
   const addFromPalette = useCallback(
@@ -95,14 +115,15 @@ function FrameInner<N extends Node>({
       const s = store.getState();
       const from = s.selectedId ?? null;
       const anchor = from ? s.nodes.find((n) => n.id === from) : undefined;
-      const position =
-        at ??
-        (anchor
-          ? { x: anchor.position.x, y: anchor.position.y + (anchor.measured?.height ?? 160) + 60 }
-          : rf.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 }));
+      // A drop stays where it fell; otherwise the first free place under the selected step (or mid-view).
+      const centre = () => {
+        const c = rf.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
+        return placeNear({ x: c.x, y: c.y, ...DEFAULT_SIZE }, s.nodes);
+      };
+      const position = at ?? (anchor ? placeAfter(anchor, s.nodes) : centre());
       const node = { ...entry.create(), id: globalThis.crypto.randomUUID(), position } as N;
       s.addNode(node, entry.connectable === false ? null : from);
-      focusNode(node.id, { focusForm: !at });
+      focusNode(node.id, { focusForm: !at, reveal: !at });
     },
     [store, rf, focusNode],
   );

@@ -5,7 +5,8 @@ import type { CanvasStore } from './store';
 
 // Props of <ReactFlow> that never change: the same objects on every render, so React Flow's store is not
 // updated (and its subscribers not woken) each time the frame re-renders.
-const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
+// Fit view keeps the steps clear of the zoom controls and the minimap in the bottom corners.
+export const FIT_VIEW_OPTIONS = { padding: { top: '32px', x: '48px', bottom: '132px' }, maxZoom: 1 } as const;
 const isUntouched = (vp: Viewport | undefined) => !vp || (vp.x === 0 && vp.y === 0 && vp.zoom === 1);
 
 interface FlowCanvasProps<N extends Node> {

@@ -2,17 +2,20 @@ import { type Node, useReactFlow } from '@xyflow/react';
 import { useCallback } from 'react';
 import type { CanvasStore } from './store';
 
-/** Selects a node, brings it into view and (unless told not to) puts the keyboard in its form. */
+/**
+ * Selects a node, brings it into view (unless `reveal: false`: a step dropped with the mouse is where the user
+ * looks already, and the view must not jump) and, unless told not to, puts the keyboard in its form.
+ */
 export function useFocusNode<N extends Node>(store: CanvasStore<N>) {
   const rf = useReactFlow();
   return useCallback(
-    (id: string, { focusForm = true } = {}) => {
+    (id: string, { focusForm = true, reveal = true } = {}) => {
       store.getState().select(id);
       const node = store.getState().nodes.find((n) => n.id === id);
       if (!node) return;
       const w = node.measured?.width ?? 288;
       const h = node.measured?.height ?? 160;
-      void rf.setCenter(node.position.x + w / 2, node.position.y + h / 2, { zoom: Math.max(rf.getZoom(), 0.9), duration: 200 });
+      if (reveal) void rf.setCenter(node.position.x + w / 2, node.position.y + h / 2, { zoom: Math.max(rf.getZoom(), 0.9), duration: 200 });
       if (focusForm) {
         // A new node is drawn, then measured, then shown (React Flow hides it until measured): try for a few
         // frames until its first field can take focus.

@@ -6,7 +6,8 @@
  * the node's form, delete, and "Next step" pickers when `linear`), a validation summary whose problems select
  * their node, undo/redo (zundo; Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y), copy/paste (Ctrl+C / Ctrl+V), delete by
  * keyboard (Delete/Backspace; nodes with `deletable: false` stay), and autosave (debounced, flushed on
- * navigation, page hide and beforeunload; a failed save shows its reason with a Retry).
+ * navigation, page hide and beforeunload; a failed save shows its reason with a Retry and selects its step;
+ * `CanvasLeaveGuard` asks before an in-app navigation drops a refused change).
  *
  * How a feature plugs in:
  *
@@ -37,6 +38,7 @@
  */
 export { CanvasFrame, type CanvasController } from './canvas-frame';
 export { CanvasNode } from './canvas-node';
+export { CanvasLeaveGuard } from './leave-guard';
 export { useNodeData } from './context';
 export { type PaletteEntry } from './palette';
 export { type CanvasGraph, type CanvasStore, createCanvasStore, graphOf } from './store';

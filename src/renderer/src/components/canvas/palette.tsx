@@ -45,6 +45,7 @@ export function Palette<N extends Node>({
             <li key={entry.type}>
               <button
                 type="button"
+                data-palette-entry
                 draggable={!reason}
                 disabled={!!reason}
                 title={reason ?? entry.description}

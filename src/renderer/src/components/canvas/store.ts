@@ -11,6 +11,7 @@ import {
 } from '@xyflow/react';
 import { temporal } from 'zundo';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { freeOffset, rectOf } from './placement';
 
 /** What the canvas saves: React Flow's `toObject()` (nodes, edges, viewport). */
 export interface CanvasGraph<N extends Node = Node> {
@@ -28,6 +29,8 @@ export interface CanvasState<N extends Node = Node> {
   /** Bumped on every change that must be saved (not on selection or measuring). */
   revision: number;
   clipboard: { nodes: N[]; edges: Edge[] } | null;
+  /** Bumped when a saved graph replaces the canvas (`load`): what is on screen is what the server has. */
+  loaded: number;
 
   load: (graph: CanvasGraph<N>) => void;
   onNodesChange: (changes: NodeChange<N>[]) => void;
@@ -42,8 +45,11 @@ export interface CanvasState<N extends Node = Node> {
   /** Deletes nodes (those with `deletable: false` stay) and their edges. */
   deleteNodes: (ids: string[]) => void;
   select: (id: string | null) => void;
+  /** Selects every node (Ctrl/Cmd+A inside the canvas). */
+  selectAll: () => void;
   copy: (ids?: string[]) => void;
-  paste: () => string[];
+  /** Pastes the clipboard next to where it was copied; `leftOut` says why a step was not pasted. */
+  paste: () => { ids: string[]; leftOut: string[] };
   /** Call before a gesture (a drag) so it undoes in one step; `endGesture` after it. */
   beginGesture: () => void;
   endGesture: () => void;
@@ -65,10 +71,11 @@ export type CanvasStore<N extends Node = Node> = StoreApi<CanvasState<N>> & {
 export interface CanvasStoreOptions<N extends Node> {
   /** Ids of the nodes deleted along with node `id` (e.g. a parent's own child nodes); none by default. */
   dependentsOf?: (id: string, nodes: N[], edges: Edge[]) => string[];
+  /** Why a node is one of a kind ("A campaign has one trigger"), or null: a paste leaves it out while the canvas has one. */
+  onlyOnce?: (node: N) => string | null;
 }
 
 const newId = () => globalThis.crypto.randomUUID();
-const PASTE_OFFSET = 40;
 /** Typing in one field within this time is one undo step, not one per key. */
 const COALESCE_MS = 800;
 
@@ -79,6 +86,35 @@ function edgeId(source: string, target: string, handle?: string | null) {
 /** Selection and measuring are presentation: they neither save nor enter the undo history. */
 function isPresentation(change: NodeChange | EdgeChange) {
   return change.type === 'select' || change.type === 'dimensions';
+}
+
+/**
+ * The clipboard as new nodes and edges: fresh ids, beside the copied steps wherever they cover none, without a
+ * one-of-a-kind node (a start node, a trigger) the canvas has already; `leftOut` says why one was left out.
+ */
+function pasteOf<N extends Node>(clip: { nodes: N[]; edges: Edge[] }, present: N[], onlyOnce?: (node: N) => string | null) {
+  const reasons = new Set<string>();
+  const copied = clip.nodes.filter((n) => {
+    const reason = onlyOnce?.(n) ?? (n.deletable === false ? 'This step is one of a kind' : null);
+    if (reason && (n.deletable === false || present.some((p) => p.type === n.type))) {
+      reasons.add(reason);
+      return false;
+    }
+    return true;
+  });
+  const ids = new Map(copied.map((n) => [n.id, newId()]));
+  const { dx, dy } = freeOffset(copied.map(rectOf), present.map(rectOf), 'right');
+  const nodes = copied.map(
+    (n) => ({ ...n, id: ids.get(n.id)!, selected: true, position: { x: n.position.x + dx, y: n.position.y + dy }, data: structuredClone(n.data) }) as N,
+  );
+  const edges = clip.edges
+    .filter((e) => ids.has(e.source) && ids.has(e.target))
+    .map((e) => {
+      const source = ids.get(e.source)!;
+      const target = ids.get(e.target)!;
+      return { ...e, id: edgeId(source, target, e.sourceHandle), source, target, selected: false };
+    });
+  return { nodes, edges, leftOut: [...reasons] };
 }
 
 /**
@@ -107,8 +143,9 @@ export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>, options
           selectedId: null,
           revision: 0,
           clipboard: null,
+          loaded: 0,
 
-          load: (g) => set({ nodes: g.nodes, edges: g.edges, viewport: g.viewport ?? get().viewport }),
+          load: (g) => set({ nodes: g.nodes, edges: g.edges, viewport: g.viewport ?? get().viewport, loaded: get().loaded + 1 }),
           onNodesChange: (changes) => {
             const presentation = changes.every(isPresentation);
             // Moves are saved but not undone one pixel at a time: a drag is one step (beginGesture).
@@ -138,7 +175,8 @@ export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>, options
             const rest = get().edges.filter((e) => !(e.source === c.source && (e.sourceHandle ?? null) === (c.sourceHandle ?? null)));
             set(changed({ edges: addEdge({ ...c, id: edgeId(c.source, c.target, c.sourceHandle) }, rest) }));
           },
-          setViewport: (viewport) => untracked(() => set(changed({ viewport }))),
+          // Panning and zooming are looking, not editing: the viewport is saved with the next edit, never alone.
+          setViewport: (viewport) => untracked(() => set({ viewport })),
           addNode: (node, connectFrom) => {
             const nodes = [...get().nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), { ...node, selected: true }];
             let edges = get().edges;
@@ -183,33 +221,22 @@ export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>, options
                 nodes: get().nodes.map((n) => ((n.id === id) === !!n.selected ? n : { ...n, selected: n.id === id })),
               }),
             ),
+          selectAll: () =>
+            untracked(() => {
+              const { nodes } = get();
+              set({ nodes: nodes.map((n) => (n.selected ? n : { ...n, selected: true })), selectedId: get().selectedId ?? nodes[0]?.id ?? null });
+            }),
           copy: (ids) => {
             const pick = new Set(ids ?? get().nodes.filter((n) => n.selected).map((n) => n.id));
-            // A node that may not be deleted (a start node) is one of a kind: it is not duplicated either.
-            const nodes = get().nodes.filter((n) => pick.has(n.id) && n.deletable !== false);
-            const kept = new Set(nodes.map((n) => n.id));
-            const edges = get().edges.filter((e) => kept.has(e.source) && kept.has(e.target));
+            const nodes = get().nodes.filter((n) => pick.has(n.id));
+            const edges = get().edges.filter((e) => pick.has(e.source) && pick.has(e.target));
             if (nodes.length) set({ clipboard: { nodes, edges } });
           },
           paste: () => {
             const clip = get().clipboard;
-            if (!clip) return [];
-            const ids = new Map(clip.nodes.map((n) => [n.id, newId()]));
-            const nodes = clip.nodes.map(
-              (n) =>
-                ({
-                  ...n,
-                  id: ids.get(n.id)!,
-                  selected: true,
-                  position: { x: n.position.x + PASTE_OFFSET, y: n.position.y + PASTE_OFFSET },
-                  data: structuredClone(n.data),
-                }) as N,
-            );
-            const edges = clip.edges.map((e) => {
-              const source = ids.get(e.source)!;
-              const target = ids.get(e.target)!;
-              return { ...e, id: edgeId(source, target, e.sourceHandle), source, target, selected: false };
-            });
+            if (!clip) return { ids: [], leftOut: [] };
+            const { nodes, edges, leftOut } = pasteOf(clip, get().nodes, options.onlyOnce);
+            if (!nodes.length) return { ids: [], leftOut };
             set(
               changed({
                 nodes: [...get().nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...nodes],
@@ -219,7 +246,7 @@ export function createCanvasStore<N extends Node>(graph: CanvasGraph<N>, options
                 clipboard: { nodes: nodes.map((n) => ({ ...n, selected: false })), edges },
               }),
             );
-            return nodes.map((n) => n.id);
+            return { ids: nodes.map((n) => n.id), leftOut };
           },
           beginGesture: () => {
             // A tracked no-op records the state before the gesture; the gesture itself is not tracked.

@@ -5,9 +5,9 @@
 import { validateBotCanvas } from '@shared/bot-validation';
 import type { Bot } from '@shared/schemas/entities';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BackLinkTitle } from '../../../components/layout/detail-page';
-import { type CanvasGraph, CanvasFrame, createCanvasStore } from '../../../components/canvas';
+import { type CanvasController, type CanvasGraph, CanvasFrame, CanvasLeaveGuard, createCanvasStore } from '../../../components/canvas';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useIsAdmin, useWorkspace } from '../../../lib/queries/session';
 import { botQueryOptions } from '../api/get-bot';
@@ -34,11 +34,13 @@ export function BotEditor({ bot }: { bot: Bot }) {
   const workspace = useWorkspace();
   const qc = useQueryClient();
   const [tab, setTab] = useState<'step' | 'preview'>('step');
+  const controllerRef = useRef<CanvasController>(null);
   const store = useMemo(
     () =>
       createCanvasStore<BotCanvasNode>(bot.rfInstance as unknown as CanvasGraph<BotCanvasNode>, {
         // A List's items, a Reply's buttons and a Condition's branches are deleted with it.
         dependentsOf: (id, nodes, edges) => childrenOf(nodes, edges, id).map((n) => n.id),
+        onlyOnce: (n) => (n.type === 'StartNode' ? 'A bot has one Start step' : null),
       }) as BotStore,
     // One store per open bot: later answers of the same bot (autosave) must not reset the canvas.
     [bot.id],
@@ -82,6 +84,7 @@ export function BotEditor({ bot }: { bot: Bot }) {
 
   return (
     <BotEditorContextValue.Provider value={context}>
+      <CanvasLeaveGuard controllerRef={controllerRef} />
       <div className="flex min-h-0 flex-1 flex-col">
         <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-border bg-surface px-4 py-2.5">
           <h1 className="min-w-0 text-base font-semibold tracking-tight">
@@ -102,6 +105,7 @@ export function BotEditor({ bot }: { bot: Bot }) {
             readOnly={readOnly}
             readOnlyReason="Only workspace admins can change bots"
             label="Bot steps"
+            controllerRef={controllerRef}
           />
           <aside className="flex w-[300px] shrink-0 flex-col overflow-hidden rounded-xl border border-border bg-surface xl:w-[340px] 2xl:w-[380px]" aria-label="Step and preview">
             <Tabs value={tab} onValueChange={(v) => setTab(v as 'step' | 'preview')} className="flex min-h-0 flex-1 flex-col">

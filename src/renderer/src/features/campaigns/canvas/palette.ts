@@ -3,7 +3,10 @@ import type { PaletteEntry } from '../../../components/canvas';
 import type { CampaignFlowNode } from './types';
 
 const isTrigger = (n: CampaignFlowNode) => n.type === 'OneTimeTriggerNode' || n.type === 'RecurringTriggerNode';
-const oneTrigger = (nodes: CampaignFlowNode[]) => (nodes.some(isTrigger) ? 'A campaign has one trigger' : null);
+const ONE_TRIGGER = 'A campaign has one trigger';
+const oneTrigger = (nodes: CampaignFlowNode[]) => (nodes.some(isTrigger) ? ONE_TRIGGER : null);
+/** The trigger is one of a kind: a paste leaves it out while the campaign has one. */
+export const onlyOnceInCampaign = (n: CampaignFlowNode) => (isTrigger(n) ? ONE_TRIGGER : null);
 
 /** What can be added: the campaign type's own trigger (once), send steps and delays. */
 export function campaignPalette(type: 'oneTime' | 'recurring'): PaletteEntry<CampaignFlowNode>[] {

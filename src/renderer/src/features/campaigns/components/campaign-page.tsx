@@ -3,7 +3,7 @@ import { CalendarX, Pause, Play, Rocket } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { Campaign } from '@shared/schemas/entities';
-import { type CanvasController, type CanvasGraph, createCanvasStore } from '../../../components/canvas';
+import { type CanvasController, type CanvasGraph, CanvasLeaveGuard, createCanvasStore } from '../../../components/canvas';
 import { BackLinkTitle, DetailPage } from '../../../components/layout/detail-page';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -16,6 +16,7 @@ import { useCampaign } from '../api/get-campaign';
 import { useResumeCampaign } from '../api/resume-campaign';
 import { CampaignCanvas } from '../canvas/campaign-canvas';
 import { CampaignEditorContext } from '../canvas/editor-context';
+import { onlyOnceInCampaign } from '../canvas/palette';
 import type { CampaignFlowNode } from '../canvas/types';
 import { useCampaignLive } from '../hooks/use-campaign-live';
 import { CampaignName } from './campaign-name';
@@ -39,7 +40,10 @@ export function CampaignPage() {
 function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const isAdmin = useIsAdmin();
   // One store for as long as this campaign is open: refetches of the campaign never reset the editing state.
-  const store = useMemo(() => createCanvasStore<CampaignFlowNode>(campaign.rfInstance as unknown as CanvasGraph<CampaignFlowNode>), [campaign.id]);
+  const store = useMemo(
+    () => createCanvasStore<CampaignFlowNode>(campaign.rfInstance as unknown as CanvasGraph<CampaignFlowNode>, { onlyOnce: onlyOnceInCampaign }),
+    [campaign.id],
+  );
   const controllerRef = useRef<CanvasController>(null);
   const [freshTriggerKey, setFreshTriggerKey] = useState<string | null>(null);
   const editor = useMemo(() => ({ workspaceId: campaign.workspaceId, campaign, freshTriggerKey, setFreshTriggerKey }), [campaign, freshTriggerKey]);
@@ -67,6 +71,7 @@ function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const canvas = <CampaignCanvas campaign={campaign} store={store} controllerRef={controllerRef} />;
   return (
     <CampaignEditorContext.Provider value={editor}>
+      <CanvasLeaveGuard controllerRef={controllerRef} />
       <PageHeader
         title={
           <BackLinkTitle to="/campaigns" label="Back to campaigns">
@@ -142,16 +147,21 @@ function CampaignActions({
           <CalendarX /> Cancel schedule
         </Button>
       )}
-      {running && (
-        <Button variant="secondary" onClick={() => setDialog('pause')}>
-          <Pause /> Pause
-        </Button>
-      )}
-      {campaign.status === 'paused' && (
-        <Button loading={resume.isPending} onClick={() => resume.mutate(undefined, { onSuccess: () => toast.success(`${campaign.name} resumed`) })}>
-          <Play /> Resume
-        </Button>
-      )}
+      {/* Pause and Resume are one button that changes: the keyboard stays on it after either (and after the Pause dialog). */}
+      {(running || campaign.status === 'paused') &&
+        (running ? (
+          <Button key="pause-resume" variant="secondary" onClick={() => setDialog('pause')}>
+            <Pause /> Pause
+          </Button>
+        ) : (
+          <Button
+            key="pause-resume"
+            loading={resume.isPending}
+            onClick={() => resume.mutate(undefined, { onSuccess: () => toast.success(`${campaign.name} resumed`) })}
+          >
+            <Play /> Resume
+          </Button>
+        ))}
       {dialog === 'deploy' && <DeployDialog campaign={campaign} controllerRef={controllerRef} onClose={() => setDialog(null)} onTriggerKey={onTriggerKey} />}
       {dialog === 'pause' && <PauseDialog campaignId={campaign.id} workspaceId={campaign.workspaceId} name={campaign.name} onClose={() => setDialog(null)} />}
     </>
