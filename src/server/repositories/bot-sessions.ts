@@ -16,14 +16,6 @@ export async function lockConversation(ex: Executor, workspaceId: string, conver
   return row ?? null;
 }
 
-export async function liveSessionOf(ex: Executor, workspaceId: string, conversationId: string): Promise<BotSessionRow | null> {
-  const [row] = await ex
-    .select()
-    .from(t.botSessions)
-    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.conversationId, conversationId), eq(t.botSessions.status, 'active')));
-  return row ?? null;
-}
-
 /** What a turn needs to know before applying a customer's messages, read in one statement. */
 export interface TurnFacts {
   /** The conversation's running session, if any. */
