@@ -16,7 +16,7 @@ import { guardedFetch } from '../../src/server/bots/http-node';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { landedIn } from '../support/customers';
 
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 let ta: TestApp;
 let admin: Session;
 let number: SandboxAccount;
