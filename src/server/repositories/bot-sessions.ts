@@ -80,7 +80,6 @@ function sessionFromJson(j: Record<string, unknown>): BotSessionRow {
     invalidAnswers: Number(j.invalid_answers),
     noAnswerAt: date(j.no_answer_at),
     handledUntil: date(j.handled_until),
-    walkedSinceAnswer: Number(j.walked_since_answer ?? 0),
   };
 }
 

@@ -83,8 +83,6 @@ export const botSessions = pgTable(
     noAnswerAt: timestamp('no_answer_at', { withTimezone: true, precision: 3 }),
     /** The time of the last inbound message applied: messages are applied in order, each once. */
     handledUntil: timestamp('handled_until', { withTimezone: true, precision: 3 }),
-    /** Nodes run since the customer last answered, across HTTP calls: the loop guard's count. */
-    walkedSinceAnswer: integer('walked_since_answer').notNull().default(0),
   },
   (t) => [
     index('bot_sessions_no_answer_idx').on(t.noAnswerAt).where(sql`${t.status} = 'active' AND ${t.noAnswerAt} IS NOT NULL`),

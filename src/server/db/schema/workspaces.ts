@@ -15,9 +15,6 @@ export const workspaces = pgTable('workspaces', {
   optOutKeywords: text('opt_out_keywords').array().notNull().default(sql`'{}'::text[]`),
   /** Sent after an opt-out when the 24-hour window allows; empty sends nothing. */
   optOutConfirmation: text('opt_out_confirmation').notNull().default('You will no longer receive campaign messages from us. Reply START to subscribe again.'),
-  // ---- bots ----
-  /** The From of bots' e-mails (SendEmail); null: the server's SMTP_FROM. */
-  botEmailFrom: text('bot_email_from'),
   createdAt: createdAt(),
 });
 
