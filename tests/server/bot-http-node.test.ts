@@ -8,7 +8,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BotNode } from '../../src/shared';
-import { allowedHosts, callHttpNode, guardedFetch, isPublicAddress, valueAtPath } from '../../src/server/bots/http-node';
+import { allowedHosts, applyHttpOutcome, buildHttpCall, guardedFetch, isPublicAddress, valueAtPath } from '../../src/server/bots/http-node';
 import type { ExecContext, HttpCall, HttpOutcome } from '../../src/server/bots/executor-contract';
 
 let server: http.Server;
@@ -101,17 +101,17 @@ describe('allowedHosts', () => {
 });
 
 describe('guardedFetch: the network rule', () => {
-  it('refuses an address written in the URL that is not public, naming it', async () => {
-    expect(await guardedFetch(call({ url: local('/json') }))).toEqual({ ok: false, reason: '127.0.0.1 is not a public address' });
-    expect(await guardedFetch(call({ url: 'http://[::1]:9/x' }))).toEqual({ ok: false, reason: '::1 is not a public address' });
-    expect(await guardedFetch(call({ url: 'http://169.254.169.254/latest/meta-data' }))).toEqual({ ok: false, reason: '169.254.169.254 is not a public address' });
+  it('refuses an address written in the URL that is not public, naming it only in the detail the server logs', async () => {
+    expect(await guardedFetch(call({ url: local('/json') }))).toEqual({ ok: false, reason: 'The address is not allowed: bots may call public addresses only', detail: '127.0.0.1 is not a public address' });
+    expect(await guardedFetch(call({ url: 'http://[::1]:9/x' }))).toEqual({ ok: false, reason: 'The address is not allowed: bots may call public addresses only', detail: '::1 is not a public address' });
+    expect(await guardedFetch(call({ url: 'http://169.254.169.254/latest/meta-data' }))).toEqual({ ok: false, reason: 'The address is not allowed: bots may call public addresses only', detail: '169.254.169.254 is not a public address' });
     expect(seen).toEqual([]);
   });
 
-  it('refuses a name that resolves to a non-public address, at connection time', async () => {
+  it('refuses a name that resolves to a non-public address, at connection time; the address is in the logged detail only', async () => {
     const out = await guardedFetch(call({ url: `http://localhost:${port}/json` }));
-    expect(out.ok).toBe(false);
-    expect((out as { reason: string }).reason).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
+    expect(out).toMatchObject({ ok: false, reason: 'The address is not allowed: bots may call public addresses only' });
+    expect((out as { detail: string }).detail).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
     expect(seen).toEqual([]);
   });
 
@@ -127,10 +127,10 @@ describe('guardedFetch: the network rule', () => {
     expect(byName).toEqual({ ok: true, status: 201, json: null, text: 'plain words' });
   });
 
-  it('answers a name that does not resolve in words, never throwing', async () => {
+  it('answers a name that does not resolve in words, never throwing; the resolver error is in the logged detail only', async () => {
     // a label over 63 characters: the resolver refuses it locally, without asking any DNS server
     const host = `${'a'.repeat(64)}.example`;
-    expect(await guardedFetch(call({ url: `http://${host}/x` }))).toEqual({ ok: false, reason: `getaddrinfo ENOTFOUND ${host}` });
+    expect(await guardedFetch(call({ url: `http://${host}/x` }))).toEqual({ ok: false, reason: 'The server could not be reached', detail: `getaddrinfo ENOTFOUND ${host}` });
   });
 
   it('keeps the rule with happy eyeballs off (Node run with --no-network-family-autoselection)', async () => {
@@ -142,7 +142,7 @@ describe('guardedFetch: the network rule', () => {
     net.setDefaultAutoSelectFamily(false);
     try {
       const refused = await guardedFetch(call({ url: `http://localhost:${otherPort}/x` }));
-      expect((refused as { reason: string }).reason).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
+      expect((refused as { detail: string }).detail).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
       process.env.BOT_HTTP_ALLOWED_HOSTS = 'localhost';
       expect(await guardedFetch(call({ url: `http://localhost:${otherPort}/x` }))).toEqual({ ok: true, status: 200, json: null, text: 'two' });
     } finally {
@@ -157,8 +157,22 @@ describe('guardedFetch: the network rule', () => {
     seen.length = 0;
     const out = await guardedFetch(call({ url: `https://127.0.0.1:${port}/json` }));
     expect(out.ok).toBe(false);
-    expect((out as { reason: string }).reason).toMatch(/EPROTO|SSL|TLS|socket/i);
+    expect(out).toMatchObject({ reason: 'The server could not be reached' });
+    expect((out as { detail: string }).detail).toMatch(/EPROTO|SSL|TLS|socket/i);
     // the server never saw an HTTP request: what arrived was a TLS handshake
+    expect(seen).toEqual([]);
+  });
+
+  it('fails a header that is not a valid header (a line break, text outside Latin-1) in words, never throwing, sending nothing', async () => {
+    process.env.BOT_HTTP_ALLOWED_HOSTS = '127.0.0.1';
+    seen.length = 0;
+    for (const value of ['a\r\nX-Admin: 1', '東京']) {
+      expect(await guardedFetch(call({ url: local('/json'), headers: { 'X-City': value } }))).toEqual({
+        ok: false,
+        reason: 'The header "X-City" is not a valid header (a line break or a character outside Latin-1)',
+      });
+    }
+    expect(await guardedFetch(call({ url: local('/json'), headers: { 'Bad Name': 'x' } }))).toMatchObject({ ok: false, reason: expect.stringContaining('"Bad Name"') });
     expect(seen).toEqual([]);
   });
 
@@ -231,7 +245,7 @@ describe('guardedFetch: the answer', () => {
 
   it('answers an answer cut off half-way as a failure in words', async () => {
     allow();
-    expect(await guardedFetch(call({ url: local('/drop') }))).toEqual({ ok: false, reason: 'aborted' });
+    expect(await guardedFetch(call({ url: local('/drop') }))).toEqual({ ok: false, reason: 'The server could not be reached', detail: 'aborted' });
   });
 
   it('gives up after the node\'s timeout, saying so', async () => {
@@ -296,7 +310,7 @@ describe('guardedFetch: the answer', () => {
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
     const out = await guardedFetch(call({ url: `http://127.0.0.1:${deadPort}/x` }));
-    expect(out).toEqual({ ok: false, reason: expect.stringContaining('ECONNREFUSED') });
+    expect(out).toEqual({ ok: false, reason: 'The server could not be reached', detail: expect.stringContaining('ECONNREFUSED') });
   });
 });
 
@@ -326,15 +340,21 @@ describe('valueAtPath', () => {
   });
 });
 
-describe('callHttpNode', () => {
+describe("the HTTP node's call", () => {
   type HttpNode = Extract<BotNode, { type: 'HTTPRequestNode' }>;
+  /** Builds the call, makes it through the context's seam, stores the mapped values: what the executor does. */
+  async function callHttpNode(n: HttpNode, c: ExecContext) {
+    const outcome = await c.env.http(buildHttpCall(n, c), { nodeId: n.id, key: '1:0' });
+    applyHttpOutcome(n, outcome, c);
+    return outcome;
+  }
   const node = (data: Partial<HttpNode['data']>): HttpNode =>
     ({ id: 'h1', type: 'HTTPRequestNode', position: { x: 0, y: 0 }, data: { url: 'https://api.example.com/x', method: 'GET', headers: [], bodyType: 'raw', ...data } }) as HttpNode;
 
-  function context(answer: HttpOutcome) {
+  function context(answer: HttpOutcome, extra: Record<string, string> = {}) {
     const calls: HttpCall[] = [];
     const set: [string, string][] = [];
-    const vars: Record<string, string> = { name: 'Ada Lovelace', city: 'São Paulo', token: 't0k' };
+    const vars: Record<string, string> = { name: 'Ada Lovelace', city: 'São Paulo', token: 't0k', ...extra };
     const c = {
       env: {
         http: async (cl: HttpCall) => {
@@ -380,6 +400,21 @@ describe('callHttpNode', () => {
     const g = context(ok({}));
     await callHttpNode(node({ method: 'GET', body: 'never sent' }), g.c);
     expect(g.calls[0]).toMatchObject({ body: undefined, contentType: undefined });
+  });
+
+  it('fills what a customer typed as data: JSON string content in a JSON body, encoded values in a form body and the URL', async () => {
+    const typed = { name: 'x","role":"admin', city: 'a&b=c\n"\\' };
+    const j = context(ok({}), typed);
+    await callHttpNode(node({ method: 'POST', body: '{"name": "{{name}}", "city": "{{city}}"}' }), j.c);
+    expect(JSON.parse(j.calls[0].body!)).toEqual({ name: 'x","role":"admin', city: 'a&b=c\n"\\' });
+    const f = context(ok({}), typed);
+    await callHttpNode(node({ method: 'POST', bodyType: 'form', body: 'name={{name}}&city={{city}}' }), f.c);
+    expect(Object.fromEntries(new URLSearchParams(f.calls[0].body!))).toEqual({ name: 'x","role":"admin', city: 'a&b=c\n"\\' });
+    const u = context(ok({}), typed);
+    await callHttpNode(node({ url: 'https://api.example.com/find/{{city}}?name={{name}}' }), u.c);
+    const url = new URL(u.calls[0].url);
+    expect(url.pathname).toBe(`/find/${encodeURIComponent('a&b=c\n"\\')}`);
+    expect([...url.searchParams]).toEqual([['name', 'x","role":"admin']]);
   });
 
   it('sends no body and no content type for a POST without a body', async () => {

@@ -160,7 +160,7 @@ describe('the loop guard', () => {
     expect(turn).toEqual({ state: { currentNodeId: 'm51', step: 51, waitingFor: null, invalidAnswers: 0, variables: {} }, ended: 'failed' });
     expect(rec.sent).toHaveLength(50);
     expect(rec.texts().at(-1)).toBe('message 50');
-    expect(rec.notes).toEqual([{ nodeId: 'm51', text: 'Loop guard: more than 50 steps without an answer; handed to a human' }]);
+    expect(rec.notes).toEqual([{ nodeId: 'm51', text: 'Loop guard: more than 50 steps without an answer; handed to a person' }]);
   });
 
   it('ends a canvas that loops back on itself', async () => {
@@ -692,6 +692,28 @@ describe('Media, e-mail, handover and HTTP', () => {
     const turn2 = await runTurn(httpCanvas(false), rec2.env, startState(httpCanvas(false)), null);
     expect(rec2.texts()).toEqual(['Status ']);
     expect(turn2.state.variables).toEqual({});
+  });
+});
+
+describe('the loop guard and HTTP calls', () => {
+  const call = (id: string) => node(id, 'HTTPRequestNode', { label: id, url: `https://api.example.com/${id}`, method: 'GET', headers: [], bodyType: 'raw' });
+
+  it('stops a node that calls itself after 10 calls without an answer, as failed, with a note', async () => {
+    const rf = canvas([start(), call('poll')], [edge('start', 'poll'), edge('poll', 'poll'), edge('poll', 'poll', 'failure')]);
+    const rec = recorder({ http: Array.from({ length: 20 }, () => ({ ok: true as const, status: 200, json: null, text: '' })) });
+    const turn = await runTurn(rf, rec.env, startState(rf), null);
+    expect(turn.ended).toBe('failed');
+    expect(rec.calls).toHaveLength(10);
+    expect(rec.notes).toEqual([{ nodeId: 'poll', text: 'Loop guard: more than 10 HTTP calls without an answer; handed to a person' }]);
+  });
+
+  it('stops a loop through two HTTP nodes and a message the same way', async () => {
+    const rf = canvas([start(), call('a'), say('m', 'again'), call('b')], [edge('start', 'a'), edge('a', 'm'), edge('m', 'b'), edge('b', 'a')]);
+    const rec = recorder();
+    const turn = await runTurn(rf, rec.env, startState(rf), null);
+    expect(turn.ended).toBe('failed');
+    expect(rec.calls.map((c) => c.url)).toHaveLength(10);
+    expect(rec.texts()).toHaveLength(5);
   });
 });
 

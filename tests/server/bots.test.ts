@@ -16,7 +16,7 @@ import { guardedFetch } from '../../src/server/bots/http-node';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { landedIn } from '../support/customers';
 
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 let ta: TestApp;
 let admin: Session;
 let number: SandboxAccount;
@@ -419,8 +419,10 @@ describe('a process dying right after a turn commits', () => {
 describe('HTTPRequest node', () => {
   let server: http.Server;
   let url: string;
+  const idempotencyKeys: (string | undefined)[] = [];
   beforeAll(async () => {
     server = http.createServer((req, res) => {
+      idempotencyKeys.push(req.headers['idempotency-key'] as string | undefined);
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
@@ -439,7 +441,7 @@ describe('HTTPRequest node', () => {
     for (const u of ['http://127.0.0.1:1/', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:1/', 'http://192.168.0.1/', 'http://localhost:1/']) {
       const r = await call(u);
       expect(r.ok, u).toBe(false);
-      expect(!r.ok && r.reason, u).toMatch(/not a public address|non-public address/);
+      expect(!r.ok && r.reason, u).toBe('The address is not allowed: bots may call public addresses only');
     }
   });
 
@@ -468,6 +470,35 @@ describe('HTTPRequest node', () => {
       const [values] = await ta.db.select().from(t.conversationAttributes).where(eq(t.conversationAttributes.conversationId, c.conversation.id));
       expect(values.values).toMatchObject({ topic: 'got {"q":"x"}' });
       expect(c.contact.attributes).toMatchObject({ age: '42' });
+      // Each call is named by the session and its step: a turn run again sends the same key.
+      expect(idempotencyKeys.slice(0, 2)).toEqual([`bot:${c.sessions[0].id}:2:0`, `bot:${c.sessions[0].id}:4:0`]);
+    } finally {
+      delete process.env.BOT_HTTP_ALLOWED_HOSTS;
+    }
+  });
+
+  it("follows the failure edge when a customer's answer makes a header invalid; the turn itself never fails", async () => {
+    process.env.BOT_HTTP_ALLOWED_HOSTS = '127.0.0.1';
+    try {
+      const { n, id: acc } = await addNumber();
+      const canvas = {
+        nodes: [
+          { id: 'start', type: 'StartNode', position: pos, data: { label: 'Start' }, deletable: false },
+          { id: 'ask', type: 'CollectInputNode', position: pos, data: { label: 'City', body: 'Your city?', variableId: attr.choice } },
+          { id: 'call', type: 'HTTPRequestNode', position: pos, data: { label: 'Call', url: `${url}/city`, method: 'GET', headers: [{ key: 'X-City', value: '{{choice}}' }], bodyType: 'raw', timeoutMs: 1000 } },
+          { id: 'ok', type: 'SendMessageNode', position: pos, data: { label: 'Ok', messageBlocks: [{ id: 'b', type: 'text', text: 'found your city' }] } },
+          { id: 'failed', type: 'SendMessageNode', position: pos, data: { label: 'Failed', messageBlocks: [{ id: 'b', type: 'text', text: 'could not look it up' }] } },
+        ],
+        edges: [edge('start', 'ask'), edge('ask', 'call'), edge('call', 'ok'), edge('call', 'failed', 'failure')],
+      };
+      await newBot(canvas, { account: acc, deploy: true });
+      const waId = newCustomer();
+      await say(waId, 'hi', n);
+      const before = idempotencyKeys.length;
+      await say(waId, '東京', n);
+      expect(textOf(sentTo(waId).at(-1)!)).toContain('could not look it up');
+      expect(idempotencyKeys).toHaveLength(before);
+      expect((await conversationOf(waId)).sessions[0]).toMatchObject({ status: 'ended', endReason: 'completed' });
     } finally {
       delete process.env.BOT_HTTP_ALLOWED_HOSTS;
     }

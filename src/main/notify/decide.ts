@@ -86,6 +86,14 @@ export function decideNotifications(events: readonly WorkspaceEvent[], before: B
         push({ kind: 'assignedToMe', conversationId: h.conversationId, title: `${h.botName} handed you ${nameOf(h.conversationId)}`, body: preview(h.message, 'A bot handed this conversation to you') });
         break;
       }
+      // A bot gave up on a conversation: it is nobody's, so every agent is told (the new-conversation setting).
+      case 'bot.needsPerson': {
+        const h = event.payload;
+        names.set(h.conversationId, h.contact.name ?? h.contact.phoneNumber);
+        assignee.set(h.conversationId, null);
+        push({ kind: 'newConversation', conversationId: h.conversationId, title: `Needs a person: ${nameOf(h.conversationId)}`, body: `${h.botName} could not finish; the conversation waits for a person` });
+        break;
+      }
       // A note mentioned this agent; notified like an assignment (same setting).
       case 'mention.created': {
         const mention = event.payload.mention;

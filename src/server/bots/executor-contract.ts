@@ -37,7 +37,8 @@ export interface HttpCall {
   contentType?: string;
   timeoutMs: number;
 }
-export type HttpOutcome = { ok: true; status: number; json: unknown; text: string } | { ok: false; reason: string; status?: number };
+/** A call's outcome; `reason` may be shown to the workspace, `detail` (addresses, resolver errors) only logged. */
+export type HttpOutcome = { ok: true; status: number; json: unknown; text: string } | { ok: false; reason: string; status?: number; detail?: string };
 
 export interface BotEnv {
   attributes: Map<string, AttributeInfo>;
@@ -47,7 +48,8 @@ export interface BotEnv {
   send(nodeId: string, key: string, message: BotMessage): void;
   email(nodeId: string, key: string, mail: { to: string[]; cc: string[]; bcc: string[]; subject: string; text: string }): void;
   handoff(nodeId: string, memberId: string, message: string, key: string): void;
-  http(call: HttpCall): Promise<HttpOutcome>;
+  /** An HTTPRequest node's call; `key` (`<step>:0`) names it, so a retried turn's call carries the same Idempotency-Key. */
+  http(call: HttpCall, at: { nodeId: string; key: string }): Promise<HttpOutcome>;
   /** What the preview shows of an effect that happens off the chat; the live runtime logs it. */
   note(nodeId: string, text: string): void;
 }

@@ -9,7 +9,7 @@ import type { BotNode, BotPreviewAnswer } from '../../shared';
 import { botRuntime } from '../../shared/schemas/bot-canvas';
 import { conditionBranchChild } from '../../shared/bot-validation';
 import type { ExecContext, Executor, StepResult, BotMessage } from './executor-contract';
-import { callHttpNode } from './http-node';
+import { applyHttpOutcome, buildHttpCall } from './http-node';
 import { ownValue } from '../../shared/own-value';
 
 type Of<T extends BotNode['type']> = Extract<BotNode, { type: T }>;
@@ -210,7 +210,8 @@ export const executors: { [K in BotNode['type']]: Executor<Of<K>> } = {
   },
   HTTPRequestNode: {
     async enter(node, c) {
-      const outcome = await callHttpNode(node, c);
+      const outcome = await c.env.http(buildHttpCall(node, c), { nodeId: node.id, key: c.key(0) });
+      applyHttpOutcome(node, outcome, c);
       if (outcome.ok) return next(c, node.id);
       c.env.note(node.id, `HTTP request failed: ${outcome.reason}`);
       // The failure edge when there is one; otherwise the walk goes on without the answer's values.

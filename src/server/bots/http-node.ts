@@ -12,6 +12,7 @@ import https from 'node:https';
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { BotNode } from '../../shared';
 import { botRuntime } from '../../shared/schemas/bot-canvas';
 import type { ExecContext, HttpCall, HttpOutcome } from './executor-contract';
@@ -44,6 +45,33 @@ function guardedLookup(allowed: boolean): net.LookupFunction {
   };
 }
 
+/** What a workspace is told of a refused address: never the address a name resolved to. */
+const refusedReason = 'The address is not allowed: bots may call public addresses only';
+
+/**
+ * The reason a workspace sees for a failed connection (the preview shows it): resolver errors and the addresses
+ * behind a name would map the server's network, so they go to `detail` (the server's log) only.
+ */
+function connectionFailure(e: Error, timeoutMs: number): HttpOutcome {
+  if (e instanceof RefusedAddressError) return { ok: false, reason: refusedReason, detail: e.message };
+  if (e instanceof TimeoutError) return { ok: false, reason: `No answer within ${timeoutMs} ms` };
+  return { ok: false, reason: 'The server could not be reached', detail: e.message };
+}
+class TimeoutError extends Error {}
+
+/** The first header whose name or value Node would refuse (a line break, text that is not Latin-1), if any. */
+function invalidHeader(headers: Record<string, string>): string | null {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      http.validateHeaderName(name);
+      http.validateHeaderValue(name, value);
+    } catch {
+      return name;
+    }
+  }
+  return null;
+}
+
 /** One HTTP call under the network rule; never throws. */
 export function guardedFetch(call: HttpCall): Promise<HttpOutcome> {
   return new Promise((resolve) => {
@@ -57,43 +85,58 @@ export function guardedFetch(call: HttpCall): Promise<HttpOutcome> {
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const allowed = allowedHosts().has(host);
     // An address written in the URL is never looked up: check it here.
-    if (net.isIP(host) && !allowed && !isPublicAddress(host)) return resolve({ ok: false, reason: `${host} is not a public address` });
-    const lib = url.protocol === 'https:' ? https : http;
+    if (net.isIP(host) && !allowed && !isPublicAddress(host)) return resolve({ ok: false, reason: refusedReason, detail: `${host} is not a public address` });
     const headers: Record<string, string> = { ...call.headers };
     if (call.body !== undefined && call.contentType && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = call.contentType;
-    const req = lib.request(url, { method: call.method, headers, lookup: guardedLookup(allowed), timeout: call.timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > botRuntime.http.maxResponseBytes) {
-          req.destroy();
-          resolve({ ok: false, reason: `The answer is larger than ${botRuntime.http.maxResponseBytes} bytes`, status: res.statusCode });
-          return;
-        }
-        chunks.push(chunk);
+    const bad = invalidHeader(headers);
+    if (bad !== null) return resolve({ ok: false, reason: `The header ${JSON.stringify(bad)} is not a valid header (a line break or a character outside Latin-1)` });
+    const lib = url.protocol === 'https:' ? https : http;
+    let req: http.ClientRequest;
+    try {
+      req = lib.request(url, { method: call.method, headers, lookup: guardedLookup(allowed), timeout: call.timeoutMs }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > botRuntime.http.maxResponseBytes) {
+            req.destroy();
+            resolve({ ok: false, reason: `The answer is larger than ${botRuntime.http.maxResponseBytes} bytes`, status: res.statusCode });
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) return resolve({ ok: false, reason: `The server answered ${status}`, status });
+          let json: unknown = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            // Not JSON: mappings find nothing.
+          }
+          resolve({ ok: true, status, json, text });
+        });
+        res.on('error', (e) => resolve(connectionFailure(e, call.timeoutMs)));
       });
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) return resolve({ ok: false, reason: `The server answered ${status}`, status });
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          // Not JSON: mappings find nothing.
-        }
-        resolve({ ok: true, status, json, text });
-      });
-      res.on('error', (e) => resolve({ ok: false, reason: e.message }));
-    });
-    const timer = setTimeout(() => req.destroy(new Error(`No answer within ${call.timeoutMs} ms`)), call.timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`No answer within ${call.timeoutMs} ms`)));
-    req.on('error', (e) => resolve({ ok: false, reason: e instanceof RefusedAddressError ? e.message : e.message }));
+    } catch (e) {
+      // Whatever Node refuses while building the request fails the node, never the turn.
+      return resolve({ ok: false, reason: 'The request could not be made', detail: (e as Error).message });
+    }
+    const timer = setTimeout(() => req.destroy(new TimeoutError()), call.timeoutMs);
+    req.on('timeout', () => req.destroy(new TimeoutError()));
+    req.on('error', (e) => resolve(connectionFailure(e, call.timeoutMs)));
     req.on('close', () => clearTimeout(timer));
     if (call.body !== undefined && call.method !== 'GET') req.write(call.body);
     req.end();
   });
+}
+
+/** guardedFetch, with what a failure must not show the workspace (addresses, resolver errors) kept in the server's log. */
+export async function loggedFetch(log: FastifyBaseLogger, call: HttpCall, context: Record<string, unknown>): Promise<HttpOutcome> {
+  const outcome = await guardedFetch(call);
+  if (!outcome.ok && outcome.detail) log.warn({ ...context, detail: outcome.detail }, `bot HTTP call failed: ${outcome.reason}`);
+  return outcome;
 }
 
 /** The value at a JSONPath subset (`$`, `.key`, `['key']`, `[index]`) of a JSON value, or undefined. */
@@ -107,10 +150,20 @@ export function valueAtPath(json: unknown, path: string): unknown {
   return cur;
 }
 
-/** Builds the node's call (variables filled; in the URL, encoded), makes it, and stores the mapped values. */
-export async function callHttpNode(node: Extract<BotNode, { type: 'HTTPRequestNode' }>, c: ExecContext): Promise<HttpOutcome> {
+/** `{{variables}}` of a template, each filled and then encoded for where it goes. */
+const fillEncoded = (template: string, c: ExecContext, encode: (value: string) => string) =>
+  template.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_w, name: string) => encode(c.fill(`{{${name}}}`)));
+
+/** A value as the content of a JSON string: quotes, backslashes and control characters escaped. */
+const jsonStringContent = (value: string) => JSON.stringify(value).slice(1, -1);
+
+/**
+ * Builds the node's call. What customers typed is data, never structure: in the URL each value is encoded, in a
+ * form body each value is form-encoded, in a JSON body each value is JSON string content.
+ */
+export function buildHttpCall(node: Extract<BotNode, { type: 'HTTPRequestNode' }>, c: ExecContext): HttpCall {
   const d = node.data;
-  const url = d.url.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_w, name: string) => encodeURIComponent(c.fill(`{{${name}}}`)));
+  const url = fillEncoded(d.url, c, encodeURIComponent);
   let body: string | undefined;
   let contentType: string | undefined;
   if (d.body !== undefined && d.method !== 'GET') {
@@ -118,18 +171,23 @@ export async function callHttpNode(node: Extract<BotNode, { type: 'HTTPRequestNo
       const pairs = d.body.split(/\r?\n|&/).filter(Boolean).map((line) => line.split('=')).map(([k, ...v]) => [k.trim(), c.fill(v.join('=').trim())]);
       body = new URLSearchParams(pairs).toString();
       contentType = 'application/x-www-form-urlencoded';
+    } else if (/^\s*[[{]/.test(d.body)) {
+      body = fillEncoded(d.body, c, jsonStringContent);
+      contentType = 'application/json';
     } else {
       body = c.fill(d.body);
-      contentType = /^\s*[[{]/.test(body) ? 'application/json' : 'text/plain; charset=utf-8';
+      contentType = 'text/plain; charset=utf-8';
     }
   }
   const headers = Object.fromEntries(d.headers.map((h) => [h.key, c.fill(h.value)]));
-  const outcome = await c.env.http({ method: d.method, url, headers, body, contentType, timeoutMs: d.timeoutMs ?? botRuntime.http.defaultTimeoutMs });
-  if (outcome.ok) {
-    for (const m of d.responseMappings ?? []) {
-      const v = valueAtPath(outcome.json, m.path);
-      if (v !== undefined && v !== null) c.set(m.attributeId, typeof v === 'object' ? JSON.stringify(v) : String(v));
-    }
+  return { method: d.method, url, headers, body, contentType, timeoutMs: d.timeoutMs ?? botRuntime.http.defaultTimeoutMs };
+}
+
+/** Stores the mapped parts of a JSON answer in attributes. */
+export function applyHttpOutcome(node: Extract<BotNode, { type: 'HTTPRequestNode' }>, outcome: HttpOutcome, c: ExecContext): void {
+  if (!outcome.ok) return;
+  for (const m of node.data.responseMappings ?? []) {
+    const v = valueAtPath(outcome.json, m.path);
+    if (v !== undefined && v !== null) c.set(m.attributeId, typeof v === 'object' ? JSON.stringify(v) : String(v));
   }
-  return outcome;
 }

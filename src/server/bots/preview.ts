@@ -11,7 +11,7 @@ import { attributesOf } from '../repositories/attributes';
 import { workspaceMembersOf } from '../repositories/workspaces';
 import type { WorkspaceContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
-import { guardedFetch } from './http-node';
+import { loggedFetch } from './http-node';
 import { memberNames, unnamedMember } from './member-names';
 import type { AttributeInfo, BotEnv, BotMessage, RunState } from './executor-contract';
 import { runTurn, startState } from './walker';
@@ -44,7 +44,7 @@ export function botPreview(d: ServiceDeps) {
         if (text.trim()) messages.push({ nodeId, type: 'text', text, header: null, footer: null, mediaUrl: null, filename: null, buttons: [], actionLabel: null });
         note(nodeId, `Conversation handed to ${names.get(memberId) ?? unnamedMember}`);
       },
-      http: guardedFetch,
+      http: (call, at) => loggedFetch(d.log, call, { botId, nodeId: at.nodeId, preview: true }),
       note,
     };
     if (session?.ended) return { session, messages: [], currentNodeId: null, attributes: {}, ended: true, endReason: null };

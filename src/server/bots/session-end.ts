@@ -1,4 +1,7 @@
-/** How a session ends: recorded with its reason, and the conversation handed to a member or back to nobody. */
+/**
+ * How a session ends: recorded with its reason, and the conversation handed to a member or back to nobody; a
+ * session that ends without finishing (failed) leaves it to people, marked "needs a person".
+ */
 import * as s from '../repositories/bot-sessions';
 import * as conv from '../repositories/conversations';
 import * as r from '../repositories/resources';
@@ -23,10 +26,23 @@ async function handoffEvent(rt: Runtime, { tx, ws, fx }: TurnScope, c: s.Convers
   });
 }
 
-/** Gives the conversation to a member (handoff) or back to nobody (session over), with its events. */
-async function reassign(rt: Runtime, t: TurnScope, c: s.ConversationRow, botId: string, memberId: string | null, message = '') {
+/** The `bot.needsPerson` event: the bot gave up, the conversation is nobody's; every agent's desktop app notifies. */
+async function needsPersonEvent({ tx, ws, fx }: TurnScope, c: s.ConversationRow, botId: string) {
+  const [bot, contact] = await Promise.all([r.bots.get(tx, ws, botId), r.contacts.get(tx, ws, c.contactId)]);
+  fx.events.push({
+    type: 'bot.needsPerson',
+    payload: { conversationId: c.id, botId, botName: bot?.title ?? 'Bot', contact: { name: contact?.name ?? null, phoneNumber: contact?.phoneNumber ?? '' } },
+  });
+}
+
+/**
+ * Gives the conversation to a member (handoff) or back to nobody (session over), with its events. `needsPerson`:
+ * the session gave up, so the conversation is marked for people and never goes back to a bot by itself.
+ */
+async function reassign(rt: Runtime, t: TurnScope, c: s.ConversationRow, botId: string, memberId: string | null, message = '', needsPerson = false) {
   const { tx, ws, fx } = t;
-  const updated = await conv.updateConversation(tx, ws, c.id, { assigneeMemberId: memberId ?? c.assigneeMemberId, assigneeBotId: null });
+  const updated = await conv.updateConversation(tx, ws, c.id, { assigneeMemberId: memberId ?? c.assigneeMemberId, assigneeBotId: null, ...(needsPerson && { needsPerson: true }) });
+  if (needsPerson) await needsPersonEvent(t, c, botId);
   if (memberId) {
     await conv.insertEvent(tx, ws, c.id, { type: 'CONVERSATION_ASSIGNED', assignedByType: 'bot', assignedById: botId, assigneeType: 'member', assigneeBotId: null, assigneeMemberId: memberId });
     // Before conversation.updated: a notifier taking both at once tells of the handoff, not a bare assignment.
@@ -39,7 +55,7 @@ async function reassign(rt: Runtime, t: TurnScope, c: s.ConversationRow, botId: 
 /** Ends the session; answers the conversation as it stands after (reassigned when the bot had it, or handed over). */
 export async function endSession(rt: Runtime, t: TurnScope, session: s.BotSessionRow, c: s.ConversationRow, reason: EndReason, memberId: string | null = null, message = '', handledUntil?: Date) {
   await s.updateSession(t.tx, t.ws, session.id, { status: 'ended', endReason: reason, endedAt: new Date(), waitingFor: null, noAnswerAt: null, ...(handledUntil && { handledUntil }) });
-  if (reason === 'failed') rt.log.warn({ sessionId: session.id }, 'bot session ended without finishing; the conversation waits for a human');
-  if (c.assigneeBotId === session.botId || memberId) return reassign(rt, t, c, session.botId, memberId, message);
+  if (reason === 'failed') rt.log.warn({ sessionId: session.id }, 'bot session ended without finishing; the conversation waits for a person');
+  if (c.assigneeBotId === session.botId || memberId) return reassign(rt, t, c, session.botId, memberId, message, reason === 'failed' && !memberId && !c.assigneeMemberId);
   return c;
 }

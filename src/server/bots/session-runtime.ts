@@ -21,6 +21,7 @@ import * as v from '../repositories/bot-versions';
 import type { BotMail, BotRuntimeDeps, Runtime, TurnScope } from './session-context';
 import { sendBotMail, sessionDelivery } from './session-delivery';
 import { endSession } from './session-end';
+import { isOptKeyword } from '../../shared/opt-out-words';
 import { answerOf } from './session-messages';
 import { insertAtStart, startSession } from './session-start';
 import { scheduleExpiry } from './session-timers';
@@ -39,29 +40,36 @@ async function inTurn(rt: Runtime, ws: string, body: (t: TurnScope) => Promise<v
 /**
  * Applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order: a member who took
  * over or wrote ends the session, an expired one ends, a message starts a session or answers the running one.
+ * Bots yield to people: once a member has the conversation, an agent wrote since it was last closed, or a session
+ * gave up on it (needs a person), no session starts in it; opt-out and opt-in keywords, and a contact who opted
+ * out, neither start nor advance one.
  */
 async function applyInbound(rt: Runtime, turns: Turns, t: TurnScope, data: { conversationId: string; from: string; upTo: string }): Promise<void> {
   const { tx, ws } = t;
   let c = await s.lockConversation(tx, ws, data.conversationId);
   if (!c) return;
-  const live = await s.liveSessionAndAgentOf(tx, ws, c.id);
-  let session = live?.session ?? null;
+  const facts = await s.turnFacts(tx, ws, c);
+  let session = facts.session;
   // Whether an agent wrote since the session started: read with the session for the first message, asked
   // again for a session started by an earlier message of this turn.
-  let agentWrote: boolean | null = live?.agentWrote ?? null;
+  let agentWrote: boolean | null = facts.agentWroteInSession;
+  let peopleHaveIt = facts.agentWroteSinceOpen;
   const after = session?.handledUntil ?? new Date(new Date(data.from).getTime() - 1);
   for (const m of await s.inboundBetween(tx, ws, c.id, after, new Date(data.upTo))) {
     if (session && (c.assigneeMemberId || (agentWrote ?? (await s.agentWroteSince(tx, ws, c.id, session.createdAt))))) {
       c = await endSession(rt, t, session, c, 'member');
       session = null;
+      peopleHaveIt = true;
     }
     agentWrote = null;
+    if (facts.optedOut || isOptKeyword(m.text, facts.optOutKeywords)) continue;
     if (session && session.expiresAt.getTime() < m.createdAt.getTime()) {
       c = await endSession(rt, t, session, c, 'expired');
       session = null;
     }
     let turn: TurnResult;
     if (!session) {
+      if (peopleHaveIt || c.needsPerson) continue;
       const started = await startSession(t, c, m.text);
       if (!started) continue;
       c = { ...c, assigneeBotId: started.botId };
@@ -71,6 +79,8 @@ async function applyInbound(rt: Runtime, turns: Turns, t: TurnScope, data: { con
     }
     c = turn.c;
     session = turn.session;
+    // A session that ended here gave the conversation to a member or to people: no other starts in this turn.
+    if (!session && (c.assigneeMemberId || c.needsPerson)) peopleHaveIt = true;
   }
   await queueEffects(rt, t);
 }
@@ -80,7 +90,12 @@ async function startAssigned(rt: Runtime, turns: Turns, t: TurnScope, data: { co
   const { tx, ws } = t;
   const c = await s.lockConversation(tx, ws, data.conversationId);
   if (!c || c.assigneeBotId !== data.botId || c.assigneeMemberId || !c.whatsappAccountId) return;
-  if (await s.liveSessionOf(tx, ws, c.id)) return;
+  const facts = await s.turnFacts(tx, ws, c);
+  if (facts.session) return;
+  if (facts.optedOut) {
+    rt.log.info({ conversationId: c.id, botId: data.botId }, 'conversation handed to a bot, but the contact opted out; no session');
+    return;
+  }
   const live = await v.liveBotOfAccount(tx, c.whatsappAccountId);
   if (!live || live.bot.id !== data.botId || live.bot.workspaceId !== ws) {
     rt.log.warn({ conversationId: c.id, botId: data.botId }, 'conversation handed to a bot that is no longer live on its number; no session');
@@ -110,6 +125,15 @@ async function applyTimeout(rt: Runtime, turns: Turns, t: TurnScope, data: { ses
     return;
   }
   if (session.step !== data.step) return;
+  // The reminder goes only if nobody wrote since: an agent who wrote takes over; a customer's message not yet
+  // applied is its turn's to answer.
+  const wrote = await s.wroteSince(tx, ws, c.id, session.createdAt, session.handledUntil ?? session.createdAt);
+  if (wrote.agent || c.assigneeMemberId) {
+    await endSession(rt, t, session, c, 'member');
+    await appendEvents(tx, ws, t.fx.events);
+    return;
+  }
+  if (wrote.customer) return;
   await turns.applyTurn(t, c, session, { type: 'noAnswer' }, new Date());
   await queueEffects(rt, t);
 }

@@ -9,7 +9,7 @@ import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
 import * as r from '../repositories/resources';
 import type { AttributeInfo, BotEnv, BotMessage, RunState } from './executor-contract';
-import { guardedFetch } from './http-node';
+import { loggedFetch } from './http-node';
 import type { Runtime, TurnScope } from './session-context';
 import { endSession } from './session-end';
 import { toContent } from './session-messages';
@@ -74,7 +74,8 @@ function liveEnv(rt: Runtime, { ws, fx }: TurnScope, session: s.BotSessionRow, a
       handoff.memberId = memberId;
       handoff.message = text.trim();
     },
-    http: guardedFetch,
+    // The key names the call, so a turn run again repeats it with the same Idempotency-Key for the API to deduplicate.
+    http: (call, at) => loggedFetch(rt.log, { ...call, headers: { ...call.headers, 'Idempotency-Key': `bot:${session.id}:${at.key}` } }, { sessionId: session.id, nodeId: at.nodeId }),
     note: (nodeId, text) => rt.log.info({ sessionId: session.id, nodeId }, text),
   };
   return { env, handoff };

@@ -61,13 +61,18 @@ export async function runTurn(rf: BotRfInstance, env: BotEnv, input: RunState, a
     result = await (executors[current.type] as Executor).enter(current, c);
   } else return { state, ended: null };
 
+  let httpCalls = current.type === 'HTTPRequestNode' ? 1 : 0;
   for (let walked = 0; ; walked++) {
     if ('end' in result) return { state: { ...state, waitingFor: null }, ended: result.end };
     if ('wait' in result) return { state: { ...state, waitingFor: result.wait }, ended: null };
     const next = nodeOf(g, result.next);
     if (!next) return { state: { ...state, waitingFor: null }, ended: 'completed' };
     if (walked >= botRuntime.maxStepsWithoutAnswer) {
-      env.note(next.id, `Loop guard: more than ${botRuntime.maxStepsWithoutAnswer} steps without an answer; handed to a human`);
+      env.note(next.id, `Loop guard: more than ${botRuntime.maxStepsWithoutAnswer} steps without an answer; handed to a person`);
+      return { state: { ...state, currentNodeId: next.id, waitingFor: null }, ended: 'failed' };
+    }
+    if (next.type === 'HTTPRequestNode' && ++httpCalls > botRuntime.maxHttpCallsWithoutAnswer) {
+      env.note(next.id, `Loop guard: more than ${botRuntime.maxHttpCallsWithoutAnswer} HTTP calls without an answer; handed to a person`);
       return { state: { ...state, currentNodeId: next.id, waitingFor: null }, ended: 'failed' };
     }
     state.currentNodeId = next.id;

@@ -14,12 +14,7 @@ import { toContact } from '../repositories/resources';
 import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 import type { InboundItem } from '../whatsapp/inbound-batch';
-
-const optOutWords = new Set(['STOP', 'UNSUBSCRIBE', 'STOP PROMOTIONS']);
-const optInWords = new Set(['START']);
-
-/** The words of an inbound message as compared with the keywords: trimmed, upper-case, single spaces. */
-const normalised = (text: string | null | undefined) => (text ?? '').trim().replace(/\s+/g, ' ').toUpperCase();
+import { normalisedWords as normalised, optInWords, optOutWords } from '../../shared/opt-out-words';
 
 /**
  * One statement per batch reads what the batch can mean for campaigns: the workspace's keywords and, for the

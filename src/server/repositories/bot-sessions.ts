@@ -16,28 +16,81 @@ export async function lockConversation(ex: Executor, workspaceId: string, conver
   return row ?? null;
 }
 
-export async function liveSessionOf(ex: Executor, workspaceId: string, conversationId: string): Promise<BotSessionRow | null> {
-  const [row] = await ex
-    .select()
-    .from(t.botSessions)
-    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.conversationId, conversationId), eq(t.botSessions.status, 'active')));
-  return row ?? null;
+/** What a turn needs to know before applying a customer's messages, read in one statement. */
+export interface TurnFacts {
+  /** The conversation's running session, if any. */
+  session: BotSessionRow | null;
+  /** An agent wrote since the running session started (an agent's reply takes over). */
+  agentWroteInSession: boolean;
+  /** An agent wrote since the conversation was last closed (or ever): people have it, no bot starts. */
+  agentWroteSinceOpen: boolean;
+  /** The contact opted out of marketing: no session starts or advances. */
+  optedOut: boolean;
+  /** The workspace's own opt-out keywords. */
+  optOutKeywords: string[];
 }
 
 /**
- * The conversation's running session with whether an agent wrote since it started (an agent's reply takes over):
- * one statement where a turn used two.
+ * The running session, whether an agent wrote in it or since the conversation was last closed, the contact's
+ * opt-out and the workspace's keywords: one statement where a turn used several.
  */
-export async function liveSessionAndAgentOf(ex: Executor, workspaceId: string, conversationId: string): Promise<{ session: BotSessionRow; agentWrote: boolean } | null> {
-  const [row] = await ex
-    .select({
-      session: t.botSessions,
-      // Qualified by hand: drizzle leaves columns unqualified in a single-table select.
-      agentWrote: sql<boolean>`exists (select 1 from ${t.messages} m where m.workspace_id = bot_sessions.workspace_id and m.conversation_id = bot_sessions.conversation_id and m.creator = 'agent' and m.created_at > bot_sessions.created_at)`,
-    })
-    .from(t.botSessions)
-    .where(and(eq(t.botSessions.workspaceId, workspaceId), eq(t.botSessions.conversationId, conversationId), eq(t.botSessions.status, 'active')));
-  return row ? { session: row.session, agentWrote: row.agentWrote === true } : null;
+export async function turnFacts(ex: Executor, workspaceId: string, c: { id: string; contactId: string }): Promise<TurnFacts> {
+  const rows = rowsOf<{ session: Record<string, unknown> | null; in_session: boolean | null; since_open: boolean; opted_out: boolean | null; keywords: string[] | null }>(
+    await ex.execute(sql`
+      with s as (select * from ${t.botSessions} where workspace_id = ${workspaceId} and conversation_id = ${c.id} and status = 'active' limit 1),
+           closed as (select max(e.created_at) as at from ${t.conversationEvents} e
+                       where e.workspace_id = ${workspaceId} and e.conversation_id = ${c.id} and e.data->>'type' = 'CONVERSATION_CLOSED')
+      select (select row_to_json(s) from s) as session,
+             exists (select 1 from ${t.messages} m, s where m.workspace_id = ${workspaceId} and m.conversation_id = ${c.id}
+                      and m.creator = 'agent' and m.created_at > s.created_at) as in_session,
+             exists (select 1 from ${t.messages} m where m.workspace_id = ${workspaceId} and m.conversation_id = ${c.id}
+                      and m.creator = 'agent' and m.created_at > coalesce((select at from closed), '-infinity'::timestamptz)) as since_open,
+             (select k.opted_out_at is not null from ${t.contacts} k where k.workspace_id = ${workspaceId} and k.id = ${c.contactId}) as opted_out,
+             (select w.opt_out_keywords from ${t.workspaces} w where w.id = ${workspaceId}) as keywords`),
+  );
+  const row = rows[0];
+  return {
+    session: row?.session ? sessionFromJson(row.session) : null,
+    agentWroteInSession: row?.in_session === true,
+    agentWroteSinceOpen: row?.since_open === true,
+    optedOut: row?.opted_out === true,
+    optOutKeywords: row?.keywords ?? [],
+  };
+}
+
+/** A session row read as JSON (row_to_json): snake_case keys, timestamps as text. */
+function sessionFromJson(j: Record<string, unknown>): BotSessionRow {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return {
+    id: j.id as string,
+    workspaceId: j.workspace_id as string,
+    botId: j.bot_id as string,
+    conversationId: j.conversation_id as string,
+    status: j.status as BotSessionRow['status'],
+    currentNodeId: j.current_node_id as string,
+    variables: (j.variables ?? {}) as Record<string, unknown>,
+    waitingFor: (j.waiting_for ?? null) as BotSessionRow['waitingFor'],
+    expiresAt: date(j.expires_at)!,
+    endedAt: date(j.ended_at),
+    endReason: (j.end_reason ?? null) as BotSessionRow['endReason'],
+    createdAt: date(j.created_at)!,
+    updatedAt: date(j.updated_at)!,
+    botVersionId: (j.bot_version_id ?? null) as string | null,
+    step: Number(j.step),
+    invalidAnswers: Number(j.invalid_answers),
+    noAnswerAt: date(j.no_answer_at),
+    handledUntil: date(j.handled_until),
+  };
+}
+
+/** Whether an agent wrote since the session started, and whether the customer wrote after what the session handled. */
+export async function wroteSince(ex: Executor, workspaceId: string, conversationId: string, agentSince: Date, customerSince: Date): Promise<{ agent: boolean; customer: boolean }> {
+  const rows = rowsOf<{ agent: boolean; customer: boolean }>(
+    await ex.execute(sql`select
+      exists (select 1 from ${t.messages} m where m.workspace_id = ${workspaceId} and m.conversation_id = ${conversationId} and m.creator = 'agent' and m.created_at > ${agentSince.toISOString()}::timestamptz) as agent,
+      exists (select 1 from ${t.messages} m where m.workspace_id = ${workspaceId} and m.conversation_id = ${conversationId} and m.creator = 'user' and m.created_at > ${customerSince.toISOString()}::timestamptz) as customer`),
+  );
+  return { agent: rows[0]?.agent === true, customer: rows[0]?.customer === true };
 }
 
 export async function sessionById(ex: Executor, workspaceId: string, id: string): Promise<BotSessionRow | null> {

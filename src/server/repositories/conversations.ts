@@ -23,6 +23,7 @@ export const toConversation = (r: ConversationRow): Conversation => ({
   assigneeMemberId: r.assigneeMemberId,
   assigneeBotId: r.assigneeBotId,
   lastMessageAt: isoOrNull(r.lastMessageAt),
+  ...(r.needsPerson && { needsPerson: true as const }),
 });
 
 export const toMessage = (r: MessageRow): Message => ({

@@ -114,6 +114,8 @@ export function conversationService(d: ServiceDeps) {
           if (botId && botId !== row.assigneeBotId) await checkBotTakes(tx, ctx.workspaceId, row, botId);
           changes.assigneeMemberId = memberId;
           changes.assigneeBotId = botId;
+          // Someone took the conversation a bot gave up on: it no longer waits for a person.
+          if ((memberId || botId) && row.needsPerson) changes.needsPerson = false;
           if ((memberId || botId) && (memberId !== row.assigneeMemberId || botId !== row.assigneeBotId)) {
             await conv.insertEvent(tx, ctx.workspaceId, id, {
               type: 'CONVERSATION_ASSIGNED',
@@ -136,6 +138,7 @@ export function conversationService(d: ServiceDeps) {
         if (body.isActive !== undefined && body.isActive !== row.isActive) {
           changes.isActive = body.isActive;
           if (!body.isActive) {
+            if (row.needsPerson) changes.needsPerson = false;
             await conv.insertEvent(tx, ctx.workspaceId, id, { type: 'CONVERSATION_CLOSED', ...closedByOf(actor) });
           } else {
             // Reopened by hand; a customer writing in reopens too (reopenedBy 'contact', whatsapp/inbound-batch.ts).

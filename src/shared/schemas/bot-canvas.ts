@@ -48,6 +48,8 @@ export const botRuntime = {
   maxInvalidAnswers: 3,
   /** Nodes a session may run in a row without waiting for the customer before the loop guard ends it. */
   maxStepsWithoutAnswer: 50,
+  /** HTTP calls a session may make in a row without waiting for the customer (a node calling itself, a loop of them). */
+  maxHttpCallsWithoutAnswer: 10,
   /** Session idle expiry when the Start node sets none, in minutes (a session also ends with the 24-hour window). */
   defaultIdleExpiryMinutes: 60,
   http: { defaultTimeoutMs: 10_000, minTimeoutMs: 100, maxTimeoutMs: 30_000, maxResponseBytes: 1_000_000 },

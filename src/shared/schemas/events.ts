@@ -49,6 +49,16 @@ export const eventPayloads = {
     contact: z.object({ name: z.string().nullable(), phoneNumber: z.string() }),
     message: z.string(),
   }),
+  /**
+   * Addition: a bot session ended without finishing (loop guard, invalid answers); the conversation is nobody's
+   * and waits for a person. Every agent's desktop app notifies.
+   */
+  'bot.needsPerson': z.object({
+    conversationId: Id,
+    botId: Id,
+    botName: z.string(),
+    contact: z.object({ name: z.string().nullable(), phoneNumber: z.string() }),
+  }),
 } as const;
 
 export type WorkspaceEventType = keyof typeof eventPayloads;
@@ -80,6 +90,7 @@ export const WorkspaceEvent = z.discriminatedUnion('type', [
   eventOf('campaign.updated'),
   eventOf('campaign.progress'),
   eventOf('bot.handoff'),
+  eventOf('bot.needsPerson'),
 ]);
 export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;
 

@@ -21,6 +21,8 @@ export const conversations = pgTable(
     lastInboundAt: timestamp('last_inbound_at', { withTimezone: true, precision: 3 }),
     /** Ordering key of the lists: last message, or creation. */
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** A bot session ended without finishing: the conversation waits for a person (shown in live chat). */
+    needsPerson: boolean('needs_person').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -75,6 +75,11 @@ export const Conversation = z.object({
   assigneeMemberId: Id.nullable(),
   assigneeBotId: Id.nullable(),
   lastMessageAt: Timestamp.nullable(),
+  /**
+   * Addition: present (true) while the conversation waits for a person because a bot session ended without
+   * finishing; gone once it is assigned or closed.
+   */
+  needsPerson: z.literal(true).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 export const ConversationDetail = Conversation.extend({

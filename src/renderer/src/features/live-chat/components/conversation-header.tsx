@@ -68,6 +68,11 @@ export function ConversationHeader({
           <Badge tone={detail.isActive ? 'green' : 'neutral'} className="shrink-0">
             {detail.isActive ? 'Open' : 'Closed'}
           </Badge>
+          {detail.needsPerson && !assignee && (
+            <Badge tone="red" className="shrink-0" title="A bot could not finish: this conversation waits for a person">
+              Needs a person
+            </Badge>
+          )}
         </div>
         <p className="flex min-w-0 text-[12px] text-fg-muted">
           {detail.Contact.name && <span className="shrink-0 whitespace-pre">{`${detail.Contact.phoneNumber} · `}</span>}

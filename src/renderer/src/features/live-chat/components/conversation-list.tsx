@@ -7,6 +7,7 @@ import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/format';
 import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtual-rows';
 import { Avatar } from '../../../components/ui/avatar';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { EmptyState, LoadErrorState } from '../../../components/ui/empty-state';
 import { ListSkeleton } from '../../../components/ui/skeleton';
@@ -77,7 +78,7 @@ const ConversationRow = memo(function ConversationRow({
         <div className="flex items-baseline gap-2">
           {unread && <span className="sr-only">Unread, </span>}
           <TruncatedText text={name} className={cn('text-[14px] text-fg', unread ? 'font-semibold' : 'font-medium')} />
-          <span className="sr-only">{assignee ? `, assigned to ${assignee}, ` : ', unassigned, '}</span>
+          <span className="sr-only">{assignee ? `, assigned to ${assignee}, ` : entry.needsPerson ? ', unassigned, needs a person, ' : ', unassigned, '}</span>
           {waited && (
             <span
               className="ml-auto inline-flex shrink-0 items-center gap-0.5 rounded-full bg-warning-soft px-1.5 text-[11px] text-warning-text tabular-nums"
@@ -100,6 +101,11 @@ const ConversationRow = memo(function ConversationRow({
             {preview}
           </span>
           {unread && <span className="ml-1 size-2.5 shrink-0 rounded-full bg-accent" title="Unread" />}
+          {entry.needsPerson && !assignee && (
+            <Badge tone="red" className="ml-auto shrink-0 text-[11px]" title="A bot could not finish: this conversation waits for a person">
+              Needs a person
+            </Badge>
+          )}
           {assignee && (
             <span
               className="ml-auto inline-flex max-w-[40%] shrink-0 items-center gap-1 truncate rounded-full bg-muted px-1.5 py-px text-[11px] text-fg-muted"
