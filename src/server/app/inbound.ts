@@ -11,6 +11,7 @@ import { type MediaDownloader, messageContents } from '../whatsapp/inbound-conte
 import { inboundMessages } from '../whatsapp/inbound-messages';
 import { type TemplateReviewsDeps, templateReviews } from '../whatsapp/template-reviews';
 import { type NumberQualityDeps, numberQuality } from '../whatsapp/number-quality';
+import { marketingRefusals, userPreferences } from '../whatsapp/user-preferences';
 
 /** The services' deps, the Graph media downloader, and the services the handlers report to. */
 export type InboundDeps = ServiceDeps & {
@@ -23,7 +24,9 @@ export type InboundDeps = ServiceDeps & {
 
 export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
   // After a workspace's messages commit, in this order: campaigns (replies, opt-out), bots, auto-assignment.
+  // Inside the statuses' transaction: Meta's marketing stops (131050), then the campaign log lines.
   const messageHandlers: InboundHandler[] = [
+    marketingRefusals(),
     campaignsInboundHandler(d),
     botsInboundHandler(d),
     ...(d.afterInbound ? [routingInboundHandler({ afterInbound: d.afterInbound })] : []),
@@ -33,6 +36,7 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
     inboundMessages({ db: d.db, log: d.log, contents: messageContents(d) }, messageHandlers),
     templateReviews(d),
     numberQuality(d),
+    userPreferences(d),
   ];
   return createInboundPipeline(d, fields);
 }

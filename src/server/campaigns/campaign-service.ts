@@ -13,6 +13,7 @@ import type { DeployCampaignBody, PatchCampaignBody, PauseCampaignBody } from '.
 import type { Executor } from '../db/client';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import type { WorkspaceContext } from '../services/caller';
+import { clearHalt } from '../repositories/campaign-halts';
 import * as runs from '../repositories/campaign-runs';
 import * as campaignRows from '../repositories/campaigns';
 import { toCampaign } from '../repositories/resources';
@@ -62,6 +63,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
       if (pause && c.status !== running) throw conflict(`Only a running campaign can be paused; this one is ${c.status}`);
       if (!pause && c.status !== 'paused') throw conflict(`Only a paused campaign can be resumed; this one is ${c.status}`);
       await runs.setRunsStatus(tx, c.workspaceId, c.id, pause ? 'running' : 'paused', pause ? 'paused' : 'running');
+      if (!pause) await clearHalt(tx, c.workspaceId, c.id);
       const updated = await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { status: pause ? 'paused' : running, resumeAt });
       await campaignUpdated(tx, updated);
       return updated;

@@ -4,7 +4,8 @@
  *   workspace's own keywords (any case), or the tap of a template's marketing opt-out button ("Stop
  *   promotions"), opts the contact out of campaigns (with the workspace's confirmation, the window being open);
  *   START opts back in; any message marks the contact's campaign sends of the last 72 hours replied.
- * - inside a status webhook's transaction: the campaign log line of the wamid follows (never backwards).
+ * - inside a status webhook's transaction: the campaign log line of the wamid follows (never backwards); a
+ *   marketing send WhatsApp capped (131049) gets its one retry 24 hours on.
  */
 import type { Executor } from '../db/client';
 import * as campaignContacts from '../repositories/campaign-contacts';
@@ -14,6 +15,8 @@ import { toContact } from '../repositories/resources';
 import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 import type { InboundItem } from '../whatsapp/inbound-batch';
+import { marketingCapCode } from '../messaging/send-outcomes';
+import { requeueCappedSends } from './send-outcomes';
 
 const optOutWords = new Set(['STOP', 'UNSUBSCRIBE', 'STOP PROMOTIONS']);
 const optInWords = new Set(['START']);
@@ -82,5 +85,6 @@ export async function campaignStatusesApplied(tx: Executor, workspaceId: string,
   }
   const changed = new Set<string>();
   for (const round of rounds) for (const id of await inbound.applyDeliveryStatuses(tx, workspaceId, round)) changed.add(id);
+  await requeueCappedSends(tx, workspaceId, list.filter((s) => s.status === 'failed' && s.failure.code === marketingCapCode).map((s) => s.wamid));
   return [...changed];
 }

@@ -17,13 +17,13 @@ import { OutcomeUnknownError, SendInFlightError, pairRateLimitCode } from '../me
 import { valuesFromMapping, prepareTemplateSend, type TemplateValues } from '../messaging/template-send';
 import { GraphApiError } from '../whatsapp/graph-errors';
 import type { DeployedCanvas, SendStep } from './deployed-canvas';
+import { type LogBase, type Outcome, beforeSend, cappedRetryMark, haltedOutcome, limitOutcome, sendKey } from './send-outcomes';
 import { nextSendTime, recipientTimeZone } from './send-window';
 
 const unknownOutcomeReason = 'outcome unknown, not resent';
 const optedOutReason = 'opted out';
 
-export type Outcome = { move: RecipientMove; log?: LogLine };
-type LogBase = Omit<LogLine, 'messageStatus' | 'deliveryState' | 'reason' | 'errorCode' | 'wamid'>;
+export type { Outcome };
 type Template = NonNullable<Awaited<ReturnType<typeof r.whatsappTemplates.get>>>;
 
 /** What every step of the runner uses. */
@@ -37,6 +37,8 @@ export interface StepDeps {
 export interface BatchContext {
   timeZone: string;
   attributeNames: Map<string, string>;
+  /** Marketing templates to US numbers are skipped before sending. */
+  skipUsMarketing: boolean;
   template(id: string): Promise<Awaited<ReturnType<typeof r.whatsappTemplates.get>>>;
 }
 
@@ -58,7 +60,7 @@ export async function runRecipientStep(s: StepDeps, c: ClaimedRecipient, canvas:
 function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: DeployedCanvas, contact: ContactRow, ctx: BatchContext, tpl: Template | null, base: LogBase): { outcome: Outcome } | { tpl: Template; values: TemplateValues } {
   const end = (reason: string, deliveryState: LogLine['deliveryState'] = 'failed'): { outcome: Outcome } => ({
     outcome: {
-      move: { id: c.id, status: deliveryState === 'optedOut' ? 'skipped' : 'failed', stepId: step.id, nextAt: null, attempts: c.attempts },
+      move: { id: c.id, status: deliveryState === 'failed' ? 'failed' : 'skipped', stepId: step.id, nextAt: null, attempts: c.attempts },
       log: { ...base, messageStatus: 'failed', deliveryState, reason, errorCode: null, wamid: null },
     },
   });
@@ -66,6 +68,9 @@ function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: De
   const due = nextSendTime(s.now(), canvas.sendWindow, recipientTimeZone(contact, ctx.timeZone));
   if (due.getTime() > s.now().getTime() + 1000) return { outcome: { move: { id: c.id, status: 'pending', stepId: step.id, nextAt: due, attempts: c.attempts } } };
   if (!tpl) return end('The template of this step no longer exists');
+  const limit = beforeSend(contact, tpl, ctx.skipUsMarketing);
+  if (limit && 'halt' in limit) return { outcome: haltedOutcome(c, step.id, s.now(), limit.halt) };
+  if (limit) return end(limit.skip.reason, limit.skip.state);
   if (tpl.status !== 'APPROVED') return end(`Template ${tpl.name} is ${tpl.status}; only approved templates can be sent`);
   const mapped = valuesFromMapping(tpl, step.variables, toContact(contact), ctx.attributeNames, step.headerMediaLink);
   if ('missing' in mapped) return end(`Not sent: ${mapped.missing}`);
@@ -84,14 +89,19 @@ async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas:
       actor: { type: 'campaign', campaignId: c.campaignId },
       target: { contactId: contact.id, whatsappAccountId: step.whatsappAccountId },
       content,
-      idempotencyKey: `campaign:${c.id}:${step.id}`,
+      idempotencyKey: sendKey(c, step.id),
     });
     const next = canvas.next(step.id);
     return {
-      move: { id: c.id, status: next ? 'pending' : 'done', stepId: next, nextAt: next ? s.now() : null, attempts: 0 },
+      // A send on its one 131049 retry keeps the mark, so a later `failed` 131049 status does not retry it again.
+      move: { id: c.id, status: next ? 'pending' : 'done', stepId: next, nextAt: next ? s.now() : null, attempts: c.attempts === cappedRetryMark ? cappedRetryMark : 0 },
       log: { ...base, messageStatus: 'success', deliveryState: 'sent', reason: null, errorCode: null, wamid: sent.wamid },
     };
   } catch (err) {
+    if (err instanceof GraphApiError && !err.mayHaveArrived) {
+      const limited = limitOutcome(c, step.id, base, contact, err, s.now());
+      if (limited) return limited;
+    }
     return sendOutcome(s, c, step, canvas, base, err);
   }
 }

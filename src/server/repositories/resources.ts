@@ -80,6 +80,8 @@ export const toCampaign = (r: typeof t.campaigns.$inferSelect): Campaign => ({
   scheduledAt: isoOrNull(r.scheduledAt),
   deployedAt: isoOrNull(r.deployedAt),
   triggerKeyHint: r.triggerKeyHint,
+  halt: r.haltCode !== null && r.haltedAt ? { code: r.haltCode, reason: r.haltReason ?? '', at: iso(r.haltedAt) } : null,
+  holdReason: r.holdReason,
 });
 
 export const toAttribute = (r: typeof t.attributes.$inferSelect): Attribute => ({
@@ -109,6 +111,10 @@ export const toContact = (r: typeof t.contacts.$inferSelect): Contact => ({
   meta_source_type: r.metaSourceType,
   meta_ctwa_clid: r.metaCtwaClid,
   optedOut: r.optedOutAt !== null,
+  marketingConsent:
+    r.marketingConsent && r.marketingConsentSource && r.marketingConsentAt
+      ? { value: r.marketingConsent, source: r.marketingConsentSource, at: iso(r.marketingConsentAt) }
+      : null,
 });
 
 export const toSegment = (r: typeof t.segments.$inferSelect): Segment => ({

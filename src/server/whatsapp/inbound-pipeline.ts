@@ -58,6 +58,8 @@ export interface AppliedStatus {
   wamid: string;
   status: 'sent' | 'delivered' | 'read' | 'failed';
   failure: { code: number | null; reason: string | null };
+  /** When Meta says it happened (the status's timestamp). */
+  at: Date;
 }
 
 /** What another part of Parley does with the messages field's batches (campaigns, bots, routing). */

@@ -74,7 +74,7 @@ export function inboundStatuses(d: StatusesDeps, handlers: InboundHandler[]) {
         if (!applicable(s)) continue;
         const reason = s.status === 'failed' ? failureReasonOf(s.errors) : null;
         const updated = await ch.applyStatus(tx, ws, s.id, s.status, reason);
-        applied.push({ wamid: s.id, status: s.status, failure: { code: s.errors?.[0]?.code ?? null, reason } });
+        applied.push({ wamid: s.id, status: s.status, failure: { code: s.errors?.[0]?.code ?? null, reason }, at: timeOf(s.timestamp) });
         if (updated) {
           changed.add(s.id);
           events.push({ type: 'message.status', payload: { message: conv.toMessage(updated) } });
