@@ -23,6 +23,7 @@ import type { Outbound } from '../../src/server/messaging/outbound';
 import type { ServiceDeps } from '../../src/server/services/context';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
+import { healthOfPhoneNumber } from '../../src/server/services/number-health';
 import { openTestDatabase } from '../support/server';
 import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 
@@ -378,5 +379,16 @@ describe('account-level refusals halt the campaign', () => {
     await runner().tick();
     expect(await campaignRow(c.id)).toMatchObject({ status: 'paused', haltCode: code, haltReason: `refused ${code}` });
     expect((await recipientRow(recipients[0].id)).status).toBe('pending');
+  });
+});
+
+describe('portfolio messaging limit', () => {
+  it("is read from the new Graph field, with the deprecated per-number tier as a fallback", () => {
+    expect(healthOfPhoneNumber({ id: 'pn', display_phone_number: '+44 20 7183 8750', messaging_limit_tier: 'TIER_1K', whatsapp_business_manager_messaging_limit: 'TIER_10K' })).toMatchObject({
+      messagingLimitTier: 'TIER_1K',
+      portfolioMessagingLimit: 'TIER_10K',
+    });
+    expect(healthOfPhoneNumber({ id: 'pn', display_phone_number: '+44 20 7183 8750', messaging_limit_tier: 'TIER_2K' })).toMatchObject({ portfolioMessagingLimit: 'TIER_2K' });
+    expect(healthOfPhoneNumber({ id: 'pn', display_phone_number: '+44 20 7183 8750' })).not.toHaveProperty('portfolioMessagingLimit');
   });
 });

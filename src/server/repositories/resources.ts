@@ -81,7 +81,6 @@ export const toCampaign = (r: typeof t.campaigns.$inferSelect): Campaign => ({
   deployedAt: isoOrNull(r.deployedAt),
   triggerKeyHint: r.triggerKeyHint,
   halt: r.haltCode !== null && r.haltedAt ? { code: r.haltCode, reason: r.haltReason ?? '', at: iso(r.haltedAt) } : null,
-  holdReason: r.holdReason,
 });
 
 export const toAttribute = (r: typeof t.attributes.$inferSelect): Attribute => ({
@@ -151,6 +150,7 @@ export const toWhatsappAccount = (r: typeof t.whatsappAccounts.$inferSelect): Wh
     ? {
         qualityRating: r.qualityRating,
         messagingLimitTier: r.messagingLimitTier,
+        portfolioMessagingLimit: r.portfolioMessagingLimit,
         throughputLevel: r.throughputLevel,
         lastEvent: r.qualityEvent,
         updatedAt: iso(r.healthUpdatedAt),

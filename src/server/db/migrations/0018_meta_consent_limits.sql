@@ -5,5 +5,4 @@ ALTER TABLE "workspaces" ADD COLUMN "skip_us_marketing" boolean DEFAULT false NO
 ALTER TABLE "campaigns" ADD COLUMN "halt_code" integer;--> statement-breakpoint
 ALTER TABLE "campaigns" ADD COLUMN "halt_reason" text;--> statement-breakpoint
 ALTER TABLE "campaigns" ADD COLUMN "halted_at" timestamp (3) with time zone;--> statement-breakpoint
-ALTER TABLE "campaigns" ADD COLUMN "hold_reason" text;--> statement-breakpoint
 ALTER TABLE "whatsapp_accounts" ADD COLUMN "portfolio_messaging_limit" text;

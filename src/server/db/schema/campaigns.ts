@@ -29,8 +29,6 @@ export const campaigns = pgTable(
     haltCode: integer('halt_code'),
     haltReason: text('halt_reason'),
     haltedAt: timestamp('halted_at', { withTimezone: true, precision: 3 }),
-    /** Why recipients wait although the campaign runs (the portfolio's messaging limit is used up). */
-    holdReason: text('hold_reason'),
     createdAt: createdAt(),
   },
   (t) => [

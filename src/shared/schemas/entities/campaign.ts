@@ -62,8 +62,6 @@ export const Campaign = z.object({
    * expired token ...): Meta's code and words. The recipients not sent yet stay pending; resume sends them.
    */
   halt: z.object({ code: z.number().int(), reason: z.string(), at: Timestamp }).nullable().optional(),
-  /** Addition: why recipients wait although the campaign runs (the portfolio's daily messaging limit). */
-  holdReason: z.string().nullable().optional(),
 });
 export type Campaign = z.infer<typeof Campaign>;
 /** How many of a campaign's log rows succeeded and how many failed. */
