@@ -40,6 +40,16 @@ export function registerControl(app: FastifyInstance, core: SandboxCore, origin:
     }
   });
 
+  // The customer stops or resumes marketing in WhatsApp (a `user_preferences` webhook follows).
+  app.post('/_sandbox/customers/:waId/preferences', async (req: FastifyRequest, reply: FastifyReply) => {
+    const { waId } = req.params as { waId: string };
+    const b = isObj(req.body) ? req.body : {};
+    const account = b.phoneNumberId ? core.state.accounts.get(String(b.phoneNumberId)) : [...core.state.accounts.values()][0];
+    if (!account || (b.value !== 'stop' && b.value !== 'resume')) return reply.code(400).send({ error: "body must be { value: 'stop' | 'resume', phoneNumberId? }" });
+    await core.messaging.setMarketingPreference(account, waId, b.value);
+    return { waId, value: b.value };
+  });
+
   app.post('/_sandbox/webhook-url', async (req) => {
     const url = isObj(req.body) && typeof req.body.url === 'string' ? req.body.url : undefined;
     core.state.webhooks.setWebhookUrl(url);

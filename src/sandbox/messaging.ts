@@ -58,6 +58,8 @@ export class Messaging {
   private refused: (RefusedShare & { seen: number }) | null = null;
   private readonly syncFailures: InjectedFailure[] = [];
   private readonly asyncFailures: InjectedFailure[] = [];
+  /** Customers (wa_id) who stopped marketing messages from this business in WhatsApp. */
+  private readonly stoppedMarketing = new Set<string>();
 
   constructor(
     private readonly state: SandboxState,
@@ -172,13 +174,42 @@ export class Messaging {
       at: new Date(this.state.now()),
     };
     this.state.sent.push(message);
-    const asyncFailure = outside ? { code: 131047, details: windowDetails } : this.asyncFailures.shift();
+    // As at Meta: a marketing template to a customer who stopped marketing is accepted, then fails with 131050.
+    const stopped = template?.category === 'MARKETING' && this.stoppedMarketing.has(p.waId);
+    const asyncFailure = outside
+      ? { code: 131047, details: windowDetails }
+      : stopped
+        ? { code: 131050, details: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.' }
+        : this.asyncFailures.shift();
     this.progress(account, message, p, template, asyncFailure);
     return {
       messaging_product: 'whatsapp',
       contacts: [{ input: p.to, wa_id: p.waId }],
       messages: [{ id: message.id, ...(template ? { message_status: 'accepted' } : {}) }],
     };
+  }
+
+  /**
+   * The customer stops or resumes marketing messages in WhatsApp (Offers and announcements): Meta's
+   * `user_preferences` webhook follows; resolves once it was delivered or given up.
+   */
+  async setMarketingPreference(account: SandboxAccount, waId: string, value: 'stop' | 'resume'): Promise<void> {
+    if (value === 'stop') this.stoppedMarketing.add(waId);
+    else this.stoppedMarketing.delete(waId);
+    this.state.log(`customer ${waId}: ${value} marketing messages`);
+    await this.state.webhooks.push(account.wabaAccountId, 'user_preferences', {
+      ...webhookMetadata(account),
+      contacts: [{ profile: { name: 'Customer' }, wa_id: waId }],
+      user_preferences: [
+        {
+          wa_id: waId,
+          detail: value === 'stop' ? 'User requested to stop marketing messages' : 'User requested to resume marketing messages',
+          category: 'marketing_messages',
+          value,
+          timestamp: Math.floor(this.state.now() / 1000),
+        },
+      ],
+    });
   }
 
   private markRead(account: SandboxAccount, body: Obj): object {

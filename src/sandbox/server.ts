@@ -263,6 +263,7 @@ function phoneNumberView(a: SandboxAccount, health: NumberHealthState) {
     code_verification_status: 'VERIFIED',
     quality_rating: health.qualityRating,
     messaging_limit_tier: health.messagingLimitTier,
+    whatsapp_business_manager_messaging_limit: health.messagingLimitTier,
     platform_type: 'CLOUD_API',
     throughput: { level: health.throughputLevel },
   };

@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, defaultAnswers, polyfillDom, renderApp } from './support/app';
 
-const initial = { optOutKeywords: ['ARRET'], timeZone: 'UTC', optOutConfirmation: '' };
+const initial = { optOutKeywords: ['ARRET'], timeZone: 'UTC', optOutConfirmation: '', skipUsMarketing: false };
 
 beforeAll(() => polyfillDom());
 

@@ -101,7 +101,7 @@ describe('campaign settings', () => {
       body: { optOutKeywords: ['arret', 'ARRET', 'baja'], timeZone: 'Europe/Paris', optOutConfirmation: 'Unsubscribed. Reply START to come back.' },
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toEqual({ optOutKeywords: ['ARRET', 'BAJA'], timeZone: 'Europe/Paris', optOutConfirmation: 'Unsubscribed. Reply START to come back.' });
+    expect(saved.json()).toEqual({ optOutKeywords: ['ARRET', 'BAJA'], timeZone: 'Europe/Paris', optOutConfirmation: 'Unsubscribed. Reply START to come back.', skipUsMarketing: false });
     const [ws] = await ta.db.select().from(t.workspaces).where(eq(t.workspaces.id, admin.workspaceId));
     expect(ws).toMatchObject({ optOutKeywords: ['ARRET', 'BAJA'], timeZone: 'Europe/Paris' });
 
@@ -230,19 +230,19 @@ describe('scheduled start', () => {
 });
 
 describe('retarget', () => {
-  it('a new campaign for exactly the recipients that failed with 131049 sends to them and nobody else', async () => {
+  it('a new campaign for exactly the recipients that failed with 131026 sends to them and nobody else', async () => {
     const segmentId = await segmentOf('R', 6);
     const id = await newCampaign('oneTime', { type: 'OneTimeTriggerNode', data: { label: 'Start', segmentId } });
-    ta.sandbox.injectFailure({ code: 131049, count: 2 });
+    ta.sandbox.injectFailure({ code: 131026, count: 2 });
     expect((await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} })).statusCode).toBe(200);
     await until(async () => (await campaignRow(id)).status === 'completed');
     const logs = await ta.db.select().from(t.campaignLogs).where(eq(t.campaignLogs.campaignId, id));
-    const failed = logs.filter((l) => l.errorCode === 131049).map((l) => l.phoneNumber).sort();
+    const failed = logs.filter((l) => l.errorCode === 131026).map((l) => l.phoneNumber).sort();
     expect(failed).toHaveLength(2);
 
-    const res = await ta.call('POST', `/campaign/${id}/retarget`, { token: admin.token, body: { outcome: 'failed', errorCode: 131049, name: 'Again, 131049' } });
+    const res = await ta.call('POST', `/campaign/${id}/retarget`, { token: admin.token, body: { outcome: 'failed', errorCode: 131026, name: 'Again, 131026' } });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'Again, 131049', type: 'oneTime', status: 'draft' });
+    expect(res.json()).toMatchObject({ name: 'Again, 131026', type: 'oneTime', status: 'draft' });
     const retargetId = res.json().id as string;
     const before = ta.sandbox.deliveries(number.phoneNumberId).perRecipient;
     const sentBefore = Object.fromEntries(logs.map((l) => [l.phoneNumber, before[l.phoneNumber.slice(1)] ?? 0]));

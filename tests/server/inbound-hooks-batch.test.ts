@@ -129,7 +129,7 @@ describe('campaign log lines of a batch of statuses', () => {
   it('end where the same statuses one at a time leave them, each wamid in its order', async () => {
     const db = database.db;
     const [campaign] = await db.insert(t.campaigns).values({ workspaceId: ws, name: 'Statuses', type: 'oneTime', rfInstance: {}, memberId: owner }).returning();
-    const fail = { code: 131049, reason: 'Not delivered to keep engagement healthy' };
+    const fail = { code: 131026, reason: 'Message undeliverable' };
     const none = { code: null, reason: null };
     const sequences: StatusOfWamid['status'][][] = [
       ['delivered', 'read'],

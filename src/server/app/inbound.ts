@@ -13,6 +13,7 @@ import { messagePricingHandler } from '../whatsapp/message-pricing';
 import { type TemplateReviewsDeps, templateReviews } from '../whatsapp/template-reviews';
 import { type NumberQualityDeps, numberQuality } from '../whatsapp/number-quality';
 import { templateCategoryUpdates, templateQualityUpdates } from '../whatsapp/template-changes';
+import { marketingRefusals, userPreferences } from '../whatsapp/user-preferences';
 
 /** The services' deps, the Graph media downloader, and the services the handlers report to. */
 export type InboundDeps = ServiceDeps & {
@@ -25,7 +26,9 @@ export type InboundDeps = ServiceDeps & {
 
 export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
   // After a workspace's messages commit, in this order: campaigns (replies, opt-out), bots, auto-assignment.
+  // Inside the statuses' transaction: Meta's marketing stops (131050), then the campaign log lines.
   const messageHandlers: InboundHandler[] = [
+    marketingRefusals(),
     campaignsInboundHandler(d),
     botsInboundHandler(d),
     ...(d.afterInbound ? [routingInboundHandler({ afterInbound: d.afterInbound })] : []),
@@ -38,6 +41,7 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
     numberQuality(d),
     templateCategoryUpdates(d),
     templateQualityUpdates(d),
+    userPreferences(d),
   ];
   return createInboundPipeline(d, fields);
 }

@@ -13,6 +13,7 @@ import type { DeployCampaignBody, PatchCampaignBody, PauseCampaignBody } from '.
 import type { Executor } from '../db/client';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import type { WorkspaceContext } from '../services/caller';
+import { clearHalt } from '../repositories/campaign-halts';
 import * as runs from '../repositories/campaign-runs';
 import * as campaignRows from '../repositories/campaigns';
 import { toCampaign } from '../repositories/resources';
@@ -59,6 +60,7 @@ export function campaignService(d: ServiceDeps, runner: CampaignRunner) {
       await runs.setRunsStatus(tx, c.workspaceId, c.id, pause ? 'running' : 'paused', pause ? 'paused' : 'running');
       // Claimed recipients go back to pending: a batch under way checks its claim before each send and stops.
       if (pause) await runs.releaseClaimed(tx, c.workspaceId, c.id);
+      if (!pause) await clearHalt(tx, c.workspaceId, c.id);
       const updated = await campaignRows.updateCampaign(tx, c.workspaceId, c.id, { status: pause ? 'paused' : running, resumeAt });
       await campaignUpdated(tx, updated);
       return updated;

@@ -17,6 +17,7 @@ export function campaignSettingsService(d: Pick<ServiceDeps, 'db'>) {
         ...(body.optOutKeywords && { optOutKeywords: [...new Set(body.optOutKeywords.map((k) => k.toUpperCase()))] }),
         ...(body.timeZone && { timeZone: body.timeZone }),
         ...(body.optOutConfirmation !== undefined && { optOutConfirmation: body.optOutConfirmation }),
+        ...(body.skipUsMarketing !== undefined && { skipUsMarketing: body.skipUsMarketing }),
       });
       return campaignSettingsOf(ex(), ctx.workspaceId);
     },

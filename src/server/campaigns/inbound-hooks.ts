@@ -4,7 +4,8 @@
  *   workspace's own keywords (any case), or the tap of a template's marketing opt-out button ("Stop
  *   promotions"), opts the contact out of campaigns (with the workspace's confirmation, the window being open);
  *   START opts back in; any message marks the contact's campaign sends of the last 72 hours replied.
- * - inside a status webhook's transaction: the campaign log line of the wamid follows (never backwards).
+ * - inside a status webhook's transaction: the campaign log line of the wamid follows (never backwards); a
+ *   marketing send WhatsApp capped (131049) gets its one retry 24 hours on.
  */
 import type { Executor } from '../db/client';
 import * as campaignContacts from '../repositories/campaign-contacts';
@@ -15,6 +16,8 @@ import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 import type { InboundItem } from '../whatsapp/inbound-batch';
 import { normalisedWords as normalised, optInWords, optOutWords } from '../../shared/opt-out-words';
+import { marketingCapCode } from '../messaging/send-outcomes';
+import { requeueCappedSends } from './send-outcomes';
 
 /**
  * One statement per batch reads what the batch can mean for campaigns: the workspace's keywords and, for the
@@ -77,5 +80,6 @@ export async function campaignStatusesApplied(tx: Executor, workspaceId: string,
   }
   const changed = new Set<string>();
   for (const round of rounds) for (const id of await inbound.applyDeliveryStatuses(tx, workspaceId, round)) changed.add(id);
+  await requeueCappedSends(tx, workspaceId, list.filter((s) => s.status === 'failed' && s.failure.code === marketingCapCode).map((s) => s.wamid));
   return [...changed];
 }

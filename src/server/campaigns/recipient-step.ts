@@ -17,17 +17,16 @@ import { OutcomeUnknownError, SendInFlightError, pairRateLimitCode } from '../me
 import { valuesFromMapping, prepareTemplateSend, type TemplateValues } from '../messaging/template-send';
 import { GraphApiError } from '../whatsapp/graph-errors';
 import type { DeployedCanvas, SendStep } from './deployed-canvas';
+import { type LogBase, type Outcome, beforeSend, cappedRetryMark, haltedOutcome, limitOutcome, sendKey } from './send-outcomes';
 import { nextSendTime, recipientTimeZone } from './send-window';
 
 const unknownOutcomeReason = 'outcome unknown, not resent';
 const optedOutReason = 'opted out';
 
-/** No move: the recipient was released (paused) or deleted before its send was handed over; nothing went out. */
-export type Outcome = { move?: RecipientMove; log?: LogLine };
+export type { Outcome };
 
 /** Thrown before a send's claim when its recipient may no longer be sent (paused, deleted). */
 class ClaimReleasedError extends Error {}
-type LogBase = Omit<LogLine, 'messageStatus' | 'deliveryState' | 'reason' | 'errorCode' | 'wamid'>;
 type Template = NonNullable<Awaited<ReturnType<typeof r.whatsappTemplates.get>>>;
 
 /** What every step of the runner uses. */
@@ -45,6 +44,8 @@ export interface StepDeps {
 export interface BatchContext {
   timeZone: string;
   attributeNames: Map<string, string>;
+  /** Marketing templates to US numbers are skipped before sending. */
+  skipUsMarketing: boolean;
   template(id: string): Promise<Awaited<ReturnType<typeof r.whatsappTemplates.get>>>;
 }
 
@@ -66,7 +67,7 @@ export async function runRecipientStep(s: StepDeps, c: ClaimedRecipient, canvas:
 function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: DeployedCanvas, contact: ContactRow, ctx: BatchContext, tpl: Template | null, base: LogBase): { outcome: Outcome } | { tpl: Template; values: TemplateValues } {
   const end = (reason: string, deliveryState: LogLine['deliveryState'] = 'failed'): { outcome: Outcome } => ({
     outcome: {
-      move: { id: c.id, status: deliveryState === 'optedOut' ? 'skipped' : 'failed', stepId: step.id, nextAt: null, attempts: c.attempts },
+      move: { id: c.id, status: deliveryState === 'failed' ? 'failed' : 'skipped', stepId: step.id, nextAt: null, attempts: c.attempts },
       log: { ...base, messageStatus: 'failed', deliveryState, reason, errorCode: null, wamid: null },
     },
   });
@@ -74,6 +75,9 @@ function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: De
   const due = nextSendTime(s.now(), canvas.sendWindow, recipientTimeZone(contact, ctx.timeZone));
   if (due.getTime() > s.now().getTime() + 1000) return { outcome: { move: { id: c.id, status: 'pending', stepId: step.id, nextAt: due, attempts: c.attempts } } };
   if (!tpl) return end('The template of this step no longer exists');
+  const limit = beforeSend(contact, tpl, ctx.skipUsMarketing);
+  if (limit && 'halt' in limit) return { outcome: haltedOutcome(c, step.id, s.now(), limit.halt) };
+  if (limit) return end(limit.skip.reason, limit.skip.state);
   if (tpl.status !== 'APPROVED') return end(`Template ${tpl.name} is ${tpl.status}; only approved templates can be sent`);
   const mapped = valuesFromMapping(tpl, step.variables, toContact(contact), ctx.attributeNames, step.headerMediaLink);
   if ('missing' in mapped) return end(`Not sent: ${mapped.missing}`);
@@ -96,22 +100,26 @@ async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas:
         actor: { type: 'campaign', campaignId: c.campaignId },
         target: { contactId: contact.id, whatsappAccountId: step.whatsappAccountId },
         content,
-        idempotencyKey: keyOf(c, step),
+        idempotencyKey: sendKey(c, step.id),
       },
       { beforeClaim },
     );
     const next = canvas.next(step.id);
     return {
-      move: { id: c.id, status: next ? 'pending' : 'done', stepId: next, nextAt: next ? s.now() : null, attempts: 0 },
+      // A send on its one 131049 retry keeps the mark, so a later `failed` 131049 status does not retry it again.
+      move: { id: c.id, status: next ? 'pending' : 'done', stepId: next, nextAt: next ? s.now() : null, attempts: c.attempts === cappedRetryMark ? cappedRetryMark : 0 },
       log: { ...base, messageStatus: 'success', deliveryState: 'sent', reason: null, errorCode: null, wamid: sent.wamid },
     };
   } catch (err) {
     if (err instanceof ClaimReleasedError) return {};
+    if (err instanceof GraphApiError && !err.mayHaveArrived) {
+      const limited = limitOutcome(c, step.id, base, contact, err, s.now());
+      if (limited) return limited;
+    }
     return sendOutcome(s, c, step, canvas, base, err instanceof OutcomeUnknownError || err instanceof GraphApiError || err instanceof HttpError || err instanceof SendInFlightError ? err : await unclassified(s, c, step, err));
   }
 }
 
-const keyOf = (c: ClaimedRecipient, step: SendStep) => `campaign:${c.id}:${step.id}`;
 
 /**
  * An error the outbound path did not classify (its final write failed, the database was gone a moment): the
@@ -119,7 +127,7 @@ const keyOf = (c: ClaimedRecipient, step: SendStep) => `campaign:${c.id}:${step.
  * line) or, when nothing was claimed, the same step a little later; never a failed batch.
  */
 async function unclassified(s: StepDeps, c: ClaimedRecipient, step: SendStep, err: unknown): Promise<Error> {
-  const state = await s.sendState(c.workspaceId, keyOf(c, step)).catch(() => null);
+  const state = await s.sendState(c.workspaceId, sendKey(c, step.id)).catch(() => null);
   if (state?.status === 'unknown' || state?.status === 'claimed' || state?.status === 'sent') return new OutcomeUnknownError('', state.waMessageId);
   return new RetryLaterError(err instanceof Error ? err.message : 'unexpected error');
 }

@@ -16,6 +16,7 @@ import type { CanvasOf } from './canvas-cache';
 import { completeCampaignsOf } from './completion';
 import type { Progress } from './events';
 import { type BatchContext, type Outcome, type StepDeps, runRecipientStep } from './recipient-step';
+import { applyOutcomeEffects } from './send-outcomes';
 
 export interface BatchDeps extends Omit<StepDeps, 'stillClaimed' | 'sendState'>, Pick<ServiceDeps, 'db' | 'log'> {
   progress: Pick<Progress, 'changed'>;
@@ -29,6 +30,7 @@ async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchC
   const templates = new Map<string, ReturnType<typeof r.whatsappTemplates.get>>();
   return {
     timeZone: settings.timeZone,
+    skipUsMarketing: settings.skipUsMarketing,
     attributeNames,
     template: (id) => {
       if (!templates.has(id)) templates.set(id, r.whatsappTemplates.get(b.db.db, workspaceId, id));
@@ -46,6 +48,7 @@ async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: Claime
     const existing = await runs.lockExistingRecipients(tx, [...new Set(claimed.map((c) => c.campaignId))], claimed.map((c) => c.id));
     await logLines.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log && existing.has(o.log.recipientId) ? [o.log] : [])));
     await runs.moveRecipients(tx, workspaceId, outcomes.flatMap((o) => (o.move ? [o.move] : [])));
+    for (const row of await applyOutcomeEffects(tx, workspaceId, outcomes)) b.log.warn({ campaignId: row.id, code: row.haltCode }, 'campaign halted by WhatsApp');
     // Not waiting for a run another transaction holds (a snapshot chunk can take seconds): the sweep completes it.
     const done = await runs.completeFinishedRuns(tx, [...new Set(claimed.map((c) => c.runId))], { wait: false });
     return completeCampaignsOf(tx, done);

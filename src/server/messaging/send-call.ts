@@ -11,7 +11,7 @@ import type { OutboundLog } from './outbound-deps';
 import type { OutboundRequest } from './outbound-request';
 import type { SendTarget } from './outbound-target';
 import type { Pacer } from './pacer';
-import { OutcomeUnknownError, pairRateLimitCode } from './send-outcomes';
+import { OutcomeUnknownError, haltingCodes, pairRateLimitCode } from './send-outcomes';
 
 export interface GraphCall {
   db: Database;
@@ -54,7 +54,8 @@ export async function settleNotTaken(c: Pick<GraphCall, 'db' | 'log'>, req: Outb
   if (err instanceof GraphApiError && !err.mayHaveArrived) {
     // 131056 (pair rate): too many messages to this one customer. Not the number's fault (no back-off) and not
     // final: the key stays sendable, and the caller (a campaign's runner) tries that recipient again later.
-    const status = err.retryable || err.code === pairRateLimitCode ? 'pending' : 'failed';
+    // An account-level refusal (haltingCodes) stays sendable too: the same send goes once the account is fixed.
+    const status = err.retryable || err.code === pairRateLimitCode || (err.code !== undefined && haltingCodes.has(err.code)) ? 'pending' : 'failed';
     await sends.finish(c.db.db, ws, sendId, { status, errorCode: err.code ?? null, failureReason: err.userMessage });
     throw err;
   }

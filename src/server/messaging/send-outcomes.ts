@@ -3,6 +3,18 @@ import type { Message } from '../../shared';
 
 /** Meta's pair-rate refusal (too many messages to one customer): retryable for that recipient alone. */
 export const pairRateLimitCode = 131056;
+/** Meta's per-user marketing limit (also every marketing template to a US number): try once more after 24 h. */
+export const marketingCapCode = 131049;
+/** The customer stopped marketing messages in WhatsApp: never retried. */
+export const marketingStoppedCode = 131050;
+
+/**
+ * Account-level refusals: the number, the template or the whole account cannot send now (rate limit of the
+ * account, spam restriction, paused or disabled template, expired token, policy block, locked account, payment,
+ * marketing off on the Cloud API, misclassification limit). Meta did not take the message, and fixing the account
+ * makes the same send go, so the send stays `pending` and a campaign halts instead of failing its audience.
+ */
+export const haltingCodes: ReadonlySet<number> = new Set([80007, 131048, 132015, 132016, 190, 368, 131031, 131042, 131063, 131064]);
 
 /** Meta may or may not have the message; it is not sent again automatically. */
 export class OutcomeUnknownError extends Error {

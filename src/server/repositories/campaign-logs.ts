@@ -97,13 +97,16 @@ export interface LogLine {
   phoneNumber: string;
   templateName: string;
   messageStatus: 'success' | 'failed';
-  deliveryState: 'sent' | 'failed' | 'unknown' | 'optedOut';
+  deliveryState: 'sent' | 'failed' | 'unknown' | 'optedOut' | 'capped';
   reason: string | null;
   errorCode: number | null;
   wamid: string | null;
 }
 
-/** One log line per recipient and send step: written again (a replayed send) it keeps the state it reached. */
+/**
+ * One log line per recipient and send step: written again (a replayed send) it keeps the state it reached,
+ * except a `capped` line, which the step's one retry after 131049 writes anew.
+ */
 export async function upsertLogs(ex: Executor, workspaceId: string, lines: LogLine[]): Promise<void> {
   if (lines.length === 0) return;
   const l = t.campaignLogs;
@@ -112,7 +115,15 @@ export async function upsertLogs(ex: Executor, workspaceId: string, lines: LogLi
     .values(lines.map((x) => ({ workspaceId, ...x, waMessageId: x.wamid })))
     .onConflictDoUpdate({
       target: [l.workspaceId, l.recipientId, l.stepId],
-      set: { updatedAt: sql`now()` },
+      set: {
+        updatedAt: sql`now()`,
+        ...Object.fromEntries(
+          (['deliveryState', 'messageStatus', 'reason', 'errorCode', 'waMessageId'] as const).map((k) => [
+            k,
+            sql.raw(`case when campaign_logs.delivery_state = 'capped' then excluded.${l[k].name} else campaign_logs.${l[k].name} end`),
+          ]),
+        ),
+      },
     });
   // A status webhook may have come before this line was written (it updated the message, found no line): take
   // the message's state. FOR SHARE waits for a status transaction under way, which then finds the line.

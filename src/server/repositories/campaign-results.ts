@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { CampaignCounts } from '../../shared/schemas/entities';
 import { type Executor, rowsOf } from '../db/client';
 
-const zero: CampaignCounts = { recipients: 0, pending: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, unknown: 0, optedOut: 0 };
+const zero: CampaignCounts = { recipients: 0, pending: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, unknown: 0, optedOut: 0, capped: 0 };
 export const emptyCounts = (): CampaignCounts => ({ ...zero });
 
 /** Counts of each campaign: recipients from campaign_recipients, the rest from its log lines (one query). */
@@ -31,7 +31,8 @@ export async function countsOf(ex: Executor, workspaceId: string, campaignIds: s
                count(*) filter (where replied_at is not null) as replied,
                count(*) filter (where delivery_state = 'failed') as failed,
                count(*) filter (where delivery_state = 'unknown') as unknown,
-               count(*) filter (where delivery_state = 'optedOut') as "optedOut"
+               count(*) filter (where delivery_state = 'optedOut') as "optedOut",
+               count(*) filter (where delivery_state = 'capped') as capped
           from campaign_logs
          where workspace_id = ${workspaceId} and campaign_id in (${ids})
          group by campaign_id
@@ -40,7 +41,7 @@ export async function countsOf(ex: Executor, workspaceId: string, campaignIds: s
              coalesce(rec.recipients, 0) as recipients, coalesce(rec.pending, 0) as pending,
              coalesce(lg.sent, 0) as sent, coalesce(lg.delivered, 0) as delivered, coalesce(lg.read, 0) as read,
              coalesce(lg.replied, 0) as replied, coalesce(lg.failed, 0) as failed, coalesce(lg.unknown, 0) as unknown,
-             coalesce(lg."optedOut", 0) as "optedOut"
+             coalesce(lg."optedOut", 0) as "optedOut", coalesce(lg.capped, 0) as capped
         from rec full join lg on lg.campaign_id = rec.campaign_id`),
   );
   for (const r of rows) {

@@ -7,15 +7,17 @@ export interface WorkspaceCampaignSettings {
   timeZone: string;
   optOutKeywords: string[];
   optOutConfirmation: string;
+  /** Marketing templates to US numbers are skipped before sending. */
+  skipUsMarketing: boolean;
 }
 
 export async function campaignSettingsOf(ex: Executor, workspaceId: string): Promise<WorkspaceCampaignSettings> {
   const w = t.workspaces;
   const [row] = await ex
-    .select({ timeZone: w.timeZone, optOutKeywords: w.optOutKeywords, optOutConfirmation: w.optOutConfirmation })
+    .select({ timeZone: w.timeZone, optOutKeywords: w.optOutKeywords, optOutConfirmation: w.optOutConfirmation, skipUsMarketing: w.skipUsMarketing })
     .from(w)
     .where(eq(w.id, workspaceId));
-  return row ?? { timeZone: 'UTC', optOutKeywords: [], optOutConfirmation: '' };
+  return row ?? { timeZone: 'UTC', optOutKeywords: [], optOutConfirmation: '', skipUsMarketing: false };
 }
 
 export async function setCampaignSettings(ex: Executor, workspaceId: string, set: Partial<WorkspaceCampaignSettings>): Promise<void> {

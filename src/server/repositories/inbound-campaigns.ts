@@ -53,8 +53,8 @@ const rank = sql`(case l.delivery_state when 'pending' then 0 when 'unknown' the
 
 /**
  * Statuses of distinct wamids, in one statement, by the rules of campaign-runs' applyDeliveryStatus:
- * delivered and read move a log line forward only; failed ends a line not read yet. Answers the campaigns
- * whose lines changed.
+ * delivered and read move a log line forward only; failed ends a line not read yet (131049: `capped`, 131050:
+ * `optedOut`, neither a failure of the campaign). Answers the campaigns whose lines changed.
  */
 export async function applyDeliveryStatuses(ex: Executor, workspaceId: string, list: StatusOfWamid[]): Promise<string[]> {
   if (list.length === 0) return [];
@@ -62,7 +62,7 @@ export async function applyDeliveryStatuses(ex: Executor, workspaceId: string, l
   const rows = rowsOf<{ campaign_id: string }>(
     await ex.execute(sql`
       update campaign_logs l
-         set delivery_state = v.status,
+         set delivery_state = case when v.status <> 'failed' then v.status when v.code = 131049 then 'capped' when v.code = 131050 then 'optedOut' else 'failed' end,
              message_status = case when v.status = 'failed' then 'failed' else 'success' end,
              reason = case when v.status = 'failed' then v.reason when l.delivery_state = 'unknown' then null else l.reason end,
              error_code = case when v.status = 'failed' then v.code else l.error_code end,

@@ -80,6 +80,7 @@ export const toCampaign = (r: typeof t.campaigns.$inferSelect): Campaign => ({
   scheduledAt: isoOrNull(r.scheduledAt),
   deployedAt: isoOrNull(r.deployedAt),
   triggerKeyHint: r.triggerKeyHint,
+  halt: r.haltCode !== null && r.haltedAt ? { code: r.haltCode, reason: r.haltReason ?? '', at: iso(r.haltedAt) } : null,
 });
 
 export const toAttribute = (r: typeof t.attributes.$inferSelect): Attribute => ({
@@ -109,6 +110,10 @@ export const toContact = (r: typeof t.contacts.$inferSelect): Contact => ({
   meta_source_type: r.metaSourceType,
   meta_ctwa_clid: r.metaCtwaClid,
   optedOut: r.optedOutAt !== null,
+  marketingConsent:
+    r.marketingConsent && r.marketingConsentSource && r.marketingConsentAt
+      ? { value: r.marketingConsent, source: r.marketingConsentSource, at: iso(r.marketingConsentAt) }
+      : null,
 });
 
 export const toSegment = (r: typeof t.segments.$inferSelect): Segment => ({
@@ -145,6 +150,7 @@ export const toWhatsappAccount = (r: typeof t.whatsappAccounts.$inferSelect): Wh
     ? {
         qualityRating: r.qualityRating,
         messagingLimitTier: r.messagingLimitTier,
+        portfolioMessagingLimit: r.portfolioMessagingLimit,
         throughputLevel: r.throughputLevel,
         lastEvent: r.qualityEvent,
         updatedAt: iso(r.healthUpdatedAt),

@@ -20,6 +20,10 @@ export function healthOfPhoneNumber(info: PhoneNumberInfo) {
   return {
     ...(info.quality_rating !== undefined && { qualityRating: info.quality_rating }),
     ...(info.messaging_limit_tier !== undefined && { messagingLimitTier: info.messaging_limit_tier }),
+    // The portfolio's limit: the new field, the deprecated per-number one when Meta does not send it yet.
+    ...((info.whatsapp_business_manager_messaging_limit ?? info.messaging_limit_tier) !== undefined && {
+      portfolioMessagingLimit: info.whatsapp_business_manager_messaging_limit ?? info.messaging_limit_tier,
+    }),
     ...(info.throughput?.level !== undefined && { throughputLevel: info.throughput.level }),
     healthUpdatedAt: new Date(),
   };

@@ -220,7 +220,7 @@ function accountCalls(t: GraphTransport): Pick<GraphClient, 'listFlows' | 'getPh
       return t.request<PhoneNumberInfo>(creds.token, {
         method: 'GET',
         path: enc(creds.phoneNumberId),
-        query: { fields: 'id,display_phone_number,verified_name,quality_rating,code_verification_status,platform_type,throughput,messaging_limit_tier' },
+        query: { fields: 'id,display_phone_number,verified_name,quality_rating,code_verification_status,platform_type,throughput,messaging_limit_tier,whatsapp_business_manager_messaging_limit' },
         idempotent: true,
       });
     },

@@ -110,6 +110,10 @@ export function classifyGraphError(code: number | undefined, httpStatus: number,
     case 131031:
     case 131048:
     case 131049:
+    case 131050:
+    case 131042:
+    case 131063:
+    case 131064:
     case 368:
       return 'policy';
     case 1:
@@ -145,6 +149,10 @@ const byCode: Record<number, string> = {
   132012: "A template variable has the wrong format for the template.",
   131026: 'The message could not be delivered: the number may not be on WhatsApp, or uses an old app version.',
   131049: 'WhatsApp did not deliver this marketing message to keep engagement healthy; try again later.',
+  131050: 'The customer stopped marketing messages from this business in WhatsApp.',
+  131042: 'WhatsApp refused the message because of a payment problem on the WhatsApp Business Account.',
+  131063: 'Marketing messages are turned off for this WhatsApp Business Account on the Cloud API.',
+  131064: 'The account reached its limit of templates sent in the wrong category.',
   131048: 'Sending is restricted because customers blocked or reported this number; slow down and check its quality.',
   131031: 'The WhatsApp account is locked by Meta.',
   368: 'The WhatsApp account is temporarily blocked by Meta for a policy violation.',

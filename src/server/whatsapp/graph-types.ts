@@ -202,4 +202,6 @@ export interface PhoneNumberInfo {
   throughput?: { level: string };
   /** TIER_250, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED (reference §7). */
   messaging_limit_tier?: string;
+  /** The business portfolio's messaging limit, shared by its numbers (replaces messaging_limit_tier). */
+  whatsapp_business_manager_messaging_limit?: string;
 }

@@ -60,6 +60,8 @@ export interface AppliedStatus {
   failure: { code: number | null; reason: string | null };
   /** The status's `pricing`, when it has one, and the status time (unix seconds). */
   pricing?: { value: StatusPricing; at: number };
+  /** When Meta says it happened (the status's timestamp). */
+  at: Date;
 }
 
 /** What another part of Parley does with the messages field's batches (campaigns, bots, routing). */

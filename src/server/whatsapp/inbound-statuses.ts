@@ -75,7 +75,7 @@ export function inboundStatuses(d: StatusesDeps, handlers: InboundHandler[]) {
         const reason = s.status === 'failed' ? failureReasonOf(s.errors) : null;
         const updated = await ch.applyStatus(tx, ws, s.id, s.status, reason);
         const pricing = s.pricing ? { value: s.pricing, at: Math.floor(timeOf(s.timestamp).getTime() / 1000) } : undefined;
-        applied.push({ wamid: s.id, status: s.status, failure: { code: s.errors?.[0]?.code ?? null, reason }, pricing });
+        applied.push({ wamid: s.id, status: s.status, failure: { code: s.errors?.[0]?.code ?? null, reason }, pricing, at: timeOf(s.timestamp) });
         if (updated) {
           changed.add(s.id);
           events.push({ type: 'message.status', payload: { message: conv.toMessage(updated) } });

@@ -86,6 +86,8 @@ export const CampaignSettingsBody = z.strictObject({
     .optional(),
   /** Sent after an opt-out when the 24-hour window allows; empty sends nothing. */
   optOutConfirmation: z.string().max(1024).optional(),
+  /** Skip marketing templates to US numbers before sending (WhatsApp refuses them); off if Meta lifts it. */
+  skipUsMarketing: z.boolean().optional(),
 });
 
 export const CreateAttributeBody = z.strictObject({

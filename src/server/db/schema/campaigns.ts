@@ -25,6 +25,10 @@ export const campaigns = pgTable(
     /** sha256 of the recurring trigger key (the key is shown once). */
     triggerKeyHash: text('trigger_key_hash'),
     triggerKeyHint: text('trigger_key_hint'),
+    /** Paused by an account-level refusal of Meta: its code and Meta's words (cleared on resume). */
+    haltCode: integer('halt_code'),
+    haltReason: text('halt_reason'),
+    haltedAt: timestamp('halted_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -114,8 +118,8 @@ export const campaignLogs = pgTable(
     createdAt: createdAt(),
     // ---- the runner's (ours) ----
     contactId: uuid('contact_id'),
-    /** pending, sent, delivered, read, failed, unknown, optedOut: only ever moves forward (see campaigns/status.ts). */
-    deliveryState: text('delivery_state', { enum: ['pending', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut'] }).notNull().default('sent'),
+    /** pending, sent, delivered, read, failed, unknown, optedOut, capped (131049): only ever moves forward (see campaigns/status.ts). */
+    deliveryState: text('delivery_state', { enum: ['pending', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut', 'capped'] }).notNull().default('sent'),
     errorCode: integer('error_code'),
     repliedAt: timestamp('replied_at', { withTimezone: true, precision: 3 }),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

@@ -46,6 +46,14 @@ export const contacts = pgTable(
     metaCtwaClid: text('meta_ctwa_clid'),
     /** Campaigns: opted out of campaigns since this time (null: not opted out). */
     optedOutAt: timestamp('opted_out_at', { withTimezone: true, precision: 3 }),
+    /**
+     * Meta's marketing consent, apart from Parley's opt-out: `stopped` or `resumed` as the customer set it in
+     * WhatsApp (`user_preferences`), or `stopped` by a 131050 refusal; `marketingConsentSource` says which, and
+     * `marketingConsentAt` when Meta says it happened (an older event never undoes a newer one).
+     */
+    marketingConsent: text('marketing_consent', { enum: ['stopped', 'resumed'] }),
+    marketingConsentSource: text('marketing_consent_source', { enum: ['user_preferences', '131050'] }),
+    marketingConsentAt: timestamp('marketing_consent_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -21,6 +21,8 @@ export const whatsappAccounts = pgTable(
     /** The number's health as Meta last told it (Graph read or phone_number_quality_update). */
     qualityRating: text('quality_rating'),
     messagingLimitTier: text('messaging_limit_tier'),
+    /** The business portfolio's messaging limit, shared by its numbers (TIER_250 ... TIER_UNLIMITED). */
+    portfolioMessagingLimit: text('portfolio_messaging_limit'),
     throughputLevel: text('throughput_level'),
     /** The last phone_number_quality_update event (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE, THROUGHPUT_UPGRADE...). */
     qualityEvent: text('quality_event'),

@@ -15,6 +15,8 @@ export const workspaces = pgTable('workspaces', {
   optOutKeywords: text('opt_out_keywords').array().notNull().default(sql`'{}'::text[]`),
   /** Sent after an opt-out when the 24-hour window allows; empty sends nothing. */
   optOutConfirmation: text('opt_out_confirmation').notNull().default('You will no longer receive campaign messages from us. Reply START to subscribe again.'),
+  /** Marketing templates to US numbers are skipped before sending (Meta refuses them with 131049); admins turn it on. */
+  skipUsMarketing: boolean('skip_us_marketing').notNull().default(false),
   createdAt: createdAt(),
 });
 

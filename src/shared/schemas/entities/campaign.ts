@@ -12,9 +12,11 @@ export const CampaignType = z.enum(['oneTime', 'recurring']);
 /**
  * Addition: where a log line's message stands. `unknown`: the send may or may not have reached WhatsApp (a
  * timeout or a crash mid-call); it is never resent, and a later status webhook for its wamid settles it.
- * `optedOut`: skipped because the contact opted out; `pending`: not sent yet (paused, waiting for its window).
+ * `optedOut`: skipped because the contact opted out (of Parley's campaigns, or of marketing in WhatsApp);
+ * `capped`: WhatsApp's per-user marketing limit (131049) or a marketing template to a US number, never a
+ * failure of the campaign; `pending`: not sent yet (paused, waiting for its window).
  */
-export const CampaignDeliveryState = z.enum(['pending', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut']);
+export const CampaignDeliveryState = z.enum(['pending', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut', 'capped']);
 export type CampaignDeliveryState = z.infer<typeof CampaignDeliveryState>;
 export const CampaignLog = z.object({
   id: Id,
@@ -56,6 +58,11 @@ export const Campaign = z.object({
   deployedAt: Timestamp.nullable(),
   /** Addition: the last four characters of the recurring trigger key (the key itself is shown once). */
   triggerKeyHint: z.string().nullable(),
+  /**
+   * Addition: paused by an account-level refusal of WhatsApp (a paused template, a restricted number, an
+   * expired token ...): Meta's code and words. The recipients not sent yet stay pending; resume sends them.
+   */
+  halt: z.object({ code: z.number().int(), reason: z.string(), at: Timestamp }).nullable().optional(),
 });
 export type Campaign = z.infer<typeof Campaign>;
 /** How many of a campaign's log rows succeeded and how many failed. */
@@ -75,6 +82,8 @@ export const CampaignCounts = z.object({
   failed: z.number().int(),
   unknown: z.number().int(),
   optedOut: z.number().int(),
+  /** Addition: held back by WhatsApp's marketing limits (131049, US numbers); not failures. */
+  capped: z.number().int().optional(),
 });
 export type CampaignCounts = z.infer<typeof CampaignCounts>;
 /**
@@ -124,5 +133,7 @@ export const CampaignSettings = z.object({
   optOutKeywords: z.array(z.string()),
   timeZone: z.string(),
   optOutConfirmation: z.string(),
+  /** Marketing templates to US numbers are skipped before sending (WhatsApp refuses them with 131049). */
+  skipUsMarketing: z.boolean(),
 });
 export type CampaignSettings = z.infer<typeof CampaignSettings>;

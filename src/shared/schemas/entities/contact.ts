@@ -26,5 +26,14 @@ export const Contact = z.object({
    * still works. The server always sends it; optional so that contacts cached before it existed still parse.
    */
   optedOut: z.boolean().optional(),
+  /**
+   * Addition: Meta's marketing consent, apart from `optedOut`: the customer stopped (or resumed) marketing
+   * messages in WhatsApp (`user_preferences`), or WhatsApp refused a marketing template as stopped (131050).
+   * Marketing campaigns skip a stopped contact; utility templates and live chat still go. Null: never told.
+   */
+  marketingConsent: z
+    .object({ value: z.enum(['stopped', 'resumed']), source: z.enum(['user_preferences', '131050']), at: z.string() })
+    .nullable()
+    .optional(),
 });
 export type Contact = z.infer<typeof Contact>;

@@ -23,6 +23,8 @@ export const WhatsappAccount = z.object({
       qualityRating: z.string().nullable(),
       /** TIER_250, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED... */
       messagingLimitTier: z.string().nullable(),
+      /** Addition: the business portfolio's limit, shared by all its numbers (unique customers in 24 hours). */
+      portfolioMessagingLimit: z.string().nullable().optional(),
       /** STANDARD (80 messages per second), HIGH (1,000) or NOT_APPLICABLE. */
       throughputLevel: z.string().nullable(),
       /** The last phone_number_quality_update event (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE, THROUGHPUT_UPGRADE...). */

@@ -113,6 +113,8 @@ function CampaignFacts({ campaign }: { campaign: Campaign }) {
   if (campaign.status === 'scheduled' && campaign.scheduledAt) parts.push(`starts ${formatDateTime(campaign.scheduledAt)}`);
   if (campaign.status === 'paused' && campaign.resumeAt) parts.push(`resumes ${formatDateTime(campaign.resumeAt)}`);
   if (campaign.deployedAt && campaign.status !== 'scheduled') parts.push(`deployed ${formatDateTime(campaign.deployedAt)}`);
+  // Halted by WhatsApp: its code and Meta's words; the recipients not sent yet wait for resume.
+  if (campaign.status === 'paused' && campaign.halt) parts.push(`halted by WhatsApp (${campaign.halt.code}): ${campaign.halt.reason}`);
   return <>{parts.join(' · ')}</>;
 }
 

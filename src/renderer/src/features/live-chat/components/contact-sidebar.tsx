@@ -89,6 +89,15 @@ export function ContactSidebar({
           {contact.optedOut ? 'Opt back in' : 'Opt out'}
         </Button>
       </div>
+      {/* Meta's consent, apart from Parley's opt-out: marketing campaigns skip a stopped contact. */}
+      {contact.marketingConsent?.value === 'stopped' && (
+        <div className="border-t border-border px-4 py-3 text-[13px]">
+          <Badge tone="amber">
+            {contact.marketingConsent.source === 'user_preferences' ? 'Stopped marketing messages in WhatsApp' : 'WhatsApp refused marketing: stopped by the customer (131050)'}
+          </Badge>
+          <p className="mt-1 text-fg-muted">Marketing campaigns skip this contact; utility templates and live chat still go.</p>
+        </div>
+      )}
 
       <ContactAttributes contact={contact} workspaceId={workspaceId} patch={patch} offline={offline} />
 

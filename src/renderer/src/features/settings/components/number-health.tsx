@@ -66,6 +66,12 @@ export function NumberHealth({
           </div>
           <p className="text-xs text-fg-muted">
             <span title="Messaging limit: customers Parley may start conversations with in 24 hours">{limitLabel(h.messagingLimitTier)}</span>
+            {h.portfolioMessagingLimit && (
+              <>
+                {' · '}
+                <span title="Business portfolio limit, shared by all its numbers">Portfolio: {limitLabel(h.portfolioMessagingLimit)}</span>
+              </>
+            )}
             {' · '}
             <span title="Throughput level at Meta" className="whitespace-nowrap">
               {throughput[h.throughputLevel ?? ''] ?? 'Throughput unknown'}

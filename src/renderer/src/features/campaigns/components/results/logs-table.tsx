@@ -26,6 +26,7 @@ const stateTone: Record<CampaignLogEntry['deliveryState'], BadgeTone> = {
   failed: 'red',
   unknown: 'amber',
   optedOut: 'amber',
+  capped: 'amber',
 };
 const stateLabel: Record<CampaignLogEntry['deliveryState'], string> = {
   pending: 'Pending',
@@ -35,6 +36,7 @@ const stateLabel: Record<CampaignLogEntry['deliveryState'], string> = {
   failed: 'Failed',
   unknown: 'Unknown',
   optedOut: 'Opted out',
+  capped: 'Capped by WhatsApp',
 };
 const columns = ['Phone number', 'Template', 'Status', 'Reason', 'Updated'];
 
