@@ -11,6 +11,8 @@ import { type MediaDownloader, messageContents } from '../whatsapp/inbound-conte
 import { inboundMessages } from '../whatsapp/inbound-messages';
 import { type TemplateReviewsDeps, templateReviews } from '../whatsapp/template-reviews';
 import { type NumberQualityDeps, numberQuality } from '../whatsapp/number-quality';
+import { systemMessages } from '../whatsapp/system-messages';
+import { userIdUpdates } from '../whatsapp/user-id-updates';
 
 /** The services' deps, the Graph media downloader, and the services the handlers report to. */
 export type InboundDeps = ServiceDeps & {
@@ -30,9 +32,10 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
   ];
   // Run in this order; messages first, since a status may be about a message of the same batch.
   const fields: FieldHandler[] = [
-    inboundMessages({ db: d.db, log: d.log, contents: messageContents(d) }, messageHandlers),
+    inboundMessages({ db: d.db, log: d.log, contents: messageContents(d), system: systemMessages(d) }, messageHandlers),
     templateReviews(d),
     numberQuality(d),
+    userIdUpdates(d),
   ];
   return createInboundPipeline(d, fields);
 }

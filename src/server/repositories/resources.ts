@@ -109,6 +109,9 @@ export const toContact = (r: typeof t.contacts.$inferSelect): Contact => ({
   meta_source_type: r.metaSourceType,
   meta_ctwa_clid: r.metaCtwaClid,
   optedOut: r.optedOutAt !== null,
+  userId: r.userId,
+  parentUserId: r.parentUserId,
+  username: r.username,
 });
 
 export const toSegment = (r: typeof t.segments.$inferSelect): Segment => ({

@@ -13,7 +13,11 @@ export const Contact = z.object({
   name: z.string().nullable(),
   attributes: z.record(z.string(), AttributeValue),
   channel: Channel,
-  phoneNumber: z.string(),
+  /**
+   * E.164. Null when WhatsApp withholds it: a customer with a username who has not talked with the business in
+   * 30 days is known by `userId` alone (the smallest change to the spec's contact: see docs/whatsapp-and-sandbox.md).
+   */
+  phoneNumber: z.string().nullable(),
   email: z.string().nullable(),
   tags: z.array(z.string()),
   country: z.string().nullable(),
@@ -26,5 +30,12 @@ export const Contact = z.object({
    * still works. The server always sends it; optional so that contacts cached before it existed still parse.
    */
   optedOut: z.boolean().optional(),
+  /**
+   * Additions: Meta's business-scoped user id (`US.13491208655302741918`), its parent id and the customer's
+   * WhatsApp username, each null until Meta sends one. Optional so that contacts cached before them still parse.
+   */
+  userId: z.string().nullable().optional(),
+  parentUserId: z.string().nullable().optional(),
+  username: z.string().nullable().optional(),
 });
 export type Contact = z.infer<typeof Contact>;
