@@ -69,9 +69,13 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
     const system: ReceivedMessage[] = [];
     for (const [i, raw] of (v.messages ?? []).entries()) {
       const m = InboundMessage.safeParse(raw);
-      const customer = m.success ? customerOf(m.data, senderEntry(m.data, v.contacts ?? [])) : null;
-      if (!m.success || !customer) {
-        d.log.warn({ issues: m.success ? [] : m.error.issues.slice(0, 5) }, 'inbound message without a sender dropped');
+      if (!m.success) {
+        d.log.warn({ issues: m.error.issues.slice(0, 5) }, 'malformed inbound message dropped');
+        continue;
+      }
+      const customer = customerOf(m.data, senderEntry(m.data, v.contacts ?? []));
+      if (!customer) {
+        d.log.warn({ wamid: m.data.id }, 'inbound message naming neither a phone number nor a user id dropped');
         continue;
       }
       // Messages of one delivery keep their order (1 ms apart).
