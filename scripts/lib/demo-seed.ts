@@ -70,7 +70,7 @@ async function restoreWindows(app: FastifyInstance, workspaceId: string, sandbox
     .from(t.conversations)
     .innerJoin(t.contacts, eq(t.contacts.id, t.conversations.contactId))
     .where(and(eq(t.conversations.workspaceId, workspaceId), isNotNull(t.conversations.lastInboundAt)));
-  for (const row of rows) if (row.at) sandbox.customers.restoreWindow(row.phone, row.at);
+  for (const row of rows) if (row.at && row.phone) sandbox.customers.restoreWindow(row.phone, row.at);
 }
 
 /**

@@ -14,3 +14,4 @@ export * from './template-variables';
 export * from './customer-window';
 export * from './campaign-validation';
 export * from './bot-validation';
+export * from './contact-label';

@@ -83,8 +83,7 @@ export const benchmark: Benchmark = {
         return {
           account,
           wamid: `wamid.${round}${i}`,
-          phoneNumber: `+1415${String(customerBase + c)}`,
-          profileName: `Customer ${c}`,
+          customer: { phoneNumber: `+1415${String(customerBase + c)}`, userId: `US.${customerBase + c}`, parentUserId: null, username: null, name: `Customer ${c}` },
           content: { type: 'text', text: `${round} message ${i}`, mediaUrl: null, header: null, action: null, footer: null },
           at,
           sentAt: at,
@@ -112,19 +111,19 @@ export const benchmark: Benchmark = {
     };
 
     const scenario = async (label: string, batches: InboundItem[][]) => {
-      const stored: Set<string>[] = [];
+      const stored: Awaited<ReturnType<typeof storeInboundBatch>>[] = [];
       const steps: Record<string, StepCost> = {
         store: await measure(async () => {
           for (const b of batches) stored.push(await database.transaction((tx) => storeInboundBatch(tx, ws.id, b)));
         }),
         campaigns: await measure(async () => {
-          for (const b of batches) await campaignInboundCommitted(deps, ws.id, b);
+          for (const s of stored) await campaignInboundCommitted(deps, ws.id, s.items);
         }),
         bots: await measure(async () => {
-          for (const b of batches) await botsInboundCommitted(deps, ws.id, b);
+          for (const s of stored) await botsInboundCommitted(deps, ws.id, s.items);
         }),
         routing: await measure(async () => {
-          for (const s of stored) await services.routing.afterInbound(ws.id, [...s]);
+          for (const s of stored) await services.routing.afterInbound(ws.id, [...s.stored]);
         }),
       };
       const metrics: Record<string, Metric> = {};
@@ -146,15 +145,15 @@ export const benchmark: Benchmark = {
       // Warm-up: connections and statement paths.
       for (const b of batchesOf('warm', 9_000_000).slice(0, 3)) {
         const s = await database.transaction((tx) => storeInboundBatch(tx, ws.id, b));
-        await campaignInboundCommitted(deps, ws.id, b);
-        await botsInboundCommitted(deps, ws.id, b);
-        await services.routing.afterInbound(ws.id, [...s]);
+        await campaignInboundCommitted(deps, ws.id, s.items);
+        await botsInboundCommitted(deps, ws.id, s.items);
+        await services.routing.afterInbound(ws.id, [...s.stored]);
       }
       const quiet = await scenario('quiet', batchesOf('quiet', 5_000_000));
 
       // Busy: a campaign sent to a tenth of the next customers an hour ago, and a member taking up to 50 chats.
       const busyBatches = batchesOf('busy', 6_000_000);
-      const phones = [...new Set(busyBatches.flat().map((i) => i.phoneNumber))].filter((_, i) => i % 10 === 0);
+      const phones = [...new Set(busyBatches.flat().map((i) => i.customer.phoneNumber!))].filter((_, i) => i % 10 === 0);
       const contacts = await db
         .insert(t.contacts)
         .values(phones.map((phoneNumber) => ({ workspaceId: ws.id, phoneNumber })))

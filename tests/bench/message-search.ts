@@ -82,8 +82,13 @@ async function ingest(database: Database, workspaceId: string, account: typeof t
         account,
         wamid: `wamid.${tag}.${n}`,
         // Half write on an existing conversation, half are new customers, as in a busy inbox.
-        phoneNumber: n % 2 ? `+1313${String(1 + (n % 1000)).padStart(7, '0')}` : `+1414${tag.length}${String(n).padStart(7, '0')}`,
-        profileName: `Customer ${n}`,
+        customer: {
+          phoneNumber: n % 2 ? `+1313${String(1 + (n % 1000)).padStart(7, '0')}` : `+1414${tag.length}${String(n).padStart(7, '0')}`,
+          userId: null,
+          parentUserId: null,
+          username: null,
+          name: `Customer ${n}`,
+        },
         content: { type: 'text', text: `${vocabulary[n % 30]} ${vocabulary[(n * 7) % 80]} message ${n} about my ${vocabulary[(n * 13) % vocabulary.length]}`, mediaUrl: null, header: null, action: null, footer: null },
         at: new Date(now + i),
         sentAt: new Date(now),

@@ -53,7 +53,7 @@ describe('cache search', () => {
     expect(names(cache.searchContacts({ search: 'vip' }))).toEqual(['Ada Lovelace']);
     expect(names(cache.searchContacts({ search: 'arlington hop' }))).toEqual(['Grace Hopper']);
     // a phone number as people type it, whole or its first digits
-    expect(names(cache.searchContacts({ search: ada.phoneNumber }))).toEqual(['Ada Lovelace']);
+    expect(names(cache.searchContacts({ search: ada.phoneNumber! }))).toEqual(['Ada Lovelace']);
     expect(names(cache.searchContacts({ search: '+351 91 000 0001' }))).toEqual(['Ada Lovelace']);
     expect(names(cache.searchContacts({ search: '(351) 91-000' }))).toEqual(['Grace Hopper', 'Ada Lovelace']);
     expect(cache.searchMessages('parcel').map((m) => m.text)).toEqual(['Where is my parcel?']);
@@ -83,7 +83,7 @@ describe('cache search', () => {
     const change = cache.applyEvents([{ seq: 1, workspaceId: WS, type: 'contact.deleted', createdAt: at(12), payload: { contactId: ada.id } }]);
     expect(change).toEqual({ conversationIds: [id(2, 1)], contacts: true });
     // Offline search no longer finds the contact by any field, nor its messages.
-    for (const search of ['lovelace', 'ada@example.com', ada.phoneNumber]) expect(cache.searchContacts({ search }).items).toEqual([]);
+    for (const search of ['lovelace', 'ada@example.com', ada.phoneNumber!]) expect(cache.searchContacts({ search }).items).toEqual([]);
     expect(cache.searchMessages('parcel')).toEqual([]);
     expect(names(cache.searchContacts())).toEqual(['Grace Hopper']);
     expect(cache.conversation(id(2, 1))).toBeNull();

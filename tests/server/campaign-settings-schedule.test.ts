@@ -224,7 +224,7 @@ describe('scheduled start', () => {
     expect(delivered.duplicates).toBe(0);
     for (const r of recipients) {
       const [c] = await ta.db.select().from(t.contacts).where(eq(t.contacts.id, r.contactId));
-      expect(delivered.perRecipient[c.phoneNumber.slice(1)]).toBe(1);
+      expect(delivered.perRecipient[c.phoneNumber!.slice(1)]).toBe(1);
     }
   }, 120_000);
 });

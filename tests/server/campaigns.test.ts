@@ -165,8 +165,8 @@ describe('a one-time campaign', () => {
 
     const delivered = ta.sandbox.deliveries(number.phoneNumberId);
     expect(delivered.duplicates).toBe(0);
-    for (const c of contacts) expect(delivered.perRecipient[c.phoneNumber.slice(1)]).toBe(1);
-    const sent = ta.sandbox.sent.find((m) => m.waId === contacts[3].phoneNumber.slice(1))!;
+    for (const c of contacts) expect(delivered.perRecipient[c.phoneNumber!.slice(1)]).toBe(1);
+    const sent = ta.sandbox.sent.find((m) => m.waId === contacts[3].phoneNumber!.slice(1))!;
     expect(JSON.stringify(sent.body)).toContain('City 3');
 
     // The sandbox reports sent, delivered, read: the log lines follow, and a late `delivered` does not undo `read`.
@@ -259,7 +259,7 @@ describe('opt-out', () => {
       token: admin.token,
       body: { name: 'Batch O', filters: [{ column: 'batch', operator: 'IS', value: 'O', conjuction: 'AND' }], workspaceId: admin.workspaceId },
     });
-    await ta.sandbox.customers.say(contact.phoneNumber.slice(1), '  stop ', { phoneNumberId: number.phoneNumberId });
+    await ta.sandbox.customers.say(contact.phoneNumber!.slice(1), '  stop ', { phoneNumberId: number.phoneNumberId });
     await ta.app.parley.jobs.drain();
     const listed = await ta.call('GET', `/workspace/${admin.workspaceId}/contacts`, { token: admin.token, query: { optedOut: 'true' } });
     expect(listed.json().items.map((c: { id: string }) => c.id)).toEqual([contact.id]);
@@ -270,7 +270,7 @@ describe('opt-out', () => {
     await until(async () => (await campaignRow(id)).status === 'completed');
     const [log] = await logsOf(id);
     expect(log).toMatchObject({ messageStatus: 'failed', reason: 'opted out', deliveryState: 'optedOut' });
-    expect(ta.sandbox.deliveries(number.phoneNumberId).perRecipient[contact.phoneNumber.slice(1)]).toBe(1); // the confirmation only
+    expect(ta.sandbox.deliveries(number.phoneNumberId).perRecipient[contact.phoneNumber!.slice(1)]).toBe(1); // the confirmation only
 
     const back = await ta.call('PATCH', `/contact/${contact.id}`, { token: admin.token, body: { optedOut: false } });
     expect(back.statusCode).toBe(200);

@@ -45,14 +45,14 @@ const item = (phoneNumber: string, text: string): InboundItem => {
   return {
     account,
     wamid: `wamid.batch${seq++}`,
-    phoneNumber,
-    profileName: null,
+    customer: { phoneNumber, userId: null, parentUserId: null, username: null, name: null },
     content: { type: 'text', text, mediaUrl: null, header: null, action: null, footer: null },
     at,
     sentAt: at,
   };
 };
-const store = (items: InboundItem[]) => database.transaction((tx) => storeInboundBatch(tx, ws, items));
+const store = async (items: InboundItem[]) => (await database.transaction((tx) => storeInboundBatch(tx, ws, items))).stored;
+const phoneOf = (i: InboundItem) => i.customer.phoneNumber!;
 const newCustomers = (n: number) => Array.from({ length: n }, () => item(`+1415777${String(1000 + seq).padStart(4, '0')}`, 'Hello'));
 
 describe('auto-assignment of a batch', () => {
@@ -86,7 +86,7 @@ describe('auto-assignment of a batch', () => {
     expect(assigned.slice(4)).toEqual(['bob', 'ann', 'bob']);
 
     // A customer writing again in an assigned conversation changes nothing.
-    expect(await routing.afterInbound(ws, [...(await store([item(first[0].phoneNumber, 'Still there?')]))])).toEqual({ assigned: 0, leftToBot: 0, noAgent: 0 });
+    expect(await routing.afterInbound(ws, [...(await store([item(phoneOf(first[0]), 'Still there?')]))])).toEqual({ assigned: 0, leftToBot: 0, noAgent: 0 });
     await db.update(t.workspaceMembers).set({ available: false }).where(eq(t.workspaceMembers.workspaceId, ws));
     expect(await routing.afterInbound(ws, [...(await store(newCustomers(2)))])).toEqual({ assigned: 0, leftToBot: 0, noAgent: 2 });
     expect(assigned).toHaveLength(7);
@@ -99,7 +99,7 @@ describe('campaign hook of a batch', () => {
     const replying = item('+14158880001', 'Thanks!');
     const stopping = item('+14158880002', '  stop ');
     const unrelated = item('+14158880003', 'Hi');
-    await store([replying, stopping, unrelated]);
+    const { items: stored } = await database.transaction((tx) => storeInboundBatch(tx, ws, [replying, stopping, unrelated]));
     const contacts = await db.select().from(t.contacts).where(like(t.contacts.phoneNumber, '+1415888%'));
     const idOf = (phone: string) => contacts.find((c) => c.phoneNumber === phone)!.id;
     const [campaign] = await db.insert(t.campaigns).values({ workspaceId: ws, name: 'Offer', type: 'oneTime', rfInstance: {}, memberId: owner }).returning();
@@ -107,21 +107,21 @@ describe('campaign hook of a batch', () => {
       [replying, stopping].map((i) => ({
         workspaceId: ws,
         campaignId: campaign.id,
-        contactId: idOf(i.phoneNumber),
-        phoneNumber: i.phoneNumber,
+        contactId: idOf(phoneOf(i)),
+        phoneNumber: phoneOf(i),
         templateName: 'offer',
         messageStatus: 'success' as const,
-        waMessageId: `wamid.offer-${i.phoneNumber}`,
+        waMessageId: `wamid.offer-${phoneOf(i)}`,
       })),
     );
     const d = { db: database, jobs: { send: async () => null }, log: { warn: () => undefined } } as unknown as Pick<ServiceDeps, 'db' | 'jobs' | 'log'>;
-    await campaignInboundCommitted(d, ws, [replying, stopping, unrelated]);
+    await campaignInboundCommitted(d, ws, stored);
     const logs = await db.select().from(t.campaignLogs).where(eq(t.campaignLogs.campaignId, campaign.id));
     expect(logs.every((l) => l.repliedAt !== null)).toBe(true);
     const after = await db.select().from(t.contacts).where(like(t.contacts.phoneNumber, '+1415888%'));
     expect(after.filter((c) => c.optedOutAt !== null).map((c) => c.phoneNumber)).toEqual(['+14158880002']);
     const events = await db.select().from(t.workspaceEvents).where(eq(t.workspaceEvents.workspaceId, ws));
-    expect(events.filter((e) => e.type === 'contact.updated').map((e) => (e.payload as { contact: { id: string } }).contact.id)).toContain(idOf(stopping.phoneNumber));
+    expect(events.filter((e) => e.type === 'contact.updated').map((e) => (e.payload as { contact: { id: string } }).contact.id)).toContain(idOf(phoneOf(stopping)));
   });
 });
 

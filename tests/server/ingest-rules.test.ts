@@ -14,7 +14,7 @@ import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
 import { createFileStore, type FileStore } from '../../src/server/storage/file-store';
 import { buildInboundPipeline as webhookProcessor, type InboundDeps as ChannelDeps } from '../../src/server/app/inbound';
-import { e164OfWaId } from '../../src/server/whatsapp/inbound-messages';
+import { e164OfWaId } from '../../src/server/whatsapp/customer-identity';
 import { StatusNotYetKnown } from '../../src/server/whatsapp/inbound-statuses';
 import type { WebhookDelivery } from '../../src/server/whatsapp/inbound-pipeline';
 import { openTestDatabase } from '../support/server';

@@ -120,7 +120,7 @@ describe('conversation search', () => {
     expect(await found('archer')).toEqual([c.id]);
     expect(await found('moreno beatriz')).toEqual([c.id]);
     expect(await found('BEA')).toEqual([c.id]);
-    expect(await found(contact.phoneNumber.slice(0, 9))).toContain(c.id);
+    expect(await found(contact.phoneNumber!.slice(0, 9))).toContain(c.id);
     expect(await found('archer', 'closed')).toEqual([]);
     expect(await found('nobody-here')).toEqual([]);
   });

@@ -182,7 +182,7 @@ const failedStatus = (wamid: string, waId: string, code: number, title: string, 
   ],
 });
 
-const digitsOf = (phone: string) => phone.replace(/\D/g, '');
+const digitsOf = (phone: string | null) => (phone ?? '').replace(/\D/g, '');
 
 /** The sent message a status is about, as the outbound path stores it. */
 async function storedSend(contactId: string, wamid: string) {

@@ -1,6 +1,7 @@
 // Which stream events deserve a native notification, for this agent, now. Plain function over the events
 // and the cache as it was before them (to tell "newly assigned to me" from "still mine").
 import type { WorkspaceEvent } from '../../shared';
+import { contactLabel } from '../../shared/contact-label';
 import type { NotificationKind, NotificationSettings } from '../../shared/ipc';
 import type { WorkspaceCache } from '../cache/workspace-cache';
 
@@ -38,7 +39,7 @@ export function decideNotifications(events: readonly WorkspaceEvent[], before: B
     const known = names.get(id);
     if (known) return known;
     const cached = before.conversation(id)?.Contact;
-    return cached ? (cached.name ?? cached.phoneNumber) : 'A customer';
+    return cached ? contactLabel(cached) : 'A customer';
   };
 
   const push = (notice: Notice) => {
@@ -53,7 +54,7 @@ export function decideNotifications(events: readonly WorkspaceEvent[], before: B
     switch (event.type) {
       case 'conversation.opened': {
         const c = event.payload.conversation;
-        names.set(c.id, c.Contact.name ?? c.Contact.phoneNumber);
+        names.set(c.id, contactLabel(c.Contact));
         assignee.set(c.id, c.assigneeMemberId);
         opened.add(c.id);
         push({ kind: 'newConversation', conversationId: c.id, title: `New conversation: ${nameOf(c.id)}`, body: preview(c.lastMessage?.text, 'New message') });
@@ -80,7 +81,7 @@ export function decideNotifications(events: readonly WorkspaceEvent[], before: B
       // bot handed it over and what it told the customer (comes before its conversation.updated).
       case 'bot.handoff': {
         const h = event.payload;
-        names.set(h.conversationId, h.contact.name ?? h.contact.phoneNumber);
+        names.set(h.conversationId, contactLabel(h.contact));
         if (!ctx.memberId || h.memberId !== ctx.memberId) break;
         assignee.set(h.conversationId, h.memberId);
         push({ kind: 'assignedToMe', conversationId: h.conversationId, title: `${h.botName} handed you ${nameOf(h.conversationId)}`, body: preview(h.message, 'A bot handed this conversation to you') });

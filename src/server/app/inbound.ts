@@ -14,6 +14,8 @@ import { type TemplateReviewsDeps, templateReviews } from '../whatsapp/template-
 import { type NumberQualityDeps, numberQuality } from '../whatsapp/number-quality';
 import { templateCategoryUpdates, templateQualityUpdates } from '../whatsapp/template-changes';
 import { marketingRefusals, userPreferences } from '../whatsapp/user-preferences';
+import { systemMessages } from '../whatsapp/system-messages';
+import { userIdUpdates } from '../whatsapp/user-id-updates';
 
 /** The services' deps, the Graph media downloader, and the services the handlers report to. */
 export type InboundDeps = ServiceDeps & {
@@ -36,12 +38,13 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
   ];
   // Run in this order; messages first, since a status may be about a message of the same batch.
   const fields: FieldHandler[] = [
-    inboundMessages({ db: d.db, log: d.log, contents: messageContents(d) }, messageHandlers),
+    inboundMessages({ db: d.db, log: d.log, contents: messageContents(d), system: systemMessages(d) }, messageHandlers),
     templateReviews(d),
     numberQuality(d),
     templateCategoryUpdates(d),
     templateQualityUpdates(d),
     userPreferences(d),
+    userIdUpdates(d),
   ];
   return createInboundPipeline(d, fields);
 }

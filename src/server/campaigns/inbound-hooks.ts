@@ -14,7 +14,7 @@ import * as inbound from '../repositories/inbound-campaigns';
 import { toContact } from '../repositories/resources';
 import { appendEvents } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
-import type { InboundItem } from '../whatsapp/inbound-batch';
+import type { StoredItem } from '../whatsapp/inbound-batch';
 import { normalisedWords as normalised, optInWords, optOutWords } from '../../shared/opt-out-words';
 import { marketingCapCode } from '../messaging/send-outcomes';
 import { requeueCappedSends } from './send-outcomes';
@@ -24,14 +24,14 @@ import { requeueCappedSends } from './send-outcomes';
  * batch's contacts, whether a campaign awaits their reply. Most batches mean nothing and stop there; replies
  * alone are one statement more; an opt-out or opt-in is one transaction with its `contact.updated` events.
  */
-export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs' | 'log'>, workspaceId: string, items: InboundItem[]): Promise<void> {
+export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs' | 'log'>, workspaceId: string, items: StoredItem[]): Promise<void> {
   if (items.length === 0) return;
-  const { settings, contacts } = await inbound.campaignFactsOf(d.db.db, workspaceId, [...new Set(items.map((i) => i.phoneNumber))]);
+  const { settings, contacts } = await inbound.campaignFactsOf(d.db.db, workspaceId, [...new Set(items.map((i) => i.contactId))]);
   const keywords = new Set([...optOutWords, ...settings.optOutKeywords.map((k) => normalised(k))]);
-  const out = new Map<string, InboundItem>();
+  const out = new Map<string, StoredItem>();
   const back = new Set<string>();
   for (const item of items) {
-    const contact = contacts.get(item.phoneNumber);
+    const contact = contacts.get(item.contactId);
     if (!contact) continue;
     const words = normalised(item.content.text);
     if (keywords.has(words)) out.set(contact.id, item);

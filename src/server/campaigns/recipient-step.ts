@@ -86,7 +86,7 @@ function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: De
 
 async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: DeployedCanvas, contact: ContactRow, ctx: BatchContext): Promise<Outcome> {
   const tpl = await ctx.template(step.whatsappTemplateId);
-  const base: LogBase = { campaignId: c.campaignId, runId: c.runId, recipientId: c.id, contactId: contact.id, stepId: step.id, phoneNumber: contact.phoneNumber, templateName: tpl?.name ?? '' };
+  const base: LogBase = { campaignId: c.campaignId, runId: c.runId, recipientId: c.id, contactId: contact.id, stepId: step.id, phoneNumber: contact.phoneNumber ?? '', templateName: tpl?.name ?? '' };
   const decided = decideSend(s, c, step, canvas, contact, ctx, tpl, base);
   if ('outcome' in decided) return decided.outcome;
   try {

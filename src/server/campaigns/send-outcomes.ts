@@ -73,7 +73,7 @@ export function beforeSend(
   }
   if (!isMarketing(tpl)) return null;
   if (contact.marketingConsent === 'stopped') return { skip: { reason: metaStoppedReason, state: 'optedOut' } };
-  if (skipUsMarketing && isUsNumber(contact.phoneNumber)) return { skip: { reason: usMarketingReason, state: 'capped' } };
+  if (skipUsMarketing && contact.phoneNumber && isUsNumber(contact.phoneNumber)) return { skip: { reason: usMarketingReason, state: 'capped' } };
   return null;
 }
 
@@ -98,7 +98,7 @@ export function limitOutcome(c: ClaimedRecipient, stepId: string, base: LogBase,
     };
   }
   if (err.code === marketingStoppedCode) {
-    return { move: end('skipped'), log: log('optedOut', metaStoppedReason), stopped: { phoneNumber: contact.phoneNumber, at: now } };
+    return { move: end('skipped'), log: log('optedOut', metaStoppedReason), ...(contact.phoneNumber ? { stopped: { phoneNumber: contact.phoneNumber, at: now } } : {}) };
   }
   if (err.code !== undefined && haltingCodes.has(err.code)) return haltedOutcome(c, stepId, now, { code: err.code, reason: metaWords(err) });
   return null;

@@ -35,10 +35,10 @@ export function isTimeZone(tz: unknown): tz is string {
 }
 
 /** The recipient's time zone: its `timeZone` attribute, else its phone number's country, else the workspace's. */
-export function recipientTimeZone(contact: { phoneNumber: string; attributes: Record<string, unknown> }, workspaceZone: string): string {
+export function recipientTimeZone(contact: { phoneNumber: string | null; attributes: Record<string, unknown> }, workspaceZone: string): string {
   const own = contact.attributes.timeZone ?? contact.attributes.timezone ?? contact.attributes.time_zone;
   if (isTimeZone(own)) return own;
-  const country = parsePhoneNumberFromString(contact.phoneNumber)?.country;
+  const country = contact.phoneNumber ? parsePhoneNumberFromString(contact.phoneNumber)?.country : undefined;
   return (country && countryZones[country]) || workspaceZone;
 }
 

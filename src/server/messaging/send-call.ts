@@ -36,7 +36,7 @@ export async function callGraph(c: GraphCall, req: OutboundRequest, target: Send
   for (let throttled = 0; ; ) {
     if (throttled > 0) await c.pacer.take(target.account);
     try {
-      return await c.graph.sendMessage(creds, target.contact.phoneNumber, message, { replyTo: req.replyTo, retryThrottled: false });
+      return await c.graph.sendMessage(creds, { phoneNumber: target.contact.phoneNumber, userId: target.contact.userId }, message, { replyTo: req.replyTo, retryThrottled: false });
     } catch (err) {
       if (!(err instanceof GraphApiError) || err.code !== 130429) throw err;
       throttled++;

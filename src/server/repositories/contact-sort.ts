@@ -60,16 +60,19 @@ function sectionsOf({ sort, order: dir }: ContactOrder, plan: ContactPlan): Sect
   if (sort === 'createdAt') return [byCreation('key', dir, plan)];
   if (sort === 'phoneNumber') {
     // phone_number is collated "C": the unique (workspace_id, phone_number) index is already in byte order.
+    // Contacts whose phone WhatsApp withholds come after the others in either direction, by creation time.
     const key = plan === 'index' ? sql`${c.phoneNumber}` : sql`(${c.phoneNumber} || '')`;
     const op = sql.raw(dir === 'asc' ? '>' : '<');
     return [
       {
         name: 'key',
+        only: sql`${c.phoneNumber} is not null`,
         orderBy: [sql`${key} ${d}`, sql`${c.id} ${d}`],
         after: (phone, id) => sql`(${c.phoneNumber}, ${c.id}) ${op} (${phone}, ${id}::uuid)`,
-        valueOf: (row) => row.phoneNumber,
+        valueOf: (row) => row.phoneNumber ?? '',
         dated: false,
       },
+      byCreation('unnamed', dir, plan, isNull(c.phoneNumber)),
     ];
   }
   // lower(name) with the pattern operators is the order of contacts_name_prefix_idx (text_pattern_ops); a "C"

@@ -36,7 +36,7 @@ export async function upsertContactsByPhone(
     .select()
     .from(t.contacts)
     .where(and(eq(t.contacts.workspaceId, workspaceId), inArray(t.contacts.phoneNumber, phones)));
-  for (const row of existing) byPhone.set(row.phoneNumber, row);
+  for (const row of existing) byPhone.set(row.phoneNumber!, row);
   const created = new Set<string>();
   const missing = sorted.filter((p) => !byPhone.has(p.phoneNumber));
   if (missing.length > 0) {
@@ -46,7 +46,7 @@ export async function upsertContactsByPhone(
       .onConflictDoNothing({ target: [t.contacts.workspaceId, t.contacts.phoneNumber] })
       .returning();
     for (const row of rows) {
-      byPhone.set(row.phoneNumber, row);
+      byPhone.set(row.phoneNumber!, row);
       created.add(row.id);
     }
     // Created by another delivery meanwhile.
@@ -56,7 +56,7 @@ export async function upsertContactsByPhone(
         .select()
         .from(t.contacts)
         .where(and(eq(t.contacts.workspaceId, workspaceId), inArray(t.contacts.phoneNumber, raced)));
-      for (const row of rows2) byPhone.set(row.phoneNumber, row);
+      for (const row of rows2) byPhone.set(row.phoneNumber!, row);
     }
   }
   const named = new Set<string>();
@@ -72,7 +72,7 @@ export async function upsertContactsByPhone(
       .where(and(eq(t.contacts.workspaceId, workspaceId), sql`${t.contacts.id} = v.id`, sql`${t.contacts.name} is null`))
       .returning();
     for (const row of rows as ContactRow[]) {
-      byPhone.set(row.phoneNumber, row);
+      byPhone.set(row.phoneNumber!, row);
       named.add(row.id);
     }
   }

@@ -10,34 +10,33 @@ import type { WorkspaceCampaignSettings } from './campaign-settings';
 
 export interface InboundContact {
   id: string;
-  phoneNumber: string;
   /** A campaign sent to the contact in the last 72 hours has no reply yet. */
   awaitingReply: boolean;
 }
 
 /**
- * The workspace's opt-out settings and the contacts of these phone numbers, in one statement; each phone number
- * looked up on its own in the (workspace, phone) index, whatever the table's statistics (see inbound-routing.ts).
+ * The workspace's opt-out settings and, for these contacts, whether a campaign awaits their reply, in one
+ * statement; each contact looked up on its own by its key, whatever the table's statistics (see inbound-routing.ts).
  */
 export async function campaignFactsOf(
   ex: Executor,
   workspaceId: string,
-  phones: string[],
+  contactIds: string[],
 ): Promise<{ settings: Pick<WorkspaceCampaignSettings, 'optOutKeywords' | 'optOutConfirmation'>; contacts: Map<string, InboundContact> }> {
-  const rows = rowsOf<{ keywords: string[] | null; confirmation: string | null; contacts: { id: string; phone: string; awaiting: boolean }[] | null }>(
+  const rows = rowsOf<{ keywords: string[] | null; confirmation: string | null; contacts: { id: string; awaiting: boolean }[] | null }>(
     await ex.execute(sql`
       select w.opt_out_keywords as keywords, w.opt_out_confirmation as confirmation,
-             (select json_agg(json_build_object('id', c.id, 'phone', c.phone_number, 'awaiting', exists (
+             (select json_agg(json_build_object('id', c.id, 'awaiting', exists (
                        select 1 from campaign_logs l
                         where l.workspace_id = ${workspaceId} and l.contact_id = c.id and l.replied_at is null
                           and l.message_status = 'success' and l.created_at > now() - interval '72 hours')))
-                from unnest(${sql.param(phones)}::text[]) as p(phone)
-                cross join lateral (select c.id, c.phone_number from contacts c
-                                     where c.workspace_id = ${workspaceId} and c.phone_number = p.phone offset 0) c) as contacts
+                from unnest(${sql.param(contactIds)}::uuid[]) as p(id)
+                cross join lateral (select c.id from contacts c
+                                     where c.workspace_id = ${workspaceId} and c.id = p.id offset 0) c) as contacts
         from workspaces w where w.id = ${workspaceId}`),
   );
   const row = rows[0];
-  const contacts = new Map((row?.contacts ?? []).map((c) => [c.phone, { id: c.id, phoneNumber: c.phone, awaitingReply: c.awaiting }]));
+  const contacts = new Map((row?.contacts ?? []).map((c) => [c.id, { id: c.id, awaitingReply: c.awaiting }]));
   return { settings: { optOutKeywords: row?.keywords ?? [], optOutConfirmation: row?.confirmation ?? '' }, contacts };
 }
 

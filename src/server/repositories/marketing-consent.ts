@@ -52,5 +52,5 @@ export async function phonesOfWamids(ex: Executor, workspaceId: string, wamids: 
     .innerJoin(t.conversations, and(eq(t.conversations.workspaceId, m.workspaceId), eq(t.conversations.id, m.conversationId)))
     .innerJoin(t.contacts, and(eq(t.contacts.workspaceId, m.workspaceId), eq(t.contacts.id, t.conversations.contactId)))
     .where(and(eq(m.workspaceId, workspaceId), isNotNull(m.waMessageId), inArray(m.waMessageId, wamids)));
-  return new Map(rows.map((r) => [r.wamid!, r.phone]));
+  return new Map(rows.flatMap((r) => (r.phone ? [[r.wamid!, r.phone] as const] : [])));
 }

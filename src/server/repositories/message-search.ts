@@ -41,7 +41,7 @@ export async function conversationMatches(
 
 export interface SearchHit {
   message: Message;
-  contact: { id: string; name: string | null; phoneNumber: string };
+  contact: { id: string; name: string | null; phoneNumber: string | null };
 }
 
 /** A search matching at most this many messages is answered from those rows, sorted (see workspaceMatches). */

@@ -43,7 +43,7 @@ const mentionColumns = {
 type MentionJoinRow = {
   mention: typeof t.messageMentions.$inferSelect;
   message: typeof t.messages.$inferSelect;
-  contact: { id: string; name: string | null; phoneNumber: string };
+  contact: { id: string; name: string | null; phoneNumber: string | null };
 };
 
 const toMention = (r: MentionJoinRow): Mention => ({

@@ -114,6 +114,9 @@ export const toContact = (r: typeof t.contacts.$inferSelect): Contact => ({
     r.marketingConsent && r.marketingConsentSource && r.marketingConsentAt
       ? { value: r.marketingConsent, source: r.marketingConsentSource, at: iso(r.marketingConsentAt) }
       : null,
+  userId: r.userId,
+  parentUserId: r.parentUserId,
+  username: r.username,
 });
 
 export const toSegment = (r: typeof t.segments.$inferSelect): Segment => ({

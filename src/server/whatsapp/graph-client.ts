@@ -29,13 +29,15 @@ import type {
   TemplateParameter,
   TemplateSendComponent,
   UploadFile,
+  RecipientAddress,
 } from './graph-types';
+import { addressFields } from './graph-types';
 
 export * from './graph-types';
 export { GraphApiError } from './graph-errors';
 
 export interface GraphClient {
-  sendMessage(creds: GraphCredentials, to: string, message: OutboundMessage, opts?: SendOptions): Promise<SendResult>;
+  sendMessage(creds: GraphCredentials, to: RecipientAddress, message: OutboundMessage, opts?: SendOptions): Promise<SendResult>;
   markRead(creds: GraphCredentials, wamid: string, opts?: { typingIndicator?: boolean }): Promise<void>;
   createTemplate(creds: GraphCredentials, body: TemplateCreateBody): Promise<TemplateCreateResult>;
   /** Every template of the WABA, following paging.next to the end. */
@@ -61,13 +63,14 @@ const sessionPath = (id: string) => enc(id).replace(/%3A/gi, ':');
 function messageCalls(t: GraphTransport): Pick<GraphClient, 'sendMessage' | 'markRead'> {
   return {
     async sendMessage(creds, to, message, o = {}) {
-      const res = await t.request<{ contacts?: { input: string; wa_id: string }[]; messages?: { id: string; message_status?: string }[] }>(creds.token, {
+      const address = addressFields(to);
+      const res = await t.request<{ contacts?: { input: string; wa_id?: string; user_id?: string }[]; messages?: { id: string; message_status?: string }[] }>(creds.token, {
         method: 'POST',
         path: `${enc(creds.phoneNumberId)}/messages`,
         json: {
           messaging_product: 'whatsapp',
           recipient_type: 'individual',
-          to,
+          ...address,
           ...message,
           ...(o.replyTo ? { context: { message_id: o.replyTo } } : {}),
           ...(o.bizOpaqueCallbackData ? { biz_opaque_callback_data: o.bizOpaqueCallbackData } : {}),
@@ -78,7 +81,9 @@ function messageCalls(t: GraphTransport): Pick<GraphClient, 'sendMessage' | 'mar
       });
       const sent = res.messages?.[0];
       if (!sent?.id) throw new GraphApiError({ httpStatus: 200, message: 'Graph accepted the message but answered no message id', mayHaveArrived: true });
-      return { wamid: sent.id, waId: res.contacts?.[0]?.wa_id ?? to.replace(/\D/g, ''), messageStatus: sent.message_status };
+      const answered = res.contacts?.[0];
+      const waId = 'to' in address ? (answered?.wa_id ?? address.to.replace(/\D/g, '')) : (answered?.user_id ?? address.recipient);
+      return { wamid: sent.id, waId, messageStatus: sent.message_status };
     },
 
     async markRead(creds, wamid, o = {}) {

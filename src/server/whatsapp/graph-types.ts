@@ -115,10 +115,31 @@ export interface SendOptions {
   retryThrottled?: boolean;
 }
 
+/**
+ * Who a message goes to: a phone number, or a contact's identities. A contact whose phone Meta withholds is
+ * sent to by its business-scoped user id (`recipient`); with both known the phone goes as `to` (Meta prefers it,
+ * and with both `to` wins anyway).
+ */
+export type RecipientAddress = string | { phoneNumber: string | null; userId: string | null };
+
+/** A business-scoped user id as Meta spells it (`US.13491208655302741918`, `US.ENT.…` for a parent id). */
+export const userIdPattern = /^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/;
+
+/** The send request's addressing fields; throws when there is nobody to send to. */
+export function addressFields(to: RecipientAddress): { to: string } | { recipient: string } {
+  if (typeof to === 'string') return { to };
+  if (to.phoneNumber) return { to: to.phoneNumber };
+  if (to.userId && userIdPattern.test(to.userId)) return { recipient: to.userId };
+  throw new Error('a send needs a phone number or a WhatsApp user id');
+}
+
 export interface SendResult {
   /** The wamid status webhooks will refer to. */
   wamid: string;
-  /** The recipient as WhatsApp knows them (may differ from what was sent, e.g. without '+'). */
+  /**
+   * The recipient as WhatsApp knows them (may differ from what was sent, e.g. without '+'); for a send to a
+   * user id, that user id.
+   */
   waId: string;
   /** Template sends only: accepted, held_for_quality_assessment or paused. */
   messageStatus?: string;

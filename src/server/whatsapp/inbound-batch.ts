@@ -1,15 +1,17 @@
 /**
  * Stores a batch of inbound WhatsApp messages of one workspace in one transaction, set-based: a burst of
  * customer replies costs about a dozen statements per batch instead of a dozen per message. The rules are those
- * of one message at a time (see ingest.ts): the contact is found or created by phone number (the profile name
- * fills a contact without one), the contact's latest conversation on that number is reused, reopened when
- * closed, or opened; a wamid already stored is skipped; the workspace events follow in message order.
+ * of one message at a time: the contact is found or created by user id first and phone number second
+ * (repositories/customer-identities.ts; the profile name fills a contact without one), the contact's latest
+ * conversation on that number is reused, reopened when closed, or opened; a wamid already stored is skipped;
+ * the workspace events follow in message order.
  */
 import type { Executor } from '../db/client';
 import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
 import { findOrOpenConversations, messageEvents, threadKey } from './conversation-thread';
 import { toContact } from '../repositories/resources';
+import { type CustomerIdentity, identityKey, upsertCustomers } from '../repositories/customer-identities';
 import { type NewEvent, appendEvents } from '../repositories/event-log';
 
 export type MessageContent = Pick<ch.MessageRow, 'type' | 'text' | 'mediaUrl' | 'header' | 'action' | 'footer'>;
@@ -17,8 +19,8 @@ export type MessageContent = Pick<ch.MessageRow, 'type' | 'text' | 'mediaUrl' | 
 export interface InboundItem {
   account: ch.AccountRow;
   wamid: string;
-  phoneNumber: string;
-  profileName: string | null;
+  /** Who wrote: their user id, phone number (either may be missing), username and profile name. */
+  customer: CustomerIdentity;
   content: MessageContent;
   /** Orders the conversation (receipt time, 1 ms apart within a delivery). */
   at: Date;
@@ -26,24 +28,39 @@ export interface InboundItem {
   sentAt: Date;
 }
 
+/** An inbound message once stored, with the contact it was stored under. */
+export interface StoredItem extends InboundItem {
+  contactId: string;
+}
+
 const later = (a: Date | null, b: Date) => (a && a.getTime() >= b.getTime() ? a : b);
 
-/** Answers the wamids stored by this call (a wamid stored meanwhile by another worker is not among them). */
-export async function storeInboundBatch(tx: Executor, workspaceId: string, items: InboundItem[]): Promise<Set<string>> {
+/** A batch's customers, one per identity key; a later message fills what an earlier one left out. */
+function customersOf(items: InboundItem[]): CustomerIdentity[] {
+  const people = new Map<string, CustomerIdentity>();
+  for (const { customer } of items) {
+    const key = identityKey(customer);
+    const known = people.get(key);
+    if (!known) people.set(key, { ...customer });
+    else for (const f of ['phoneNumber', 'parentUserId', 'username', 'name'] as const) known[f] = known[f] ?? customer[f];
+  }
+  return [...people.values()];
+}
+
+/**
+ * Answers the messages stored by this call with their contacts (a wamid stored meanwhile by another worker is
+ * not among them).
+ */
+export async function storeInboundBatch(tx: Executor, workspaceId: string, items: InboundItem[]): Promise<{ stored: Set<string>; items: StoredItem[] }> {
   const stored = new Set<string>();
-  if (items.length === 0) return stored;
+  if (items.length === 0) return { stored, items: [] };
   const ws = workspaceId;
 
-  const people = new Map<string, string | null>();
-  for (const i of items) if (!people.get(i.phoneNumber)) people.set(i.phoneNumber, i.profileName);
-  const contacts = await ch.upsertContactsByPhone(
-    tx,
-    ws,
-    [...people].map(([phoneNumber, name]) => ({ phoneNumber, name })),
-  );
+  const contacts = await upsertCustomers(tx, ws, customersOf(items));
+  const contactOf = (i: InboundItem) => contacts.byKey.get(identityKey(i.customer))!;
 
   // The customer writing again on a closed conversation reopens it rather than duplicating it.
-  const keyOf = (i: InboundItem) => ({ contactId: contacts.byPhone.get(i.phoneNumber)!.id, whatsappAccountId: i.account.id });
+  const keyOf = (i: InboundItem) => ({ contactId: contactOf(i).id, whatsappAccountId: i.account.id });
   const threads = await findOrOpenConversations(tx, ws, items.map(keyOf), { reopenClosed: true });
   const threadOf = (i: InboundItem) => threads.get(threadKey(keyOf(i)))!;
   const target = (i: InboundItem) => threadOf(i).conversation;
@@ -70,11 +87,11 @@ export async function storeInboundBatch(tx: Executor, workspaceId: string, items
     const row = rowOf.get(i.wamid);
     if (!row) continue; // stored meanwhile by another delivery of the same message
     stored.add(i.wamid);
-    const contact = contacts.byPhone.get(i.phoneNumber)!;
+    const contact = contactOf(i);
     if (!announced.has(contact.id)) {
       announced.add(contact.id);
       if (contacts.created.has(contact.id)) events.push({ type: 'contact.created', payload: { contact: toContact(contact) } });
-      else if (contacts.named.has(contact.id)) events.push({ type: 'contact.updated', payload: { contact: toContact(contact) } });
+      else if (contacts.updated.has(contact.id)) events.push({ type: 'contact.updated', payload: { contact: toContact(contact) } });
     }
     const before = touched.get(row.conversationId) ?? target(i);
     const c: ch.ConversationRow = {
@@ -91,5 +108,5 @@ export async function storeInboundBatch(tx: Executor, workspaceId: string, items
   await ch.setConversationTimes(tx, ws, [...touched.values()]);
   // Last: the workspace's event lock is then held only until the commit that follows.
   await appendEvents(tx, ws, events);
-  return stored;
+  return { stored, items: items.filter((i) => stored.has(i.wamid)).map((i) => ({ ...i, contactId: contactOf(i).id })) };
 }

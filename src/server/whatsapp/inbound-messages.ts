@@ -2,7 +2,6 @@
  * The `messages` webhook field: customers' messages (stored a batch per workspace and transaction, then handed
  * to the registered handlers) and the statuses of the messages Parley sent (inbound-statuses.ts).
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import * as ch from '../repositories/channel';
@@ -11,33 +10,44 @@ import type { MessageContents } from './inbound-contents';
 import type { FieldChange, FieldHandler, InboundHandler, Retries } from './inbound-pipeline';
 import { StatusNotYetKnown, inboundStatuses, statusRetries, timeOf } from './inbound-statuses';
 import { InboundMessage, MessagesValue, StatusUpdate } from './webhook-payload';
+import { customerOf, senderEntry } from './customer-identity';
+import type { CustomerIdentity } from '../repositories/customer-identities';
+import type { SystemMessages } from './system-messages';
 
 export interface MessagesDeps {
   db: Database;
   log: Pick<FastifyBaseLogger, 'warn'>;
   contents: MessageContents;
-}
-
-/** E.164 of a wa_id (digits with country code); a number libphonenumber cannot place is kept as +digits. */
-export function e164OfWaId(waId: string): { phoneNumber: string; country: string | null } {
-  const digits = waId.replace(/\D/g, '');
-  const parsed = parsePhoneNumberFromString(`+${digits}`);
-  if (parsed?.isValid()) return { phoneNumber: parsed.number, country: parsed.country ?? null };
-  return { phoneNumber: `+${digits}`, country: null };
+  system: SystemMessages;
 }
 
 interface ReceivedMessage {
   m: InboundMessage;
-  profileName: string | undefined;
+  customer: CustomerIdentity;
   receivedAt: Date;
 }
 interface MessagesChange {
   index: number;
   account: ch.AccountRow;
   messages: ReceivedMessage[];
+  /** Changes of a customer's identity (system-messages.ts). */
+  system: ReceivedMessage[];
   statuses: StatusUpdate[];
 }
 type Pending = { index: number; item: InboundItem };
+
+/** Identity changes after the batch's messages (a message stored just before a change belongs to the old identity). */
+async function applySystemMessages(system: SystemMessages, read: MessagesChange[], retry: Retries): Promise<void> {
+  for (const { index, account, system: list } of read) {
+    for (const s of list) {
+      try {
+        await system.apply(account, s.m, s.customer);
+      } catch (err) {
+        retry.set(index, err);
+      }
+    }
+  }
+}
 
 export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): FieldHandler {
   const statuses = inboundStatuses(d, handlers);
@@ -55,16 +65,21 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
       d.log.warn({ phoneNumberId: v.metadata.phone_number_id }, 'webhook for an unknown phone number id dropped');
       return null;
     }
-    const names = new Map((v.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
     const messages: ReceivedMessage[] = [];
+    const system: ReceivedMessage[] = [];
     for (const [i, raw] of (v.messages ?? []).entries()) {
       const m = InboundMessage.safeParse(raw);
       if (!m.success) {
         d.log.warn({ issues: m.error.issues.slice(0, 5) }, 'malformed inbound message dropped');
         continue;
       }
+      const customer = customerOf(m.data, senderEntry(m.data, v.contacts ?? []));
+      if (!customer) {
+        d.log.warn({ wamid: m.data.id }, 'inbound message naming neither a phone number nor a user id dropped');
+        continue;
+      }
       // Messages of one delivery keep their order (1 ms apart).
-      messages.push({ m: m.data, profileName: names.get(m.data.from), receivedAt: new Date(change.receivedAt + i) });
+      (m.data.type === 'system' ? system : messages).push({ m: m.data, customer, receivedAt: new Date(change.receivedAt + i) });
     }
     const statusList: StatusUpdate[] = [];
     for (const raw of v.statuses ?? []) {
@@ -76,7 +91,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
       statusList.push(s.data);
     }
     for (const e of v.errors ?? []) d.log.warn({ code: e.code, title: e.title, accountId: account.id }, 'WhatsApp reported an error');
-    return { index: change.index, account, messages, statuses: statusList };
+    return { index: change.index, account, messages, system, statuses: statusList };
   }
 
   async function readChanges(changes: FieldChange[]): Promise<MessagesChange[]> {
@@ -119,14 +134,13 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
   /** What each new message is stored as (its media fetched meanwhile); reactions and the like are left out. */
   async function itemsOf(fresh: Awaited<ReturnType<typeof newMessages>>): Promise<Pending[]> {
     const items = await Promise.all(
-      fresh.map(async ({ index, account, m, profileName, receivedAt }) => {
+      fresh.map(async ({ index, account, m, customer, receivedAt }) => {
         const content = await d.contents.contentOf(account, m);
         if (!content) return null;
         const item: InboundItem = {
           account,
           wamid: m.id,
-          phoneNumber: e164OfWaId(m.from).phoneNumber,
-          profileName: profileName?.trim() || null,
+          customer,
           content,
           at: receivedAt,
           sentAt: new Date(Math.min(timeOf(m.timestamp).getTime(), receivedAt.getTime())),
@@ -139,11 +153,11 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
 
   /** Stores one workspace's messages in one transaction, then hands them to each handler in turn. */
   async function storeAndHandle(ws: string, items: InboundItem[]): Promise<void> {
-    const stored = await d.db.transaction((tx) => storeInboundBatch(tx, ws, items));
+    const batch = await d.db.transaction((tx) => storeInboundBatch(tx, ws, items));
     for (const h of handlers) {
       if (!h.onMessagesStored) continue;
       try {
-        await h.onMessagesStored(ws, { items, stored });
+        await h.onMessagesStored(ws, batch);
       } catch (err) {
         d.log.warn({ err, workspaceId: ws }, h.failureMessage);
       }
@@ -192,6 +206,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
   async function handle(changes: FieldChange[]): Promise<Retries> {
     const read = await readChanges(changes);
     const retry = await storeMessages(await itemsOf(await newMessages(read)));
+    await applySystemMessages(d.system, read, retry);
     const attemptOf = new Map(changes.map((c) => [c.index, c.attempt]));
     const list = read.flatMap(({ index, account, statuses: s }) => s.map((x) => ({ index, account, s: x })));
     const results = await statuses.applyStatuses(list);

@@ -12,7 +12,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client';
-import type { InboundItem } from './inbound-batch';
+import type { StoredItem } from './inbound-batch';
 import { type StatusPricing, WebhookPayload } from './webhook-payload';
 
 /** One webhook delivery as queued: the verified payload, when it arrived, and how many times it was tried. */
@@ -48,7 +48,8 @@ export interface FieldHandler {
 
 /** A workspace's inbound messages of one batch, once committed. */
 export interface StoredInbound {
-  items: InboundItem[];
+  /** The messages this run stored, each with its contact. */
+  items: StoredItem[];
   /** The wamids this run stored (a message stored meanwhile by another delivery is not among them). */
   stored: Set<string>;
 }

@@ -14,7 +14,7 @@ import { appendEvents } from '../repositories/event-log';
 import { type ConsentByPhone, type MarketingConsentSource, applyConsentByPhone, phonesOfWamids } from '../repositories/marketing-consent';
 import { toContact } from '../repositories/resources';
 import { type AppliedStatus, type FieldChange, type FieldHandler, type InboundHandler, eachChange } from './inbound-pipeline';
-import { e164OfWaId } from './inbound-messages';
+import { e164OfWaId } from './customer-identity';
 import { timeOf } from './inbound-statuses';
 
 /** Meta's customer stopped marketing messages: the status error code. */

@@ -14,8 +14,14 @@ const Media = z.looseObject({
 });
 export type InboundMedia = z.infer<typeof Media>;
 
+/**
+ * A customer's message. Since 2026 `from` (the phone) is left out for customers with a username whose phone
+ * Meta withholds; `from_user_id` (the business-scoped user id) is always there.
+ */
 export const InboundMessage = z.looseObject({
-  from: z.string().min(1),
+  from: z.string().min(1).optional(),
+  from_user_id: z.string().min(1).optional(),
+  from_parent_user_id: z.string().min(1).optional(),
   id: z.string().min(1).max(256),
   timestamp: z.string().optional(),
   type: z.string(),
@@ -39,6 +45,18 @@ export const InboundMessage = z.looseObject({
     .looseObject({ latitude: z.number(), longitude: z.number(), name: z.string().optional(), address: z.string().optional() })
     .optional(),
   reaction: z.looseObject({ message_id: z.string().optional(), emoji: z.string().optional() }).optional(),
+  /** A change of the customer's identity: `user_changed_number` (new phone) or `user_changed_user_id`. */
+  system: z
+    .looseObject({
+      type: z.string().optional(),
+      body: z.string().optional(),
+      wa_id: z.string().optional(),
+      /** The phone before 2026 (`user_changed_number`). */
+      new_wa_id: z.string().optional(),
+      user_id: z.string().optional(),
+      parent_user_id: z.string().optional(),
+    })
+    .optional(),
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;
 
@@ -64,15 +82,41 @@ export const StatusUpdate = z.looseObject({
   status: z.string(),
   timestamp: z.string().optional(),
   recipient_id: z.string().optional(),
+  recipient_user_id: z.string().optional(),
+  recipient_parent_user_id: z.string().optional(),
   errors: z.array(StatusError).optional(),
   pricing: StatusPricing.optional().catch(undefined),
 });
 export type StatusUpdate = z.infer<typeof StatusUpdate>;
 
+/** Who a message or status is about: the phone (`wa_id`, may be left out), the user ids, the profile. */
+export const WebhookContact = z.looseObject({
+  wa_id: z.string().optional(),
+  user_id: z.string().optional(),
+  parent_user_id: z.string().optional(),
+  profile: z.looseObject({ name: z.string().optional(), username: z.string().optional() }).optional(),
+});
+export type WebhookContact = z.infer<typeof WebhookContact>;
+
+/** One change of a customer's user id (`user_id_update` field): previous and current, with the phone if shared. */
+const IdPair = z.looseObject({ previous: z.string().optional(), current: z.string().optional() });
+export const UserIdUpdate = z.looseObject({
+  wa_id: z.string().optional(),
+  detail: z.string().optional(),
+  timestamp: z.string().optional(),
+  user_id: IdPair.optional(),
+  parent_user_id: IdPair.optional(),
+});
+export type UserIdUpdate = z.infer<typeof UserIdUpdate>;
+export const UserIdUpdateValue = z.looseObject({
+  metadata: z.looseObject({ phone_number_id: z.string() }),
+  user_id_update: z.array(z.unknown()).optional(),
+});
+
 export const MessagesValue = z.looseObject({
   messaging_product: z.string().optional(),
   metadata: z.looseObject({ display_phone_number: z.string().optional(), phone_number_id: z.string() }),
-  contacts: z.array(z.looseObject({ wa_id: z.string(), profile: z.looseObject({ name: z.string().optional() }).optional() })).optional(),
+  contacts: z.array(WebhookContact).optional(),
   messages: z.array(z.unknown()).optional(),
   statuses: z.array(z.unknown()).optional(),
   errors: z.array(StatusError).optional(),

@@ -46,7 +46,7 @@ export const eventPayloads = {
     memberName: z.string(),
     botId: Id,
     botName: z.string(),
-    contact: z.object({ name: z.string().nullable(), phoneNumber: z.string() }),
+    contact: z.object({ name: z.string().nullable(), phoneNumber: z.string().nullable() }),
     message: z.string(),
   }),
   /**

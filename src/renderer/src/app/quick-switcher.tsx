@@ -7,6 +7,7 @@ import { Dialog, DialogContent } from '../components/ui/dialog';
 import { Input } from '../components/ui/input';
 import { api } from '../lib/api-client';
 import { cn } from '../lib/cn';
+import { contactAddress, contactLabel } from '@shared/contact-label';
 
 /** The screens the switcher knows by name (what the sidebar and the settings menu offer). */
 export const screens: { label: string; to: string; keywords?: string }[] = [
@@ -88,15 +89,15 @@ function useMatches(workspaceId: string, text: string): { items: SwitcherItem[];
     const conversations: SwitcherItem[] = (remote.data?.conversations ?? []).map((c) => ({
       kind: 'conversation',
       id: c.id,
-      label: c.Contact.name || c.Contact.phoneNumber,
-      detail: `${c.isActive ? 'Open' : 'Closed'} conversation · ${c.Contact.phoneNumber}`,
+      label: contactLabel(c.Contact),
+      detail: `${c.isActive ? 'Open' : 'Closed'} conversation · ${contactAddress(c.Contact)}`,
       go: async () => `/live-chat/${c.id}?tab=${c.isActive ? 'open' : 'closed'}`,
     }));
     const contacts: SwitcherItem[] = (remote.data?.contacts ?? []).map((c) => ({
       kind: 'contact',
       id: c.id,
-      label: c.name || c.phoneNumber,
-      detail: `Contact · ${c.phoneNumber}`,
+      label: contactLabel(c),
+      detail: `Contact · ${contactAddress(c)}`,
       go: () => contactTarget(c.id),
     }));
     return { items: [...conversations, ...contacts, ...screenItems, searchItem(q)], loading: remote.isFetching };

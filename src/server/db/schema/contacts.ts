@@ -33,8 +33,17 @@ export const contacts = pgTable(
     nameWords: text('name_words')
       .array()
       .generatedAlwaysAs(sql`regexp_split_to_array(lower(btrim("name")), '[\\s,.;:()"/-]+')`),
-    /** E.164. */
-    phoneNumber: bytewiseText('phone_number').notNull(),
+    /**
+     * E.164; null when Meta withholds it (a customer with a username who has not talked with the business's
+     * number in 30 days): such a contact is known by its user id alone.
+     */
+    phoneNumber: bytewiseText('phone_number'),
+    /** Meta's business-scoped user id (`US.13491208655302741918`): matched before the phone number. */
+    userId: text('user_id'),
+    /** The parent business-scoped user id, when the business has one (portfolio-wide). */
+    parentUserId: text('parent_user_id'),
+    /** The customer's WhatsApp username, when they adopted one. */
+    username: text('username'),
     email: text('email'),
     attributes: jsonb('attributes').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
     channel: text('channel').notNull().default('WhatsApp'),
@@ -59,6 +68,7 @@ export const contacts = pgTable(
   },
   (t) => [
     uniqueIndex('contacts_workspace_phone_uq').on(t.workspaceId, t.phoneNumber),
+    uniqueIndex('contacts_workspace_user_id_uq').on(t.workspaceId, t.userId),
     index('contacts_workspace_created_idx').on(t.workspaceId, t.createdAt, t.id),
     index('contacts_attributes_gin').using('gin', t.attributes.op('jsonb_path_ops')),
     // Search and STARTS_WITH filters are prefix matches: plain btrees stay cheap to maintain during a
@@ -71,6 +81,25 @@ export const contacts = pgTable(
     // newest-first index. fastupdate batches the index's inserts during an import.
     index('contacts_name_words_gin').using('gin', t.nameWords),
   ],
+);
+
+/** Each change of a contact's identity that Meta announced (a new phone number or user id): the history kept. */
+export const contactIdentityChanges = pgTable(
+  'contact_identity_changes',
+  {
+    id: id(),
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['phoneNumber', 'userId', 'parentUserId'] }).notNull(),
+    previous: text('previous'),
+    current: text('current'),
+    /** When Meta says it changed. */
+    changedAt: timestamp('changed_at', { withTimezone: true, precision: 3 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_identity_changes_contact_idx').on(t.workspaceId, t.contactId, t.changedAt)],
 );
 
 export const segments = pgTable(

@@ -13,7 +13,11 @@ export const Contact = z.object({
   name: z.string().nullable(),
   attributes: z.record(z.string(), AttributeValue),
   channel: Channel,
-  phoneNumber: z.string(),
+  /**
+   * E.164. Null when WhatsApp withholds it: a customer with a username who has not talked with the business in
+   * 30 days is known by `userId` alone (the smallest change to the spec's contact: see docs/whatsapp-and-sandbox.md).
+   */
+  phoneNumber: z.string().nullable(),
   email: z.string().nullable(),
   tags: z.array(z.string()),
   country: z.string().nullable(),
@@ -35,5 +39,12 @@ export const Contact = z.object({
     .object({ value: z.enum(['stopped', 'resumed']), source: z.enum(['user_preferences', '131050']), at: z.string() })
     .nullable()
     .optional(),
+  /**
+   * Additions: Meta's business-scoped user id (`US.13491208655302741918`), its parent id and the customer's
+   * WhatsApp username, each null until Meta sends one. Optional so that contacts cached before them still parse.
+   */
+  userId: z.string().nullable().optional(),
+  parentUserId: z.string().nullable().optional(),
+  username: z.string().nullable().optional(),
 });
 export type Contact = z.infer<typeof Contact>;

@@ -12,6 +12,8 @@ import { Switch } from '../../../components/ui/switch';
 import { useOfflineReason } from '../../../lib/connectivity';
 import { usePatchContact } from '../../../lib/queries/contacts';
 import { useDeleteContact } from '../api/delete-contact';
+import { contactLabel } from '@shared/contact-label';
+import { ContactPhone } from '../../../components/ui/contact-phone';
 
 const Form = z.object({
   name: z.string().trim().max(200),
@@ -96,8 +98,8 @@ export function ContactDialog({
 
   return (
     <FormDialog
-      title={`Edit ${contact.name || contact.phoneNumber}`}
-      description={<span className="font-mono">{contact.phoneNumber}</span>}
+      title={`Edit ${contactLabel(contact)}`}
+      description={<ContactPhone contact={contact} />}
       className="max-w-lg"
       submitLabel="Save changes"
       pending={patch.isPending}
@@ -156,7 +158,7 @@ export function ContactDialog({
                 <Trash2 aria-hidden /> Delete contact
               </Button>
             }
-            title={`Delete ${contact.name || contact.phoneNumber}?`}
+            title={`Delete ${contactLabel(contact)}?`}
             description="The contact, their conversations and messages are deleted for the whole workspace. This cannot be undone."
             onConfirm={async () => {
               await remove.mutateAsync(contact.id);

@@ -16,6 +16,8 @@ import { scrollToRowAndFocus, useFetchNextPageNearEnd } from '../../../lib/virtu
 import { useContacts } from '../api/list-contacts';
 import { type ContactOrder, NEWEST_FIRST } from '../api/keys';
 import { usePatchContact } from '../../../lib/queries/contacts';
+import { contactLabel } from '@shared/contact-label';
+import { ContactPhone } from '../../../components/ui/contact-phone';
 
 export const CONTACT_ROW_HEIGHT = 48;
 
@@ -104,11 +106,13 @@ function ContactRow({ index, contact: c, attributes, patch, onEdit }: ContactRow
     >
       <td className="border-b border-border/70 px-4">
         <div className="flex items-center gap-2.5">
-          <Avatar name={c.name ?? c.phoneNumber.slice(-2)} className="size-7" />
+          <Avatar name={c.name ?? (c.username || c.phoneNumber?.slice(-2) || '?')} className="size-7" />
           <TruncatedText text={c.name || 'No name'} className={cn('max-w-56 font-medium', !c.name && 'text-fg-subtle')} />
         </div>
       </td>
-      <td className="border-b border-border/70 px-4 font-mono text-[12.5px] whitespace-nowrap">{c.phoneNumber}</td>
+      <td className="border-b border-border/70 px-4 whitespace-nowrap">
+        <ContactPhone contact={c} />
+      </td>
       <td className="max-w-60 truncate border-b border-border/70 px-4">{c.email ?? <span className="text-fg-subtle">—</span>}</td>
       <td className="border-b border-border/70 px-4">{c.country ?? <span className="text-fg-subtle">—</span>}</td>
       <td className="border-b border-border/70 px-4 whitespace-nowrap">
@@ -120,7 +124,7 @@ function ContactRow({ index, contact: c, attributes, patch, onEdit }: ContactRow
               size="sm"
               className="text-[12px]"
               disabled={patch.isPending}
-              aria-label={`Opt ${c.name || c.phoneNumber} back in to campaigns`}
+              aria-label={`Opt ${contactLabel(c)} back in to campaigns`}
               onClick={() => patch.mutate({ contactId: c.id, body: { optedOut: false } })}
             >
               Opt back in
@@ -141,7 +145,7 @@ function ContactRow({ index, contact: c, attributes, patch, onEdit }: ContactRow
           variant="ghost"
           size="icon-sm"
           onClick={() => onEdit(c)}
-          aria-label={`Edit ${c.name || c.phoneNumber}`}
+          aria-label={`Edit ${contactLabel(c)}`}
         >
           <Pencil />
         </Button>

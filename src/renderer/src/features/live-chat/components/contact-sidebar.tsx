@@ -3,6 +3,7 @@ import { BellOff, Mail, MapPin, Phone, X } from 'lucide-react';
 import type { Contact } from '@shared/schemas/entities';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
+import { ContactPhone } from '../../../components/ui/contact-phone';
 import { Button } from '../../../components/ui/button';
 import { TruncatedText } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
@@ -10,6 +11,7 @@ import { useOfflineReason } from '../../../lib/connectivity';
 import { usePatchContact } from '../../../lib/queries/contacts';
 import { ContactAttributes } from './contact-attributes';
 import { OtherConversations } from './contact-other-conversations';
+import { contactLabel } from '@shared/contact-label';
 
 /** The contact's details and attributes (editable by format) and its other conversations. */
 export function ContactSidebar({
@@ -39,9 +41,9 @@ export function ContactSidebar({
         )}
       </div>
       <div className="flex flex-col items-center gap-2 px-4 pt-2 pb-4 text-center">
-        <Avatar name={contact.name ?? contact.phoneNumber.slice(-2)} className="size-16 text-lg" />
+        <Avatar name={contact.name ?? (contact.username || contact.phoneNumber?.slice(-2) || '?')} className="size-16 text-lg" />
         <div className="w-full min-w-0">
-          <TruncatedText as="p" text={contact.name || contact.phoneNumber} className="text-[15px] font-semibold text-fg" />
+          <TruncatedText as="p" text={contactLabel(contact)} className="text-[15px] font-semibold text-fg" />
           {contact.tags.length > 0 && (
             <div className="mt-1 flex flex-wrap justify-center gap-1">
               {contact.tags.map((t) => (
@@ -56,7 +58,9 @@ export function ContactSidebar({
           <dt>
             <Phone className="size-4 text-fg-subtle" aria-label="Phone number" />
           </dt>
-          <dd className="font-mono text-[12.5px]">{contact.phoneNumber}</dd>
+          <dd>
+            <ContactPhone contact={contact} />
+          </dd>
         </div>
         <div className="flex items-center gap-2">
           <dt>

@@ -19,6 +19,7 @@ import { useMember } from '../../../lib/queries/session';
 import { usePatchConversation } from '../api/patch-conversation';
 import type { ConversationActions } from '../hooks/use-conversation-shortcuts';
 import type { NameLookup } from './timeline-rows';
+import { contactAddress, contactLabel } from '@shared/contact-label';
 
 export interface Assignees {
   members: { id: string; name: string }[];
@@ -52,7 +53,7 @@ export function ConversationHeader({
   const patch = usePatchConversation(detail.id, workspaceId);
   const me = useMember();
   const offline = useOfflineReason();
-  const contactName = detail.Contact.name || detail.Contact.phoneNumber;
+  const contactName = contactLabel(detail.Contact);
   const assignee = detail.assigneeBotId ? names.bot(detail.assigneeBotId) : detail.assigneeMemberId ? names.member(detail.assigneeMemberId) : null;
   const bots = assignableBots(assignees.bots, detail.whatsappAccountId);
 
@@ -61,7 +62,7 @@ export function ConversationHeader({
     // any window size. Below 36rem of header the Assign label and Close go into the "More" menu before the
     // name and the assignee give way.
     <header className="@container/header flex h-14 shrink-0 items-center gap-3 border-b border-border bg-surface px-4">
-      <Avatar name={detail.Contact.name ?? detail.Contact.phoneNumber.slice(-2)} className="size-9 shrink-0" />
+      <Avatar name={detail.Contact.name ?? (detail.Contact.username || detail.Contact.phoneNumber?.slice(-2) || '?')} className="size-9 shrink-0" />
       <div className="min-w-[10rem] flex-1">
         <div className="flex min-w-0 items-center gap-2">
           <TruncatedText as="h1" text={contactName} className="text-[15px] font-semibold text-fg" />
@@ -75,7 +76,7 @@ export function ConversationHeader({
           )}
         </div>
         <p className="flex min-w-0 text-[12px] text-fg-muted">
-          {detail.Contact.name && <span className="shrink-0 whitespace-pre">{`${detail.Contact.phoneNumber} · `}</span>}
+          {detail.Contact.name && <span className="shrink-0 whitespace-pre">{`${contactAddress(detail.Contact)} · `}</span>}
           <TruncatedText text={assignee ? `Assigned to ${assignee}` : 'Unassigned'} />
         </p>
       </div>

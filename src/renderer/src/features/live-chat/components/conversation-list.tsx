@@ -20,6 +20,7 @@ import { messagePreview } from '../utils/message-content';
 import type { LiveChatTab } from '../utils/tabs';
 import { DeliveryTicks } from './delivery-ticks';
 import type { NameLookup } from './timeline-rows';
+import { contactLabel } from '@shared/contact-label';
 
 export const CONVERSATION_ROW_HEIGHT = 72;
 
@@ -42,7 +43,7 @@ const ConversationRow = memo(function ConversationRow({
   /** The minute the waiting times are counted to. */
   now: Date;
 }) {
-  const name = entry.Contact.name || entry.Contact.phoneNumber;
+  const name = contactLabel(entry.Contact);
   const last = entry.lastMessage;
   const assignee = entry.assigneeBotId ? names.bot(entry.assigneeBotId) ?? 'Bot' : entry.assigneeMemberId ? names.member(entry.assigneeMemberId) : null;
   const when = last?.createdAt ?? entry.lastMessageAt ?? entry.createdAt;
@@ -73,7 +74,7 @@ const ConversationRow = memo(function ConversationRow({
         active && 'bg-accent-soft hover:bg-accent-soft',
       )}
     >
-      <Avatar name={entry.Contact.name ?? entry.Contact.phoneNumber.slice(-2)} className="size-10 text-[13px]" />
+      <Avatar name={entry.Contact.name ?? (entry.Contact.username || entry.Contact.phoneNumber?.slice(-2) || '?')} className="size-10 text-[13px]" />
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline gap-2">
           {unread && <span className="sr-only">Unread, </span>}

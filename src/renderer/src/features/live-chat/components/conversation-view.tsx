@@ -25,6 +25,7 @@ import { InteractiveButton } from './interactive-composer';
 import { MessageTimeline, type MessageTimelineHandle } from './message-timeline';
 import { PresenceBar } from './presence-bar';
 import type { NameLookup } from './timeline-rows';
+import { contactLabel } from '@shared/contact-label';
 
 export type { Assignees } from './conversation-header';
 
@@ -211,7 +212,7 @@ export function ConversationView({
   return (
     // Below 1280 px the open contact panel takes the conversation list's place (live-chat-layout), never the chat's.
     <div className="relative flex min-h-0 min-w-0 flex-1" onKeyDown={onKeyDown}>
-      <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${detail.Contact.name || detail.Contact.phoneNumber}`} onInput={onInput}>
+      <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${contactLabel(detail.Contact)}`} onInput={onInput}>
         <ConversationHeader
           detail={detail}
           workspaceId={workspaceId}

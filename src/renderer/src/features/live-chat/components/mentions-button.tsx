@@ -12,6 +12,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useMentionCount, useMentions } from '../api/list-mentions';
 import { formatTime } from '../utils/format';
+import { contactLabel } from '@shared/contact-label';
 
 export function MentionsButton({ workspaceId, names }: { workspaceId: string; names: { member: (id: string | null | undefined) => string | null } }) {
   const [open, setOpen] = useState(false);
@@ -48,7 +49,7 @@ export function MentionsButton({ workspaceId, names }: { workspaceId: string; na
                   >
                     <span className="flex items-baseline gap-2 text-[13px]">
                       {!m.readAt && <span className="size-2 shrink-0 rounded-full bg-accent" aria-label="unread" />}
-                      <span className={cn('truncate', !m.readAt && 'font-semibold')}>{m.contact.name ?? m.contact.phoneNumber}</span>
+                      <span className={cn('truncate', !m.readAt && 'font-semibold')}>{contactLabel(m.contact)}</span>
                       <span className="ml-auto shrink-0 text-[11px] text-fg-subtle">{formatTime(m.createdAt)}</span>
                     </span>
                     <span className="mt-0.5 line-clamp-2 block text-[12px] text-fg-muted">

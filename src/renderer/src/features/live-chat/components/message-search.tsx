@@ -19,6 +19,7 @@ import { useMessageSearch } from '../api/search-messages';
 import { formatFull, formatListTime } from '../utils/format';
 import { snippetAround } from '../utils/snippet';
 import { highlightRuns } from './message-text';
+import { contactLabel } from '@shared/contact-label';
 
 type Hit = z.infer<typeof MessageSearchHit>;
 const ROW_PX = 68;
@@ -31,7 +32,7 @@ export interface MessageSearchChoice {
 }
 
 function HitRow({ hit, terms, active }: { hit: Hit; terms: string[]; active: boolean }) {
-  const name = hit.contact.name || hit.contact.phoneNumber;
+  const name = contactLabel(hit.contact);
   const note = hit.message.type === 'note';
   const runs = highlightRuns(snippetAround(hit.message.text ?? '', terms), terms);
   const Icon = note ? StickyNote : MessageSquareText;
