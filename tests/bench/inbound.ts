@@ -60,8 +60,9 @@ function delivery(from: string, name: string, wamid: string, text: string) {
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '16505550100', phone_number_id: phoneNumberId },
-              contacts: [{ profile: { name }, wa_id: from }],
-              messages: [{ from, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
+              // As Meta sends them since 2026: a business-scoped user id on every message.
+              contacts: [{ profile: { name }, wa_id: from, user_id: `US.${from}` }],
+              messages: [{ from, from_user_id: `US.${from}`, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
             },
           },
         ],

@@ -180,6 +180,19 @@ describe('identity changes', () => {
   });
 });
 
+describe("Meta's marketing consent of a customer known by user id alone", () => {
+  it('a user_preferences stop naming only the user id stops that contact; an older resume changes nothing', async () => {
+    const userId = 'US.70000000000000000001';
+    await deliver('messages', textFrom({ userId, username: 'noa' }, 'hi'));
+    const pref = (value: string, at: number) => ({ user_preferences: [{ user_id: userId, category: 'marketing_messages', value, timestamp: String(at) }] });
+    const now = Math.floor(Date.now() / 1000);
+    await deliver('user_preferences', pref('stop', now));
+    await deliver('user_preferences', pref('resume', now - 60));
+    const [c] = await contactsWhere(eq(t.contacts.userId, userId));
+    expect(c).toMatchObject({ phoneNumber: null, marketingConsent: 'stopped', marketingConsentSource: 'user_preferences' });
+  });
+});
+
 describe('sending', () => {
   it('goes with `to` when the phone is known and with `recipient` when only the user id is', () => {
     expect(addressFields({ phoneNumber: '+14155550123', userId: 'US.1' })).toEqual({ to: '+14155550123' });

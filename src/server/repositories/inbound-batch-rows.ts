@@ -103,12 +103,13 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
     failure_reason: v.failureReason ?? null,
     created_at: v.createdAt ?? null,
   }));
-  // Columns in the table's order (drizzle inserts a raw select into every column).
+  // Columns in the schema's order (drizzle inserts a raw select into every column of the schema, in its order;
+  // the pricing of a message comes later, with its statuses).
   return ex
     .insert(t.messages)
     .select(
       sql`select gen_random_uuid(), workspace_id, conversation_id, type, header, text, media_url, footer, action, template_components,
-                 creator, member_id, wa_message_id, status, failure_reason, coalesce(created_at, now())
+                 creator, member_id, wa_message_id, status, failure_reason, null, coalesce(created_at, now())
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(workspace_id uuid, conversation_id uuid,
                type text, header jsonb, text text, media_url text, footer text, action jsonb, template_components jsonb,
                creator text, member_id uuid, wa_message_id text, status text, failure_reason text, created_at timestamptz)`,

@@ -12,9 +12,10 @@ type ContactRow = typeof t.contacts.$inferSelect;
 export type MarketingConsent = 'stopped' | 'resumed';
 export type MarketingConsentSource = 'user_preferences' | '131050';
 
-/** One consent change of a contact known by phone (E.164). */
+/** One consent change of a contact known by phone (E.164) or, when WhatsApp withholds it, by user id. */
 export interface ConsentByPhone {
-  phoneNumber: string;
+  phoneNumber: string | null;
+  userId?: string | null;
   value: MarketingConsent;
   at: Date;
 }
@@ -25,13 +26,13 @@ export interface ConsentByPhone {
  */
 export async function applyConsentByPhone(ex: Executor, workspaceId: string, source: MarketingConsentSource, changes: ConsentByPhone[]): Promise<ContactRow[]> {
   if (changes.length === 0) return [];
-  const data = JSON.stringify(changes.map((c) => ({ phone: c.phoneNumber, value: c.value, at: c.at.toISOString() })));
+  const data = JSON.stringify(changes.map((c) => ({ phone: c.phoneNumber, user_id: c.userId ?? null, value: c.value, at: c.at.toISOString() })));
   const rows = rowsOf<{ id: string }>(
     await ex.execute(sql`
       update contacts c
          set marketing_consent = v.value, marketing_consent_source = ${source}, marketing_consent_at = v.at, updated_at = now()
-        from jsonb_to_recordset(${data}::jsonb) as v(phone text, value text, at timestamptz)
-       where c.workspace_id = ${workspaceId} and c.phone_number = v.phone
+        from jsonb_to_recordset(${data}::jsonb) as v(phone text, user_id text, value text, at timestamptz)
+       where c.workspace_id = ${workspaceId} and (c.phone_number = v.phone or c.user_id = v.user_id)
          and (c.marketing_consent_at is null or c.marketing_consent_at < v.at)
       returning c.id`),
   );

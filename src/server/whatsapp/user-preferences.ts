@@ -41,8 +41,9 @@ interface PreferencesDeps {
 async function apply(ex: Executor, workspaceId: string, source: MarketingConsentSource, changes: ConsentByPhone[]): Promise<void> {
   const newest = new Map<string, ConsentByPhone>();
   for (const c of changes) {
-    const known = newest.get(c.phoneNumber);
-    if (!known || known.at < c.at) newest.set(c.phoneNumber, c);
+    const key = c.phoneNumber ?? `user:${c.userId}`;
+    const known = newest.get(key);
+    if (!known || known.at < c.at) newest.set(key, c);
   }
   const changed = await applyConsentByPhone(ex, workspaceId, source, [...newest.values()]);
   await appendEvents(ex, workspaceId, changed.map((row) => ({ type: 'contact.updated' as const, payload: { contact: toContact(row) } })));
@@ -64,10 +65,10 @@ export function userPreferences(d: PreferencesDeps): FieldHandler {
     const changes: ConsentByPhone[] = [];
     for (const p of parsed.data.user_preferences) {
       if (p.category !== 'marketing_messages' || (p.value !== 'stop' && p.value !== 'resume')) continue;
-      // A customer known only by a user id cannot be matched to a phone contact.
-      if (!p.wa_id) continue;
+      // The phone when Meta shares it, else the user id (a customer with a username).
+      if (!p.wa_id && !p.user_id) continue;
       const at = timeOf(p.timestamp === undefined ? undefined : String(p.timestamp));
-      changes.push({ phoneNumber: e164OfWaId(p.wa_id).phoneNumber, value: p.value === 'stop' ? 'stopped' : 'resumed', at });
+      changes.push({ phoneNumber: p.wa_id ? e164OfWaId(p.wa_id).phoneNumber : null, userId: p.user_id ?? null, value: p.value === 'stop' ? 'stopped' : 'resumed', at });
     }
     if (changes.length === 0) return;
     await d.db.transaction((tx) => apply(tx, account.workspaceId, 'user_preferences', changes));
