@@ -20,7 +20,7 @@ import { actorId, assignedByOf, creatorOf, type Actor, type OutboundContent, typ
 import type { Pacer } from '../../src/server/messaging/pacer';
 import type { ServiceDeps } from '../../src/server/services/context';
 import type { Channel } from '../../src/server/whatsapp/channel';
-import { GraphApiError, type GraphClient, type OutboundMessage, type SendOptions } from '../../src/server/whatsapp/graph-client';
+import { GraphApiError, type GraphClient, type OutboundMessage, type RecipientAddress, type SendOptions } from '../../src/server/whatsapp/graph-client';
 import { openTestDatabase } from '../support/server';
 import { recordingLogger, type LoggedLine } from '../support/recording-logger';
 
@@ -61,7 +61,7 @@ const freshWamid = () => `wamid.out.${Date.now()}.${++wamidSeq}`;
 type Answer = 'ok' | { wamid: string } | { throws: unknown } | { wait: Promise<void> };
 interface GraphCall {
   creds: { token: string; phoneNumberId: string };
-  to: string;
+  to: RecipientAddress;
   message: OutboundMessage;
   opts: SendOptions | undefined;
 }
@@ -69,7 +69,7 @@ function scriptedGraph(...answers: Answer[]) {
   const calls: GraphCall[] = [];
   const queue = [...answers];
   const graph = {
-    async sendMessage(creds: GraphCall['creds'], to: string, message: OutboundMessage, opts?: SendOptions) {
+    async sendMessage(creds: GraphCall['creds'], to: RecipientAddress, message: OutboundMessage, opts?: SendOptions) {
       calls.push({ creds, to, message, opts });
       const a = queue.shift() ?? 'ok';
       if (a === 'ok') return { wamid: freshWamid() };
@@ -241,7 +241,7 @@ describe('a send that goes out', () => {
     expect(graphCalls).toEqual([
       {
         creds: { token: `token-of-${account.phoneNumberId}`, phoneNumberId: account.phoneNumberId, wabaAccountId: 'waba-outbound', appId: 'app-outbound' },
-        to: contact.phoneNumber,
+        to: { phoneNumber: contact.phoneNumber, userId: null },
         message: { type: 'text', text: { body: 'We open at 9.', preview_url: false } },
         opts: { replyTo: 'wamid.customer.asked', retryThrottled: false },
       },

@@ -20,6 +20,7 @@ export const tenantTables = [
   'invitees',
   'attributes',
   'contacts',
+  'contact_identity_changes',
   'segments',
   'whatsapp_accounts',
   'whatsapp_templates',
