@@ -33,7 +33,8 @@ test('templates made in WhatsApp Manager are listed by Sync from WhatsApp; the n
   await sandbox.setNumberHealth(number.phoneNumberId, { qualityRating: 'RED', messagingLimitTier: 'TIER_250' });
   await page.getByRole('button', { name: `Refresh health of ${number.phoneNumber}` }).click();
   await expect(health.getByText('Low quality')).toBeVisible();
-  await expect(health.getByText('250 customers a day')).toBeVisible();
+  await expect(health.getByText('250 customers a day', { exact: true })).toBeVisible();
+  await expect(health.getByText('Portfolio: 250 customers a day')).toBeVisible();
   await expect(health.getByText('Flagged by Meta')).toBeVisible();
   await shots(page, 'whatsapp-health');
 });

@@ -18,14 +18,17 @@ export function EstimatePanel({ campaignId }: { campaignId: string }) {
   return (
     <section aria-label="Estimated cost" className="flex flex-col gap-2 text-[13px]" data-testid="campaign-estimate">
       {e.warnings.length > 0 && (
-        <ul role="status" className="flex flex-col gap-1 rounded-md bg-warning-soft p-3 text-warning-text">
-          {e.warnings.map((w) => (
-            <li key={w} className="flex gap-1.5">
-              <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-              {w}
-            </li>
-          ))}
-        </ul>
+        // The live region wraps the list: a role on the <ul> itself would take away its list semantics.
+        <div role="status" className="rounded-md bg-warning-soft p-3 text-warning-text">
+          <ul className="flex flex-col gap-1">
+            {e.warnings.map((w) => (
+              <li key={w} className="flex gap-1.5">
+                <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+                {w}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {e.recipients !== null && (
         <p>
