@@ -17,6 +17,8 @@ export function registerControl(app: FastifyInstance, core: SandboxCore, origin:
 
   app.get('/_sandbox/state', async () => ({
     sent: core.state.sent.slice(-50),
+    // Every message accepted so far (the list above keeps only the last 50).
+    sentTotal: core.state.sent.length,
     received: core.state.received.slice(-50),
     typingIndicators: core.state.typingIndicators.slice(-50),
     templates: core.state.templates,

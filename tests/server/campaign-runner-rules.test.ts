@@ -68,8 +68,8 @@ let wamidSeq = 0;
  */
 let paced = false;
 let lastSlot: Promise<unknown> = Promise.resolve();
-async function sendNow(input: SendInput, opts: { beforeClaim?: () => Promise<void> }) {
-  await opts.beforeClaim?.();
+async function sendNow(input: SendInput, opts: { beforeRequest?: () => Promise<void> }) {
+  await opts.beforeRequest?.();
   sends.push(input);
   if (duringSend) await duringSend(input);
   const next = script.get(input.target.contactId)?.shift();
@@ -77,7 +77,7 @@ async function sendNow(input: SendInput, opts: { beforeClaim?: () => Promise<voi
   return { wamid: next ?? `wamid.run.${++wamidSeq}`, replayed: false, sendId: `send-${wamidSeq}`, message: {} };
 }
 const outbound = {
-  async send(input: SendInput, opts: { beforeClaim?: () => Promise<void> } = {}) {
+  async send(input: SendInput, opts: { beforeRequest?: () => Promise<void> } = {}) {
     if (!paced) return sendNow(input, opts);
     const before = lastSlot;
     const mine = before.then(() => sendNow(input, opts));

@@ -462,6 +462,31 @@ describe('the idempotency key', () => {
     expect(await messagesIn(conversation.id)).toHaveLength(1);
   });
 
+  it('a send its caller withdraws after the claim (a paused campaign) calls nobody and goes later, once', async () => {
+    const { conversation } = await writing();
+    const { outbound, graphCalls } = setup();
+    const r = req(conversation.id, template);
+    const paused = new Error('campaign paused');
+    let checked = 0;
+    const refuse = async () => {
+      checked++;
+      // The claim is written before the last word, so a pause that came while the claim waited is still seen.
+      expect(await sendRow(r.idempotencyKey)).toMatchObject({ status: 'claimed' });
+      throw paused;
+    };
+    expect(await caught(outbound.send(r, { beforeRequest: refuse }))).toBe(paused);
+    expect(checked).toBe(1);
+    expect(graphCalls).toHaveLength(0);
+    expect(await sendRow(r.idempotencyKey)).toMatchObject({ status: 'pending' });
+    expect(await messagesIn(conversation.id)).toHaveLength(0);
+    // Resumed: the same key is claimed again and sent once.
+    const sent = await outbound.send(r, { beforeRequest: async () => undefined });
+    expect(sent.replayed).toBe(false);
+    expect(graphCalls).toHaveLength(1);
+    expect(await sendRow(r.idempotencyKey)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(await messagesIn(conversation.id)).toHaveLength(1);
+  });
+
   it('never sends an unknown send again', async () => {
     const { contact, conversation } = await writing();
     const { outbound, graphCalls } = setup();

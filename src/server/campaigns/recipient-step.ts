@@ -91,7 +91,7 @@ async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas:
   if ('outcome' in decided) return decided.outcome;
   try {
     const content = await prepareTemplateSend(s.files, c.workspaceId, decided.tpl, decided.values);
-    const beforeClaim = async () => {
+    const beforeRequest = async () => {
       if (!(await s.stillClaimed(c.id))) throw new ClaimReleasedError();
     };
     const sent = await s.outbound.send(
@@ -102,7 +102,7 @@ async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas:
         content,
         idempotencyKey: sendKey(c, step.id),
       },
-      { beforeClaim },
+      { beforeRequest },
     );
     const next = canvas.next(step.id);
     return {

@@ -23,6 +23,7 @@
  * than one reported as unknown. Each is logged, and stays in `outbound_sends` with its state.
  */
 import { HttpError } from '../errors';
+import * as sends from '../repositories/outbound-sends';
 import type { Channel } from '../whatsapp/channel';
 import type { GraphClient } from '../whatsapp/graph-client';
 import { GraphApiError } from '../whatsapp/graph-errors';
@@ -52,11 +53,12 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
   const accepted = createAcceptedWriter(d.db);
 
   /**
-   * Sends one message; answers the stored message, or throws the refusal (see the file's comment). `beforeClaim`
-   * runs once the pacer's slot is taken, right before the send is claimed and handed to the HTTP client: a throw
-   * there sends nothing (a campaign paused while its send waited for the slot).
+   * Sends one message; answers the stored message, or throws the refusal (see the file's comment). `beforeRequest`
+   * runs once the pacer's slot is taken and the send claimed, right before the request is handed to the HTTP
+   * client: a throw there sends nothing and leaves the send `pending` for a later retry (a campaign paused while
+   * its send waited for the slot or for the claim's write, which a busy database can hold for seconds).
    */
-  async function send(input: Request, opts: { beforeClaim?: () => Promise<void> } = {}): Promise<SentMessage> {
+  async function send(input: Request, opts: { beforeRequest?: () => Promise<void> } = {}): Promise<SentMessage> {
     const req = OutboundRequest.parse(input);
     // Decide: what goes where, or the refusal, before anything is recorded.
     const target = await resolveTarget(d.db.db, req);
@@ -65,7 +67,6 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
     // really on its way, so a process that dies leaves as unknown only what may have reached Meta (sends still
     // waiting for a slot were never claimed and go normally after the restart).
     await pacer.take(target.account);
-    await opts.beforeClaim?.();
     const claimed = await claimSend(d.db, req, target, stored.type, inFlightMs);
     if ('replay' in claimed) return claimed.replay;
     if ('unknown' in claimed) {
@@ -73,6 +74,7 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
       throw new OutcomeUnknownError(claimed.unknown);
     }
     const sendId = claimed.send.id;
+    await checkBeforeRequest(d.db, req.workspaceId, sendId, opts.beforeRequest);
 
     let wamid: string;
     try {
@@ -95,6 +97,17 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
   };
 }
 export type Outbound = ReturnType<typeof createOutbound>;
+
+/** The caller's last word before the request leaves; a no puts the claimed send back to `pending` (nothing went to Meta). */
+async function checkBeforeRequest(database: OutboundDeps['db'], workspaceId: string, sendId: string, check?: () => Promise<void>): Promise<void> {
+  if (!check) return;
+  try {
+    await check();
+  } catch (err) {
+    await sends.finish(database.db, workspaceId, sendId, { status: 'pending', failureReason: 'not sent: withdrawn before the request' });
+    throw err;
+  }
+}
 
 /**
  * The `messages.send` job. A refusal (for good, or before anything was recorded) and an unknown outcome end the
