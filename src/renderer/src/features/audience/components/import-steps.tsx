@@ -39,7 +39,7 @@ export function ImportFileStep({ onPick, readError }: { onPick: (file: File | un
   );
 }
 
-/** The column mapping step: each column of the CSV to phoneNumber, name, email, an attribute, or skipped. */
+/** The column mapping step: each column of the CSV to phoneNumber, a WhatsApp user id or username, name, email, an attribute, or skipped. */
 export function ColumnMapper({
   preview,
   attributes,
