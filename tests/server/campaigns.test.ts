@@ -269,7 +269,7 @@ describe('opt-out', () => {
     await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} });
     await until(async () => (await campaignRow(id)).status === 'completed');
     const [log] = await logsOf(id);
-    expect(log).toMatchObject({ messageStatus: 'failed', reason: 'opted out', deliveryState: 'optedOut' });
+    expect(log).toMatchObject({ messageStatus: 'failed', reason: 'opted out (keyword)', deliveryState: 'optedOut' });
     expect(ta.sandbox.deliveries(number.phoneNumberId).perRecipient[contact.phoneNumber!.slice(1)]).toBe(1); // the confirmation only
 
     const back = await ta.call('PATCH', `/contact/${contact.id}`, { token: admin.token, body: { optedOut: false } });
