@@ -326,7 +326,7 @@ describe('logs', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,phoneNumber,templateName,messageStatus,deliveryState,reason,errorCode,wamid,repliedAt');
+    expect(lines[0]).toBe('createdAt,phoneNumber,userId,username,templateName,messageStatus,deliveryState,reason,errorCode,wamid,repliedAt');
     expect(lines).toHaveLength(31);
   });
 });

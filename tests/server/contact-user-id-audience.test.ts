@@ -1,5 +1,6 @@
 /** Customers known by a WhatsApp user id in the audience: search, segments and the contacts export. */
 import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
@@ -95,5 +96,22 @@ describe('contacts export', () => {
     expect(rows.find((r) => r.userId === 'US.2002')).toMatchObject({ phoneNumber: '+14155550101', username: '' });
     expect(rows.find((r) => r.userId === 'BR.77')).toMatchObject({ phoneNumber: '', username: "'=cmd" });
     expect(rows.find((r) => r.name === 'Zed')).toMatchObject({ userId: '', username: '' });
+  });
+
+  it("a campaign's log export names a phone-less recipient by user id and username", async () => {
+    const w = admin.workspaceId;
+    const [maria] = await ta.db.select().from(t.contacts).where(eq(t.contacts.userId, 'US.13491208655302741918')).limit(1);
+    const [campaign] = await ta.db
+      .insert(t.campaigns)
+      .values({ workspaceId: w, name: 'Ids', type: 'oneTime', status: 'completed', rfInstance: {}, memberId: admin.member.id })
+      .returning();
+    await ta.db.insert(t.campaignLogs).values({
+      workspaceId: w, campaignId: campaign.id, contactId: maria.id, stepId: 's1', phoneNumber: '', templateName: 'promo',
+      messageStatus: 'success', deliveryState: 'sent', reason: null,
+    });
+    const res = await ta.call('GET', `/campaign/${campaign.id}/logs.csv`, { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+    expect(rows).toEqual([expect.objectContaining({ phoneNumber: '', userId: 'US.13491208655302741918', username: 'maria.k', templateName: 'promo' })]);
   });
 });
