@@ -111,10 +111,12 @@ export async function upsertContactsByUserId(tx: Executor, workspaceId: string, 
         ${c.email}::text[], ${c.country}::text[], ${c.city}::text[], ${c.attributes}::jsonb[]
       ) as u(id, phone, user_id, username, name, email, country, city, attributes)
     ), matched as (
-      select i.*, by_user.id as user_match, by_phone.id as phone_match
+      -- Two unique-index probes per row. phone_number is collated "C": the input's phone is too, or the index
+      -- could not answer (and every chunk would scan the contacts).
+      select i.*,
+             (select u.id from ${k} u where u.workspace_id = ${workspaceId} and u.user_id = i.user_id) as user_match,
+             (select p.id from ${k} p where p.workspace_id = ${workspaceId} and p.phone_number = i.phone collate "C") as phone_match
         from input i
-        left join ${k} by_user on by_user.workspace_id = ${workspaceId} and by_user.user_id = i.user_id
-        left join ${k} by_phone on by_phone.workspace_id = ${workspaceId} and by_phone.phone_number = i.phone
     ), updated as (
       update ${k} set
         user_id = coalesce(${k}.user_id, case when m.user_match is null then m.user_id end),
