@@ -129,7 +129,9 @@ export async function upsertContactsByUserId(tx: Executor, workspaceId: string, 
         attributes = ${k}.attributes || m.attributes,
         updated_at = now()
         from matched m
-       where ${k}.workspace_id = ${workspaceId} and ${k}.id = coalesce(m.user_match, m.phone_match)
+       -- The ids as one array: the primary key answers them, where a join would scan every contact per chunk.
+       where ${k}.id = any(array(select coalesce(user_match, phone_match) from matched where coalesce(user_match, phone_match) is not null))
+         and ${k}.workspace_id = ${workspaceId} and ${k}.id = coalesce(m.user_match, m.phone_match)
       returning ${k}.id
     ), inserted as (
       insert into ${k} (id, workspace_id, phone_number, user_id, username, name, email, country, city, attributes)
