@@ -106,4 +106,13 @@ describe('a CSV import with WhatsApp user ids', () => {
     expect(h).toMatchObject({ status: 'completed', createdCount: 1 });
     expect(await byPhone('+14155550301')).toMatchObject({ username: 'pat', userId: null });
   });
+
+  it('rows of one chunk naming a phone and a user id that two earlier rows hold stay two contacts, nothing failing', async () => {
+    const csv = ['phone,user_id,username,name', '+14155550401,,,By Phone', ',US.4001,,By Id', '+14155550401,US.4001,both,Both'].join('\n');
+    const h = await importCsv(csv);
+    expect(h).toMatchObject({ status: 'completed', createdCount: 2, updatedCount: 1, rejectedCount: 0 });
+    // The row naming both goes to the user id's contact; the phone stays with the contact that had it.
+    expect(await byUserId('US.4001')).toMatchObject({ name: 'Both', username: 'both', phoneNumber: null });
+    expect(await byPhone('+14155550401')).toMatchObject({ name: 'By Phone', userId: null });
+  });
 });
