@@ -9,6 +9,7 @@ import { ContactsTable } from '../../src/renderer/src/features/audience/componen
 import { ContactSidebar } from '../../src/renderer/src/features/live-chat/components/contact-sidebar';
 import { contact, ids } from './live-chat/fixtures';
 import { type FakeServer, type Handler, fakeServer, renderWithQuery, withLayout } from './live-chat/harness';
+import { useAuthStore } from '../../src/renderer/src/stores/auth-store';
 
 type Req = Parameters<Handler>[0];
 
@@ -67,5 +68,34 @@ describe('opt-out in the audience and live chat', () => {
     rerender(<ContactSidebar contact={current} conversationId={ids.conversation} workspaceId={ids.workspace} />);
     expect(screen.getByText('Receives campaigns')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Opt out' })).toBeInTheDocument();
+  });
+
+  it('the contact sidebar says how the contact opted out: keyword, the template button, or by hand and by whom', async () => {
+    useAuthStore.setState({
+      status: 'ready',
+      user: { uid: 'u1', email: 'ada@acme.com', emailVerified: true, displayName: 'Ada', photoURL: null },
+      member: { id: ids.member, uid: 'u1', role: 'admin', createdAt: '2026-01-01T00:00:00.000Z', currentWorkspaceId: ids.workspace, workspaceIds: [ids.workspace], Workspaces: [] },
+    });
+    const profile = {
+      id: ids.member, uid: 'u1', role: 'admin', createdAt: '2026-01-01T00:00:00.000Z', currentWorkspaceId: ids.workspace, workspaceIds: [ids.workspace],
+      email: 'ada@acme.com', emailVerified: true, displayName: 'Ada Admin', photoURL: null, phone: null, metadata: { creationTime: null, lastSignInTime: null },
+    };
+    server.on('GET', /\/workspace\/[^/]+$/, { id: ids.workspace, createdAt: '2026-01-01T00:00:00.000Z', name: 'Acme', memberIds: [ids.member], Attribute: [], Member: [profile] });
+    const at = '2026-11-20T10:00:00.000Z';
+    const stopped = { value: 'stopped' as const, source: 'user_preferences' as const, at };
+    const { rerender } = renderWithQuery(
+      <ContactSidebar contact={{ ...grace, optOut: { source: 'keyword', at, memberId: null }, marketingConsent: stopped }} conversationId={ids.conversation} workspaceId={ids.workspace} />,
+    );
+    expect(screen.getByText(/Sent an opt-out keyword/)).toBeInTheDocument();
+    // Beside Meta's marketing consent, which has its own source.
+    expect(screen.getByText('Stopped marketing messages in WhatsApp')).toBeInTheDocument();
+    rerender(<ContactSidebar contact={{ ...grace, optOut: { source: 'template_button', at, memberId: null } }} conversationId={ids.conversation} workspaceId={ids.workspace} />);
+    expect(screen.getByText(/Tapped the template's opt-out button/)).toBeInTheDocument();
+    rerender(<ContactSidebar contact={{ ...grace, optOut: { source: 'member', at, memberId: ids.member } }} conversationId={ids.conversation} workspaceId={ids.workspace} />);
+    expect(await screen.findByText(/Opted out by hand by Ada Admin/)).toBeInTheDocument();
+    // An opt-out recorded before sources were kept shows the badge alone.
+    rerender(<ContactSidebar contact={{ ...grace, optOut: null }} conversationId={ids.conversation} workspaceId={ids.workspace} />);
+    expect(screen.getByText('Opted out of campaigns')).toBeInTheDocument();
+    expect(screen.queryByText(/Opted out by hand|opt-out keyword|opt-out button/)).not.toBeInTheDocument();
   });
 });

@@ -676,6 +676,21 @@ describe('pause and delete during a batch', () => {
 });
 
 describe('before a send', () => {
+  it.each([
+    ['keyword', 'opted out (keyword)'],
+    ['template_button', "opted out (template's opt-out button)"],
+    ['member', 'opted out (by hand)'],
+  ] as const)('the skip reason of a contact opted out by %s says so', async (source, reason) => {
+    const [a] = await addContacts(1, { optedOutAt: new Date(), optedOutSource: source });
+    const c = await campaign([{ send: tplId }]);
+    const { recipients } = await runOf(c, [a], { attempts: 1 });
+    await runner().tick();
+    expect(sends).toEqual([]);
+    expect((await logOf(recipients[0].id)).map(line)).toEqual([
+      { messageStatus: 'failed', deliveryState: 'optedOut', reason, errorCode: null, wamid: null, templateName: 'spring_sale', stepId: 's1' },
+    ]);
+  });
+
   it('an opted-out contact is skipped and logged opted out, nothing sent', async () => {
     const [a] = await addContacts(1, { optedOutAt: new Date() });
     const c = await campaign([{ send: tplId }]);

@@ -269,7 +269,7 @@ describe('opt-out', () => {
     await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} });
     await until(async () => (await campaignRow(id)).status === 'completed');
     const [log] = await logsOf(id);
-    expect(log).toMatchObject({ messageStatus: 'failed', reason: 'opted out', deliveryState: 'optedOut' });
+    expect(log).toMatchObject({ messageStatus: 'failed', reason: 'opted out (keyword)', deliveryState: 'optedOut' });
     expect(ta.sandbox.deliveries(number.phoneNumberId).perRecipient[contact.phoneNumber!.slice(1)]).toBe(1); // the confirmation only
 
     const back = await ta.call('PATCH', `/contact/${contact.id}`, { token: admin.token, body: { optedOut: false } });
@@ -326,7 +326,7 @@ describe('logs', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,phoneNumber,templateName,messageStatus,deliveryState,reason,errorCode,wamid,repliedAt');
+    expect(lines[0]).toBe('createdAt,phoneNumber,userId,username,templateName,messageStatus,deliveryState,reason,errorCode,wamid,repliedAt');
     expect(lines).toHaveLength(31);
   });
 });

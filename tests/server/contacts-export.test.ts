@@ -51,7 +51,7 @@ describe('GET /workspace/{id}/contacts/export.csv', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = rowsOf(res.body);
     expect(rows).toHaveLength(1203);
-    expect(Object.keys(rows[0])).toEqual(['name', 'phoneNumber', 'email', 'country', 'city', 'tags', 'optedOut', 'createdAt', 'plan', 'age']);
+    expect(Object.keys(rows[0])).toEqual(['name', 'phoneNumber', 'userId', 'username', 'email', 'country', 'city', 'tags', 'optedOut', 'createdAt', 'plan', 'age']);
     expect(rows.find((r) => r.phoneNumber === '+14155550101')).toMatchObject({
       name: 'Ada "Countess" Lovelace', email: 'ada@math.org', country: 'GB', tags: 'math;poetry', optedOut: 'false', plan: 'gold', age: '36',
     });

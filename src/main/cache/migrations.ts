@@ -112,6 +112,53 @@ export const workspaceMigrations: readonly string[] = [
     INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
   END;
   `,
+  // 3. Customers WhatsApp knows by a user id: a contact's phone may be missing, and its username and user id
+  // are searched too. SQLite cannot drop NOT NULL in place, so the table is rebuilt (its search index with it,
+  // from the rows' own JSON, which already holds both) and the triggers are made again as in 2.
+  `
+  DROP TRIGGER contacts_fts_insert;
+  DROP TRIGGER contacts_fts_delete;
+  DROP TRIGGER contacts_fts_update;
+  DROP TABLE contacts_fts;
+  CREATE TABLE contacts_v3 (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    name TEXT,
+    phone TEXT,
+    username TEXT,
+    user_id TEXT,
+    email TEXT,
+    city TEXT,
+    tags TEXT NOT NULL,
+    data TEXT NOT NULL,
+    sync_gen INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  INSERT INTO contacts_v3 (id, created_at, name, phone, username, user_id, email, city, tags, data, sync_gen)
+    SELECT id, created_at, name, phone, json_extract(data, '$.username'), json_extract(data, '$.userId'), email, city, tags, data, sync_gen
+    FROM contacts;
+  DROP TABLE contacts;
+  ALTER TABLE contacts_v3 RENAME TO contacts;
+  CREATE INDEX contacts_created ON contacts (created_at DESC, id DESC);
+  CREATE VIRTUAL TABLE contacts_fts USING fts5(
+    name, phone, username, user_id, email, city, tags, content = 'contacts', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  INSERT INTO contacts_fts (contacts_fts) VALUES ('rebuild');
+  CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred') BEGIN
+    INSERT INTO contacts_fts (rowid, name, phone, username, user_id, email, city, tags) VALUES (new.rowid, new.name, new.phone, new.username, new.user_id, new.email, new.city, new.tags);
+  END;
+  CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred') BEGIN
+    INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, username, user_id, email, city, tags) VALUES ('delete', old.rowid, old.name, old.phone, old.username, old.user_id, old.email, old.city, old.tags);
+  END;
+  CREATE TRIGGER contacts_fts_update AFTER UPDATE OF name, phone, username, user_id, email, city, tags ON contacts
+  WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'ftsDeferred')
+    AND (old.name IS NOT new.name OR old.phone IS NOT new.phone OR old.username IS NOT new.username OR old.user_id IS NOT new.user_id
+      OR old.email IS NOT new.email OR old.city IS NOT new.city OR old.tags IS NOT new.tags) BEGIN
+    INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, username, user_id, email, city, tags) VALUES ('delete', old.rowid, old.name, old.phone, old.username, old.user_id, old.email, old.city, old.tags);
+    INSERT INTO contacts_fts (rowid, name, phone, username, user_id, email, city, tags) VALUES (new.rowid, new.name, new.phone, new.username, new.user_id, new.email, new.city, new.tags);
+  END;
+  `,
 ];
 
 /** One file per user: settings, drafts and the member record (kept across workspace resyncs). */

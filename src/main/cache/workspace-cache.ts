@@ -168,6 +168,8 @@ export class WorkspaceCache {
       createdAt: c.createdAt,
       name: c.name,
       phone: c.phoneNumber,
+      username: c.username ?? null,
+      userId: c.userId ?? null,
       email: c.email,
       city: c.city,
       tags: c.tags.join(' '),

@@ -14,10 +14,11 @@ export function prepareStatements(db: SqliteDatabase) {
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     upsertContact: db.prepare(
-      `INSERT INTO contacts (id, created_at, name, phone, email, city, tags, data, sync_gen)
-       VALUES (@id, @createdAt, @name, @phone, @email, @city, @tags, @data, @gen)
+      `INSERT INTO contacts (id, created_at, name, phone, username, user_id, email, city, tags, data, sync_gen)
+       VALUES (@id, @createdAt, @name, @phone, @username, @userId, @email, @city, @tags, @data, @gen)
        ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, name = excluded.name, phone = excluded.phone,
-         email = excluded.email, city = excluded.city, tags = excluded.tags, data = excluded.data, sync_gen = excluded.sync_gen`,
+         username = excluded.username, user_id = excluded.user_id, email = excluded.email, city = excluded.city,
+         tags = excluded.tags, data = excluded.data, sync_gen = excluded.sync_gen`,
     ),
     upsertConversation: db.prepare(
       `INSERT INTO conversations (id, contact_id, is_active, assignee_member_id, assignee_bot_id, activity_at, unread, data, last_message, last_message_at, sync_gen)

@@ -7,6 +7,7 @@ import type { WorkspaceContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
 import { type CsvFile, csvRow, csvRows } from '../services/csv';
 import { campaignOf } from './campaign-lookup';
+import { contactsByIds } from '../repositories/campaign-contacts';
 
 const toLogEntry = (l: logs.LogRow): CampaignLogEntry => ({
   id: l.id,
@@ -26,6 +27,8 @@ const toLogEntry = (l: logs.LogRow): CampaignLogEntry => ({
 });
 
 const csvColumns = ['createdAt', 'phoneNumber', 'templateName', 'messageStatus', 'deliveryState', 'reason', 'errorCode', 'wamid', 'repliedAt'] as const;
+/** After the phone number, the contact's WhatsApp user id and username: a recipient WhatsApp withholds the phone of is named by them. */
+const csvHeader = ['createdAt', 'phoneNumber', 'userId', 'username', ...csvColumns.slice(2)];
 
 export function campaignLogsService(d: Pick<ServiceDeps, 'db'>) {
   const ex = () => d.db.db;
@@ -44,12 +47,20 @@ export function campaignLogsService(d: Pick<ServiceDeps, 'db'>) {
       const row = await campaignOf(ex(), ctx.workspaceId, id);
       const workspaceId = ctx.workspaceId;
       async function* lines() {
-        yield csvRow(csvColumns);
+        yield csvRow(csvHeader);
         let after: { at: Date; id: string } | undefined;
         for (;;) {
           const page = await logs.logsPage(ex(), workspaceId, id, { limit: 1000, after, outcome: status });
           if (page.length === 0) return;
-          yield csvRows(page.map((l) => csvColumns.map((c) => (toLogEntry(l) as Record<string, unknown>)[c])));
+          // One look-up per page for the contacts' user ids and usernames (never one per line).
+          const contacts = await contactsByIds(ex(), workspaceId, [...new Set(page.flatMap((l) => (l.contactId ? [l.contactId] : [])))]);
+          yield csvRows(
+            page.map((l) => {
+              const cells = csvColumns.map((c) => (toLogEntry(l) as Record<string, unknown>)[c]);
+              const contact = l.contactId ? contacts.get(l.contactId) : undefined;
+              return [...cells.slice(0, 2), contact?.userId ?? null, contact?.username ?? null, ...cells.slice(2)];
+            }),
+          );
           const last = page[page.length - 1];
           after = { at: last.createdAt, id: last.id };
         }

@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../services/context';
 export function campaignOptOutService(d: Pick<ServiceDeps, 'db'>) {
   return {
     async setOptedOut(ctx: WorkspaceContext, contactId: string, optedOut: boolean): Promise<void> {
-      await setOptedOut(d.db.db, ctx.workspaceId, [contactId], optedOut);
+      await setOptedOut(d.db.db, ctx.workspaceId, [contactId], optedOut ? { source: 'member', memberId: ctx.caller.member.id } : null);
     },
   };
 }

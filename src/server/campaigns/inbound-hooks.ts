@@ -18,6 +18,13 @@ import type { StoredItem } from '../whatsapp/inbound-batch';
 import { normalisedWords as normalised, optInWords, optOutWords } from '../../shared/opt-out-words';
 import { marketingCapCode } from '../messaging/send-outcomes';
 import { requeueCappedSends } from './send-outcomes';
+import type { OptOutSource } from '../../shared/schemas/entities';
+
+/** A tap of a template's quick-reply button (the marketing opt-out one) is the button; typed words are a keyword. */
+function optOutSourceOf(item: StoredItem): OptOutSource {
+  const action = item.content.action as { type?: string } | null | undefined;
+  return item.content.type === 'reply' && action?.type === 'button' ? 'template_button' : 'keyword';
+}
 
 /**
  * One statement per batch reads what the batch can mean for campaigns: the workspace's keywords and, for the
@@ -45,8 +52,12 @@ export async function campaignInboundCommitted(d: Pick<ServiceDeps, 'db' | 'jobs
   }
   const changed = await d.db.transaction(async (tx) => {
     await logLines.markReplied(tx, workspaceId, replied);
-    const optedOut = await campaignContacts.setOptedOut(tx, workspaceId, [...out.keys()], true);
-    const optedIn = await campaignContacts.setOptedOut(tx, workspaceId, optIn, false);
+    const bySource = (source: OptOutSource) => [...out].filter(([, item]) => optOutSourceOf(item) === source).map(([id]) => id);
+    const optedOut = [
+      ...(await campaignContacts.setOptedOut(tx, workspaceId, bySource('keyword'), { source: 'keyword' })),
+      ...(await campaignContacts.setOptedOut(tx, workspaceId, bySource('template_button'), { source: 'template_button' })),
+    ];
+    const optedIn = await campaignContacts.setOptedOut(tx, workspaceId, optIn, null);
     const all = [...optedOut, ...optedIn];
     await appendEvents(tx, workspaceId, all.map((c) => ({ type: 'contact.updated' as const, payload: { contact: toContact(c) } })));
     return optedOut;

@@ -21,7 +21,13 @@ import { type LogBase, type Outcome, beforeSend, cappedRetryMark, haltedOutcome,
 import { nextSendTime, recipientTimeZone } from './send-window';
 
 const unknownOutcomeReason = 'outcome unknown, not resent';
-const optedOutReason = 'opted out';
+/** The log line's skip reason says how the contact opted out (plain "opted out" for one recorded before sources were). */
+const optedOutReasons: Record<NonNullable<ContactRow['optedOutSource']>, string> = {
+  keyword: 'opted out (keyword)',
+  template_button: "opted out (template's opt-out button)",
+  member: 'opted out (by hand)',
+};
+const optedOutReason = (contact: ContactRow) => (contact.optedOutSource ? optedOutReasons[contact.optedOutSource] : 'opted out');
 
 export type { Outcome };
 
@@ -71,7 +77,7 @@ function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: De
       log: { ...base, messageStatus: 'failed', deliveryState, reason, errorCode: null, wamid: null },
     },
   });
-  if (contact.optedOutAt) return end(optedOutReason, 'optedOut');
+  if (contact.optedOutAt) return end(optedOutReason(contact), 'optedOut');
   const due = nextSendTime(s.now(), canvas.sendWindow, recipientTimeZone(contact, ctx.timeZone));
   if (due.getTime() > s.now().getTime() + 1000) return { outcome: { move: { id: c.id, status: 'pending', stepId: step.id, nextAt: due, attempts: c.attempts } } };
   if (!tpl) return end('The template of this step no longer exists');

@@ -10,7 +10,7 @@
  * (no half-written import); that pass also gives the row total for progress events.
  */
 import { Readable } from 'node:stream';
-import type { ImportHistory } from '../../shared';
+import { type ImportHistory, messages } from '../../shared';
 import { appendEvent } from '../repositories/event-log';
 import * as imports from '../repositories/imports';
 import type { ImportHistoryRow as HistoryRow } from '../repositories/imports';
@@ -86,6 +86,7 @@ export function planColumns(
       continue;
     }
     if (e.attribute === 'phoneNumber') plan.phone.push(i);
+    else if (e.attribute === 'userId') plan.userId ??= i;
     else if ((contactFields as readonly string[]).includes(e.attribute)) {
       plan.fields.push({ field: e.attribute as ColumnPlan['fields'][number]['field'], index: i });
     } else {
@@ -99,7 +100,7 @@ export function planColumns(
       `${missing.map((m) => `"${m}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a column of the file; its columns are: ${header.join(', ')}`,
     );
   }
-  if (plan.phone.length === 0) throw new ImportFileError('At least one column must be mapped to phoneNumber');
+  if (plan.phone.length === 0 && plan.userId === undefined) throw new ImportFileError(messages.importNeedsPhone);
   return plan;
 }
 
@@ -149,7 +150,8 @@ async function writeChunk(d: RunnerDeps, row: HistoryRow, chunk: PreparedChunk, 
   const { rejected } = chunk;
   return d.db.transaction(async (tx) => {
     if (d.db.kind === 'postgres') await imports.skipCommitFlush(tx);
-    const created = chunk.contacts ? await imports.upsertContactColumns(tx, row.workspaceId, chunk.columns) : 0;
+    const upsert = chunk.byUserId ? imports.upsertContactsByUserId : imports.upsertContactColumns;
+    const created = chunk.contacts ? await upsert(tx, row.workspaceId, chunk.columns) : 0;
     if (rejected.count) await imports.insertRejections(tx, row.workspaceId, row.id, rejected);
     const progressed = await imports.advanceImport(tx, row.id, processedBefore, {
       rows: chunk.rows,

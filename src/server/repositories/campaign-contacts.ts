@@ -5,6 +5,7 @@
 import { type SQL, and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
+import type { OptOutSource } from '../../shared/schemas/entities';
 
 export type ContactRow = typeof t.contacts.$inferSelect;
 
@@ -14,13 +15,28 @@ export async function contactsByIds(ex: Executor, workspaceId: string, ids: stri
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Opt contacts out of (date) or back in to (null) campaigns; answers the contacts that changed. */
-export async function setOptedOut(ex: Executor, workspaceId: string, contactIds: string[], optedOut: boolean): Promise<ContactRow[]> {
+/** Where an opt-out came from: a keyword, the template's opt-out button, or a member by hand (who). */
+export interface OptOutCause {
+  source: OptOutSource;
+  memberId?: string;
+}
+
+/**
+ * Opt contacts out of campaigns (the time, and what caused it) or back in (all cleared); answers the contacts
+ * that changed.
+ */
+export async function setOptedOut(ex: Executor, workspaceId: string, contactIds: string[], optOut: OptOutCause | null): Promise<ContactRow[]> {
   if (contactIds.length === 0) return [];
   const c = t.contacts;
+  const optedOut = optOut !== null;
   return ex
     .update(c)
-    .set({ optedOutAt: optedOut ? sql`now()` : null, updatedAt: sql`now()` })
+    .set({
+      optedOutAt: optedOut ? sql`now()` : null,
+      optedOutSource: optOut?.source ?? null,
+      optedOutByMemberId: optOut?.memberId ?? null,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(c.workspaceId, workspaceId), inArray(c.id, contactIds), optedOut ? sql`${c.optedOutAt} is null` : sql`${c.optedOutAt} is not null`))
     .returning();
 }

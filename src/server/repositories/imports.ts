@@ -58,6 +58,8 @@ export async function skipCommitFlush(tx: Executor): Promise<void> {
 export interface ContactColumns {
   id: string;
   phone: string;
+  userId: string;
+  username: string;
   name: string;
   email: string;
   country: string;
@@ -66,20 +68,21 @@ export interface ContactColumns {
 }
 
 /**
- * Upserts a chunk's contacts by (workspace, phone) in one INSERT ... SELECT FROM unnest(...): a value the file
- * lacks keeps the stored one, attributes merge. Answers how many contacts were created.
+ * Upserts a chunk of phone-only contacts by (workspace, phone) in one INSERT ... SELECT FROM unnest(...): a
+ * value the file lacks keeps the stored one, attributes merge. Answers how many contacts were created.
  */
 export async function upsertContactColumns(tx: Executor, workspaceId: string, c: ContactColumns): Promise<number> {
   const result = await tx.execute(sql`
     with input as (
       select * from unnest(
-        ${c.id}::uuid[], ${c.phone}::text[], ${c.name}::text[], ${c.email}::text[],
+        ${c.id}::uuid[], ${c.phone}::text[], ${c.username}::text[], ${c.name}::text[], ${c.email}::text[],
         ${c.country}::text[], ${c.city}::text[], ${c.attributes}::jsonb[]
-      ) as u(id, phone, name, email, country, city, attributes)
+      ) as u(id, phone, username, name, email, country, city, attributes)
     ), up as (
-      insert into ${t.contacts} (id, workspace_id, phone_number, name, email, country, city, attributes)
-      select id, ${workspaceId}::uuid, phone, name, email, country, city, attributes from input
+      insert into ${t.contacts} (id, workspace_id, phone_number, username, name, email, country, city, attributes)
+      select id, ${workspaceId}::uuid, phone, username, name, email, country, city, attributes from input
       on conflict (workspace_id, phone_number) do update set
+        username = coalesce(excluded.username, ${t.contacts}.username),
         name = coalesce(excluded.name, ${t.contacts}.name),
         email = coalesce(excluded.email, ${t.contacts}.email),
         country = coalesce(excluded.country, ${t.contacts}.country),
@@ -89,6 +92,55 @@ export async function upsertContactColumns(tx: Executor, workspaceId: string, c:
       returning (xmax = 0) as inserted
     )
     select count(*) filter (where inserted)::int as created from up`);
+  return rowsOf<{ created: number }>(result)[0].created;
+}
+
+/**
+ * Upserts a chunk that names customers by WhatsApp user id too, in one statement: each row finds its contact by
+ * user id first, then by phone (as inbound messages do); a found contact takes the file's values and the phone
+ * number or user id it lacks when no other contact holds it (a stored one is never replaced); the rest are
+ * created. The chunk holds each phone and user id once (rows.ts), so no two rows claim one. Answers how many
+ * contacts were created.
+ */
+export async function upsertContactsByUserId(tx: Executor, workspaceId: string, c: ContactColumns): Promise<number> {
+  const k = t.contacts;
+  const result = await tx.execute(sql`
+    with input as (
+      select * from unnest(
+        ${c.id}::uuid[], ${c.phone}::text[], ${c.userId}::text[], ${c.username}::text[], ${c.name}::text[],
+        ${c.email}::text[], ${c.country}::text[], ${c.city}::text[], ${c.attributes}::jsonb[]
+      ) as u(id, phone, user_id, username, name, email, country, city, attributes)
+    ), matched as (
+      -- Two unique-index probes per row. phone_number is collated "C": the input's phone is too, or the index
+      -- could not answer (and every chunk would scan the contacts).
+      select i.*,
+             (select u.id from ${k} u where u.workspace_id = ${workspaceId} and u.user_id = i.user_id) as user_match,
+             (select p.id from ${k} p where p.workspace_id = ${workspaceId} and p.phone_number = i.phone collate "C") as phone_match
+        from input i
+    ), updated as (
+      update ${k} set
+        user_id = coalesce(${k}.user_id, case when m.user_match is null then m.user_id end),
+        phone_number = coalesce(${k}.phone_number, case when m.phone_match is null then m.phone end),
+        username = coalesce(m.username, ${k}.username),
+        name = coalesce(m.name, ${k}.name),
+        email = coalesce(m.email, ${k}.email),
+        country = coalesce(m.country, ${k}.country),
+        city = coalesce(m.city, ${k}.city),
+        attributes = ${k}.attributes || m.attributes,
+        updated_at = now()
+        from matched m
+       -- The ids as one array: the primary key answers them, where a join would scan every contact per chunk.
+       where ${k}.id = any(array(select coalesce(user_match, phone_match) from matched where coalesce(user_match, phone_match) is not null))
+         and ${k}.workspace_id = ${workspaceId} and ${k}.id = coalesce(m.user_match, m.phone_match)
+      returning ${k}.id
+    ), inserted as (
+      insert into ${k} (id, workspace_id, phone_number, user_id, username, name, email, country, city, attributes)
+      select id, ${workspaceId}::uuid, phone, user_id, username, name, email, country, city, attributes
+        from matched where user_match is null and phone_match is null
+      on conflict do nothing
+      returning id
+    )
+    select (select count(*) from inserted)::int as created, (select count(*) from updated)::int as updated`);
   return rowsOf<{ created: number }>(result)[0].created;
 }
 

@@ -110,6 +110,7 @@ export const toContact = (r: typeof t.contacts.$inferSelect): Contact => ({
   meta_source_type: r.metaSourceType,
   meta_ctwa_clid: r.metaCtwaClid,
   optedOut: r.optedOutAt !== null,
+  optOut: r.optedOutAt && r.optedOutSource ? { source: r.optedOutSource, at: iso(r.optedOutAt), memberId: r.optedOutByMemberId } : null,
   marketingConsent:
     r.marketingConsent && r.marketingConsentSource && r.marketingConsentAt
       ? { value: r.marketingConsent, source: r.marketingConsentSource, at: iso(r.marketingConsentAt) }

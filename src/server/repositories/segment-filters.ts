@@ -10,7 +10,8 @@
  *   with no value.
  * - STARTS_WITH, END_WITH, CONTAINS and DOES_NOT_CONTAINS ignore case; DOES_NOT_CONTAINS matches empty values.
  * - IS_EMPTY: no value, or the empty text (tags: no tags). IS_NOT_EMPTY: the opposite.
- * - Columns: the contact's own name, phoneNumber, email, country, city, tags (IS / IS_NOT: has / lacks the tag;
+ * - Columns: the contact's own name, phoneNumber, userId (WhatsApp user id), username (without its @: a value
+ *   written `@maria` is read `maria`), email, country, city, tags (IS / IS_NOT: has / lacks the tag;
  *   text operators: over the tags joined by spaces) and createdAt (as its UTC date, YYYY-MM-DD, so STARTS_WITH
  *   "2026-11" is a month); optedOut (IS / IS_NOT "true" or "false", opted out of campaigns); any other
  *   column names an attribute of the workspace (by name, ignoring case).
@@ -20,6 +21,7 @@
  * STARTS_WITH through the prefix btrees, the workspace through every index's leading column.
  */
 import { likeEscape } from './like';
+import { bareUsername } from '../../shared/user-id';
 import { type SQL, and, or, sql } from 'drizzle-orm';
 import type { SegmentFilter } from '../../shared/schemas/entities';
 import * as t from '../db/schema';
@@ -32,7 +34,7 @@ export interface SegmentAttribute {
 /** The workspace's attributes keyed by lower-case name. */
 export type AttributeIndex = Map<string, SegmentAttribute>;
 
-export const contactColumns = ['name', 'phoneNumber', 'email', 'country', 'city', 'tags', 'createdAt'] as const;
+export const contactColumns = ['name', 'phoneNumber', 'userId', 'username', 'email', 'country', 'city', 'tags', 'createdAt'] as const;
 type ContactColumn = (typeof contactColumns)[number];
 const isContactColumn = (c: string): c is ContactColumn => (contactColumns as readonly string[]).includes(c);
 
@@ -46,6 +48,10 @@ function textExpr(col: ContactColumn): SQL {
       return sql`${c.name}`;
     case 'phoneNumber':
       return sql`${c.phoneNumber}`;
+    case 'userId':
+      return sql`${c.userId}`;
+    case 'username':
+      return sql`${c.username}`;
     case 'email':
       return sql`${c.email}`;
     case 'country':
@@ -78,8 +84,9 @@ function patternCondition(e: SQL, op: 'STARTS_WITH' | 'END_WITH' | 'CONTAINS' | 
   }
 }
 
-function contactColumnCondition(col: ContactColumn, f: SegmentFilter): SQL {
+function contactColumnCondition(col: ContactColumn, given: SegmentFilter): SQL {
   const e = textExpr(col);
+  const f = col === 'username' ? { ...given, value: bareUsername(given.value) } : given;
   if (col === 'tags') {
     switch (f.operator) {
       case 'IS':

@@ -1,7 +1,9 @@
 /**
  * Contacts export: the contacts of the current filter or segment as CSV, streamed a page at a
  * time from the database to the response (never the whole audience in memory). Columns: the contact's own
- * fields, then one per contact attribute of the workspace, so the file imports back as it is.
+ * fields (with the WhatsApp user id and username; a contact WhatsApp withholds the phone of has an empty
+ * phoneNumber), then one per contact attribute of the workspace, so the file imports back as it is. Cells go
+ * through the one CSV writer (services/csv.ts), which keeps formulas as text.
  */
 import type { Contact } from '../../shared';
 import * as attributeRepo from '../repositories/attributes';
@@ -12,11 +14,11 @@ import { type ContactFilter, contactConditions } from '../repositories/contact-f
 import type { ServiceDeps } from './context';
 
 const PAGE = 1000;
-const ownColumns = ['name', 'phoneNumber', 'email', 'country', 'city', 'tags', 'optedOut', 'createdAt'] as const;
+const ownColumns = ['name', 'phoneNumber', 'userId', 'username', 'email', 'country', 'city', 'tags', 'optedOut', 'createdAt'] as const;
 
 function ownValue(c: Contact, column: (typeof ownColumns)[number]): unknown {
   if (column === 'tags') return c.tags.join(';');
-  return c[column];
+  return c[column] ?? null;
 }
 
 export function contactExport(d: ServiceDeps) {

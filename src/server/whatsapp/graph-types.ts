@@ -2,6 +2,7 @@
  * Wire shapes of the WhatsApp Cloud API as Parley uses them (reference whatsapp-cloud-api.md §1, §4-§6).
  * Field names are Meta's snake_case on purpose: these objects go on the wire unchanged.
  */
+import { userIdPattern } from '../../shared/user-id';
 
 /** What every Graph call needs; stored per WhatsApp account (the token encrypted at rest). */
 export interface GraphCredentials {
@@ -122,8 +123,8 @@ export interface SendOptions {
  */
 export type RecipientAddress = string | { phoneNumber: string | null; userId: string | null };
 
-/** A business-scoped user id as Meta spells it (`US.13491208655302741918`, `US.ENT.…` for a parent id). */
-export const userIdPattern = /^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/;
+/** A business-scoped user id as Meta spells it (shared: imports check it too). */
+export { userIdPattern };
 
 /** The send request's addressing fields; throws when there is nobody to send to. */
 export function addressFields(to: RecipientAddress): { to: string } | { recipient: string } {

@@ -160,7 +160,8 @@ export const CreateImportBody = z.strictObject({
   columnAttributeMap: z
     .array(z.strictObject({ columnName: z.string().max(255), attribute: z.string().max(64).nullable().optional() }))
     .max(500)
-    .refine((m) => m.some((e) => e.attribute === 'phoneNumber'), { error: messages.importNeedsPhone }),
+    // A file may name its customers by WhatsApp user id instead of phone number (docs/audience.md).
+    .refine((m) => m.some((e) => e.attribute === 'phoneNumber' || e.attribute === 'userId'), { error: messages.importNeedsPhone }),
 });
 
 export const CreateInviteeBody = z.strictObject({ email: Email, role: Role, ...WorkspaceRef });

@@ -46,6 +46,12 @@ describe('CSV preview and column mapping (pure)', () => {
     });
   });
 
+  it('guesses user_id and username columns, and takes a user id column in place of a phone column', () => {
+    expect(guessMapping(['user_id', 'Username', 'Name'], [])).toEqual({ user_id: 'userId', Username: 'username', Name: 'name' });
+    expect(mappingErrors(['user_id', 'Name'], { user_id: 'userId', Name: 'name' })).toEqual([]);
+    expect(mappingErrors(['Username'], { Username: 'username' })).toEqual(['At least one column must be mapped to phoneNumber']);
+  });
+
   it('requires a phoneNumber column, with the spec’s message, and one column per target', () => {
     const cols = ['a', 'b'];
     expect(mappingErrors(cols, { a: 'name', b: '' })).toEqual(['At least one column must be mapped to phoneNumber']);
@@ -127,6 +133,26 @@ describe('ImportWizard', () => {
     const counts = screen.getByText('Rejected').closest('div')!;
     expect(within(counts).getByText('1')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Download the error report/ })).toHaveAttribute('href', 'https://files.example.com/report.csv');
+  });
+
+  it('imports a file of WhatsApp user ids without a phone column', async () => {
+    server.on('POST', /^\/import-history\/upload$/, () => ({ status: 201, body: { fileUrl: '/files/imports/ids.csv' } }));
+    const history = { id: 'imp-2', fileName: 'ids.csv', fileUrl: '/files/imports/ids.csv', workspaceId, status: 'pending', createdAt: new Date().toISOString(), memberId: 'm' };
+    server.on('POST', /^\/import-history$/, () => ({ status: 201, body: history }));
+    server.on('GET', /\/import-history$/, { items: [history], nextCursor: null });
+    renderWithQuery(<ImportWizard workspaceId={workspaceId} attributes={[]} onClose={() => {}} />);
+    const ids = 'user_id,username,name\nUS.13491208655302741918,maria,Maria\n';
+    await userEvent.upload(screen.getByLabelText('CSV file'), new File([ids], 'ids.csv', { type: 'text/csv' }));
+    expect(await screen.findByRole('combobox', { name: 'Map column user_id' })).toHaveTextContent('WhatsApp user ID');
+    expect(screen.getByRole('combobox', { name: 'Map column username' })).toHaveTextContent('WhatsApp username');
+    await userEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await screen.findByRole('progressbar', { name: 'Import progress' });
+    const create = server.calls.find((c) => c.method === 'POST' && c.path === '/import-history');
+    expect((create?.body as { columnAttributeMap: unknown }).columnAttributeMap).toEqual([
+      { columnName: 'user_id', attribute: 'userId' },
+      { columnName: 'username', attribute: 'username' },
+      { columnName: 'name', attribute: 'name' },
+    ]);
   });
 
   it('a server refusal is shown as status: message', async () => {

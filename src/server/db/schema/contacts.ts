@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, workspaceId, bytewiseText } from './columns';
-import { workspaces } from './workspaces';
+import { members, workspaces } from './workspaces';
 
 export const attributes = pgTable(
   'attributes',
@@ -56,6 +56,13 @@ export const contacts = pgTable(
     /** Campaigns: opted out of campaigns since this time (null: not opted out). */
     optedOutAt: timestamp('opted_out_at', { withTimezone: true, precision: 3 }),
     /**
+     * How Parley's opt-out came: `keyword` (STOP, UNSUBSCRIBE or a workspace keyword), `template_button` (the
+     * marketing template's "Stop promotions" button) or `member` (by hand, `optedOutByMemberId` says who).
+     * Null for opt-outs recorded before sources were kept.
+     */
+    optedOutSource: text('opted_out_source', { enum: ['keyword', 'template_button', 'member'] }),
+    optedOutByMemberId: uuid('opted_out_by_member_id').references(() => members.id, { onDelete: 'set null' }),
+    /**
      * Meta's marketing consent, apart from Parley's opt-out: `stopped` or `resumed` as the customer set it in
      * WhatsApp (`user_preferences`), or `stopped` by a 131050 refusal; `marketingConsentSource` says which, and
      * `marketingConsentAt` when Meta says it happened (an older event never undoes a newer one).
@@ -80,6 +87,10 @@ export const contacts = pgTable(
     // estimates (a prefix tsquery had none), so a rare or absent word is looked up here, a common one on the
     // newest-first index. fastupdate batches the index's inserts during an import.
     index('contacts_name_words_gin').using('gin', t.nameWords),
+    // Username prefixes; partial, so the many contacts without a username cost an import nothing here.
+    index('contacts_username_prefix_idx')
+      .on(t.workspaceId, sql`lower(${t.username}) text_pattern_ops`)
+      .where(sql`${t.username} is not null`),
   ],
 );
 

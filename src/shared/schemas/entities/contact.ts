@@ -6,6 +6,12 @@ import { Channel, Id, Timestamp } from '../common';
 export const AttributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 /** An attribute value as a request sets it: text bounded like a description. */
 export const AttributeValueInput = z.union([z.string().max(limits.text.description), z.number(), z.boolean(), z.null()]);
+/**
+ * How Parley's opt-out came: an opt-out keyword (STOP, UNSUBSCRIBE or the workspace's own), the marketing
+ * template's opt-out button ("Stop promotions"), or by hand (a member, in the contact panel or the contacts list).
+ */
+export const OptOutSource = z.enum(['keyword', 'template_button', 'member']);
+export type OptOutSource = z.infer<typeof OptOutSource>;
 export const Contact = z.object({
   id: Id,
   createdAt: Timestamp,
@@ -30,6 +36,11 @@ export const Contact = z.object({
    * still works. The server always sends it; optional so that contacts cached before it existed still parse.
    */
   optedOut: z.boolean().optional(),
+  /**
+   * Addition: how and when the contact opted out (`memberId`: who, when by hand). Null when not opted out, or for
+   * an opt-out recorded before sources were kept.
+   */
+  optOut: z.object({ source: OptOutSource, at: z.string(), memberId: Id.nullable() }).nullable().optional(),
   /**
    * Addition: Meta's marketing consent, apart from `optedOut`: the customer stopped (or resumed) marketing
    * messages in WhatsApp (`user_preferences`), or WhatsApp refused a marketing template as stopped (131050).

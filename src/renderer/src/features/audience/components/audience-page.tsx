@@ -106,7 +106,7 @@ export function AudiencePage() {
         <div className="flex items-center gap-3 border-b border-border px-6 py-3">
           <div className="relative w-80">
             <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-fg-subtle" aria-hidden />
-            <Input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search name, phone or e-mail" aria-label="Search contacts" className="pl-8" />
+            <Input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search name, phone, e-mail or @username" aria-label="Search contacts" className="pl-8" />
           </div>
           <Select aria-label="Segment" value={segmentId} onValueChange={setSegmentId} options={segmentOptions} className="w-56" />
           <Select

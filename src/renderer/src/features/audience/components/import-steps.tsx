@@ -28,7 +28,7 @@ export function ImportFileStep({ onPick, readError }: { onPick: (file: File | un
       >
         <FileUp className="size-8 text-accent" aria-hidden />
         <span className="text-[14px] font-medium text-fg">Choose a CSV file or drop it here</span>
-        <span className="text-[12px] text-fg-muted">Columns such as phone, name, email and your attributes</span>
+        <span className="text-[12px] text-fg-muted">Columns such as phone, user_id, username, name, email and your attributes</span>
       </label>
       {readError && (
         <p role="alert" className="mt-3 text-[13px] text-danger">
@@ -39,7 +39,7 @@ export function ImportFileStep({ onPick, readError }: { onPick: (file: File | un
   );
 }
 
-/** The column mapping step: each column of the CSV to phoneNumber, name, email, an attribute, or skipped. */
+/** The column mapping step: each column of the CSV to phoneNumber, a WhatsApp user id or username, name, email, an attribute, or skipped. */
 export function ColumnMapper({
   preview,
   attributes,

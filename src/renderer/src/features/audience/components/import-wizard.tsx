@@ -73,7 +73,7 @@ export function ImportWizard({
         title="Import contacts"
         description={
           step === 'file'
-            ? 'Upload a CSV file with a header row. Each row becomes a contact, matched by phone number.'
+            ? 'Upload a CSV file with a header row. Each row becomes a contact, matched by WhatsApp user ID, else by phone number.'
             : step === 'map'
               ? `${file?.name}: map each column. The preview shows the first ${plural(preview?.rows.length ?? 0, 'row')}.`
               : file?.name

@@ -1,6 +1,7 @@
 /**
- * The import wizard's column mapping: each CSV column goes to phoneNumber, name, email, country, city, an attribute, or is
- * skipped. Checked with the shared CreateImportBody rule ('At least one column must be mapped to phoneNumber').
+ * The import wizard's column mapping: each CSV column goes to phoneNumber, userId (WhatsApp user id), username, name,
+ * email, country, city, an attribute, or is skipped. Checked with the shared CreateImportBody rule (a phone number
+ * or user id column: 'At least one column must be mapped to phoneNumber').
  */
 import { z } from 'zod';
 import { CreateImportBody } from '@shared/schemas/requests';
@@ -8,6 +9,8 @@ import { CreateImportBody } from '@shared/schemas/requests';
 export const SKIP = '';
 export const builtInTargets = [
   { value: 'phoneNumber', label: 'Phone number' },
+  { value: 'userId', label: 'WhatsApp user ID' },
+  { value: 'username', label: 'WhatsApp username' },
   { value: 'name', label: 'Name' },
   { value: 'email', label: 'E-mail' },
   { value: 'country', label: 'Country' },
@@ -31,6 +34,8 @@ export function guessMapping(columns: readonly string[], attributeNames: readonl
     const n = norm(col);
     let target: string = SKIP;
     if (/^(phone|phonenumber|mobile|mobilenumber|whatsapp|whatsappnumber|msisdn|tel|telephone|cell|number)$/.test(n)) target = 'phoneNumber';
+    else if (/^(userid|whatsappuserid|bsuid|businessscopeduserid)$/.test(n)) target = 'userId';
+    else if (/^(username|whatsappusername|handle)$/.test(n)) target = 'username';
     else if (/^(name|fullname|contactname|customername|firstname)$/.test(n)) target = 'name';
     else if (/^(email|emailaddress|mail)$/.test(n)) target = 'email';
     else if (/^(country|countrycode|nation)$/.test(n)) target = 'country';

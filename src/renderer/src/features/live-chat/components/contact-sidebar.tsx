@@ -10,6 +10,7 @@ import { cn } from '../../../lib/cn';
 import { useOfflineReason } from '../../../lib/connectivity';
 import { usePatchContact } from '../../../lib/queries/contacts';
 import { ContactAttributes } from './contact-attributes';
+import { ContactOptOutCause } from './contact-opt-out-cause';
 import { OtherConversations } from './contact-other-conversations';
 import { contactLabel } from '@shared/contact-label';
 
@@ -78,11 +79,14 @@ export function ContactSidebar({
         )}
       </dl>
       {/* Opt-out: campaigns skip an opted-out contact; live chat still works; an agent can reverse it. */}
-      <div className="flex items-center justify-between gap-2 border-t border-border px-4 py-3 text-[13px]">
-        <span className="flex items-center gap-2">
-          <BellOff className="size-4 text-fg-subtle" aria-hidden />
-          {contact.optedOut ? <Badge tone="amber">Opted out of campaigns</Badge> : <span className="text-fg-muted">Receives campaigns</span>}
-        </span>
+      <div className="flex items-start justify-between gap-2 border-t border-border px-4 py-3 text-[13px]">
+        <div>
+          <span className="flex items-center gap-2">
+            <BellOff className="size-4 text-fg-subtle" aria-hidden />
+            {contact.optedOut ? <Badge tone="amber">Opted out of campaigns</Badge> : <span className="text-fg-muted">Receives campaigns</span>}
+          </span>
+          {contact.optedOut && contact.optOut && <ContactOptOutCause optOut={contact.optOut} />}
+        </div>
         <Button
           variant="link"
           size="sm"

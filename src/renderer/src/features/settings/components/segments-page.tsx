@@ -29,6 +29,8 @@ import { SettingsPage } from './settings-page';
 export const builtInColumns = [
   { value: 'name', label: 'Name' },
   { value: 'phoneNumber', label: 'Phone number' },
+  { value: 'userId', label: 'WhatsApp user ID' },
+  { value: 'username', label: 'WhatsApp username' },
   { value: 'email', label: 'Email' },
   { value: 'country', label: 'Country' },
   { value: 'city', label: 'City' },
