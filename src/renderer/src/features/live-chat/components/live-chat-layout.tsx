@@ -176,7 +176,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
               type="search"
               value={text}
               onChange={(e) => setSearch(e.target.value)}
-              placeholder="Search name or phone"
+              placeholder="Name, phone or @username"
               aria-label="Search conversations"
               className="h-9 rounded-lg bg-bg pl-8"
             />
