@@ -5,6 +5,11 @@
  * its campaigns and numbers. The batch counts once (one index scan, only when it is about to send) and hands
  * the room out recipient by recipient: a customer already reached in the 24 hours takes none; the others wait,
  * pending, until the oldest send of the window leaves it, with the reason on their campaign.
+ *
+ * Two claim loops of a process sending for one limited workspace take turns from the count to the batch's
+ * write (a per-process lock), so the second counts the first's sends; unlimited workspaces never wait. Another
+ * process counts those sends once they are claimed: two processes admitting at the same moment can overshoot
+ * by what one batch admitted.
  */
 import type { Executor } from '../db/client';
 import { portfolioLimitOf, portfolioReach } from '../repositories/portfolio-reach';
@@ -28,17 +33,39 @@ export interface PortfolioHold {
   until: Date;
 }
 
-/** The room of one workspace's batch: admit() answers null (send) or the hold. */
+/** The room of one workspace's batch: admit() answers null (send) or the hold; release() once it is written. */
 export interface PortfolioBudget {
   admit(contactId: string): Promise<PortfolioHold | null>;
+  release(): void;
 }
 
-export function portfolioBudget(ex: Executor, workspaceId: string, contactIds: string[], now: Date): PortfolioBudget {
+/** Per process: a workspace's batches take turns between counting and writing. */
+export type PortfolioTurns = (workspaceId: string) => Promise<() => void>;
+
+export function portfolioTurns(): PortfolioTurns {
+  const tails = new Map<string, Promise<void>>();
+  return async (workspaceId) => {
+    const before = tails.get(workspaceId) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    const tail = before.then(() => mine);
+    tails.set(workspaceId, tail);
+    await before;
+    return () => {
+      done();
+      if (tails.get(workspaceId) === tail) tails.delete(workspaceId);
+    };
+  };
+}
+
+export function portfolioBudget(ex: Executor, workspaceId: string, contactIds: string[], now: Date, turns: PortfolioTurns): PortfolioBudget {
   type Room = { left: number; counted: Set<string>; hold: PortfolioHold } | null;
   let room: Promise<Room> | undefined;
+  let release = () => {};
   const load = async (): Promise<Room> => {
     const limit = portfolioLimitCount(await portfolioLimitOf(ex, workspaceId));
     if (limit === null) return null;
+    release = await turns(workspaceId);
     const reach = await portfolioReach(ex, workspaceId, new Date(now.getTime() - dayMs), contactIds);
     const until = new Date(Math.max((reach.oldest?.getTime() ?? now.getTime()) + dayMs, now.getTime() + minHoldMs));
     return { left: limit - reach.reached, counted: reach.counted, hold: { reason: portfolioHoldReason(limit), until } };
@@ -52,5 +79,6 @@ export function portfolioBudget(ex: Executor, workspaceId: string, contactIds: s
       r.counted.add(contactId);
       return null;
     },
+    release: () => release(),
   };
 }

@@ -18,12 +18,13 @@ import type { Progress } from './events';
 import { type BatchContext, type Outcome, type StepDeps, runRecipientStep } from './recipient-step';
 import { noticeHalts } from './halt-notices';
 import type { AppliedHalt } from './halts';
-import { portfolioBudget } from './portfolio-budget';
+import { type PortfolioTurns, portfolioBudget } from './portfolio-budget';
 import { applyOutcomeEffects } from './send-outcomes';
 
 export interface BatchDeps extends Omit<StepDeps, 'stillClaimed' | 'sendState'>, Pick<ServiceDeps, 'db' | 'log' | 'identity' | 'mailer'> {
   progress: Pick<Progress, 'changed'>;
   canvasOf: CanvasOf;
+  portfolioTurns: PortfolioTurns;
 }
 
 /**
@@ -38,7 +39,7 @@ async function batchContextOf(b: BatchDeps, workspaceId: string, claimed: Claime
     timeZone: settings.timeZone,
     skipUsMarketing: settings.skipUsMarketing,
     attributeNames,
-    portfolio: portfolioBudget(db, workspaceId, [...new Set(claimed.map((c) => c.contactId))], b.now()),
+    portfolio: portfolioBudget(db, workspaceId, [...new Set(claimed.map((c) => c.contactId))], b.now(), b.portfolioTurns),
     template: (id) => {
       if (!templates.has(id)) templates.set(id, r.whatsappTemplates.get(b.db.db, workspaceId, id));
       return templates.get(id)!;
@@ -80,8 +81,15 @@ async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedR
     stillClaimed: (id) => runs.stillClaimed(db, id),
     sendState: (ws, key) => stateOfKey(db, ws, key),
   };
-  const outcomes = await Promise.all(claimed.map((c) => runRecipientStep(step, c, canvasOf(c.campaignId), contacts.get(c.contactId), ctx)));
-  const { finished, halts } = await recordOutcomes(b, workspaceId, claimed, outcomes);
+  // The portfolio's turn (taken by the first send's count) ends once the batch's sends are written.
+  const { finished, halts } = await (async () => {
+    try {
+      const outcomes = await Promise.all(claimed.map((c) => runRecipientStep(step, c, canvasOf(c.campaignId), contacts.get(c.contactId), ctx)));
+      return await recordOutcomes(b, workspaceId, claimed, outcomes);
+    } finally {
+      ctx.portfolio.release();
+    }
+  })();
   await noticeHalts(b, workspaceId, halts);
   for (const id of new Set(claimed.map((c) => c.campaignId))) b.progress.changed(workspaceId, id);
   for (const row of finished) b.log.info({ campaignId: row.id }, 'campaign completed');

@@ -22,6 +22,7 @@ import type { ServiceDeps } from '../services/context';
 import { deployedCanvasCache } from './canvas-cache';
 import { sweepFinishedRuns, writeSnapshotChunk } from './completion';
 import type { Progress } from './events';
+import { portfolioTurns } from './portfolio-budget';
 import { type BatchDeps, runBatch } from './run-batch';
 import { runDueSchedules } from './schedules';
 
@@ -57,7 +58,7 @@ export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'se
   const leaseMs = opts.leaseMs ?? 20_000;
   const idleMs = opts.idleMs ?? 1000;
   const chunk = opts.snapshotChunk ?? 5000;
-  const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, identity: d.identity, mailer: d.mailer, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache() };
+  const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, identity: d.identity, mailer: d.mailer, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache(), portfolioTurns: portfolioTurns() };
   let stopped = true;
   /** The idle loops' early wake-ups. */
   const wakers = new Set<() => void>();
