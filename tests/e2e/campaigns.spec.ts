@@ -356,14 +356,14 @@ test('a campaign halted by a paused template shows the code and words, and resum
 
   // Halted, not failed: the page says WhatsApp's code and words, and nobody was sent anything.
   await expect(page.getByText(`halted by WhatsApp (132015): Template ${ws.templateName} is paused because of low quality.`)).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText('Paused', { exact: true })).toBeVisible();
+  await expect(page.getByText('Paused', { exact: true }).first()).toBeVisible();
   await expect(page.getByTestId('count-failed')).toHaveText('0');
   expect(await templatesSentTo(ws.waIds)).toHaveLength(0);
 
   // Meta approves it again; resume sends every customer once and the campaign finishes.
   await sandbox.setTemplateStatus(ws.templateName, 'APPROVED');
   await page.getByRole('button', { name: 'Resume' }).click();
-  await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByText('Completed', { exact: true }).first()).toBeVisible({ timeout: 45_000 });
   await expect(page.getByText(/halted by WhatsApp/)).toHaveCount(0);
   const sent = await templatesSentTo(ws.waIds);
   expect(sent.map((m) => m.waId).sort()).toEqual([...ws.waIds].sort());
