@@ -39,8 +39,8 @@ export const outboundSends = pgTable(
     uniqueIndex('outbound_sends_key_uq').on(t.workspaceId, t.idempotencyKey),
     // Operators look for unknown outcomes (and stale claims) per workspace.
     index('outbound_sends_status_idx').on(t.workspaceId, t.status, t.claimedAt),
-    // The portfolio's moving 24 hours: unique customers sent a template, counted from this index alone.
-    index('outbound_sends_template_reach_idx').on(t.workspaceId, t.claimedAt, t.contactId).where(sql`${t.messageType} = 'template'`),
+    // The portfolio's moving 24 hours: unique customers sent a template, counted from this index alone (index-only).
+    index('outbound_sends_template_reach_idx').on(t.workspaceId, t.claimedAt, t.contactId, t.status).where(sql`${t.messageType} = 'template'`),
   ],
 );
 
