@@ -65,7 +65,8 @@ export function registerControl(app: FastifyInstance, core: SandboxCore, origin:
     if (!statuses.includes(b.status as TemplateStatus)) return reply.code(400).send({ error: `status must be one of ${statuses.join(', ')}` });
     const matches = core.state.templates.filter((t) => t.name === name || t.id === name).filter((t) => !b.language || t.language === b.language);
     if (matches.length === 0) return reply.code(404).send({ error: `no template ${name}` });
-    for (const t of matches) await core.templates.setTemplateStatus(t, b.status as TemplateStatus, typeof b.reason === 'string' ? b.reason : undefined);
+    const opts = { webhook: b.webhook !== false };
+    for (const t of matches) await core.templates.setTemplateStatus(t, b.status as TemplateStatus, typeof b.reason === 'string' ? b.reason : undefined, opts);
     return { updated: matches.map((t) => ({ id: t.id, name: t.name, language: t.language, status: t.status })) };
   });
 

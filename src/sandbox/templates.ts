@@ -121,11 +121,16 @@ export class TemplateRegistry {
     }
   }
 
-  async setTemplateStatus(t: SandboxTemplate, status: TemplateStatus, reason?: string): Promise<void> {
+  /** `webhook: false`: Meta changed it but its webhook has not come (sends meet the new status first). */
+  async setTemplateStatus(t: SandboxTemplate, status: TemplateStatus, reason?: string, opts: { webhook?: boolean } = {}): Promise<void> {
     t.status = status;
     t.rejectedReason = status === 'REJECTED' ? (reason ?? 'INVALID_FORMAT') : undefined;
     this.state.save();
     const account = [...this.state.accounts.values()].find((a) => a.wabaAccountId === t.wabaId)!;
+    if (opts.webhook === false) {
+      this.state.log(`template ${t.name} (${t.language}) of ${account.verifiedName}: ${status}, no webhook`);
+      return;
+    }
     await this.state.webhooks.push(t.wabaId, 'message_template_status_update', {
       event: status,
       message_template_id: Number(t.id),

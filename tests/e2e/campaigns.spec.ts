@@ -2,7 +2,7 @@
  * Campaigns end to end: a campaign built on the canvas by mouse and by keyboard (segment -> template
  * with a mapped variable -> delay -> template), deployed, received by the sandbox's customers, with logs and
  * counts filling in; a recurring campaign triggered by `curl` with its key; a customer's STOP honoured by the
- * next campaign.
+ * next campaign; a campaign halted by a template WhatsApp paused, shown with its code and words, resumed.
  */
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
@@ -322,6 +322,52 @@ test('a customer who sends STOP is skipped by the next campaign', async ({ page 
   await page.goto('/audience');
   await page.getByRole('button', { name: 'Opt Hedy Lamarr back in to campaigns' }).click();
   await expect(table.getByText('Hedy Lamarr').locator('xpath=ancestor::tr')).toContainText('Subscribed');
+});
+
+test('a campaign halted by a paused template shows the code and words, and resumed finishes', async ({ page }) => {
+  const ws = await seed(['Katherine Johnson', 'Dorothy Vaughan']);
+  const w = ws.admin.workspaceId;
+  const segments = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${w}/segments?limit=200`);
+  const segmentId = segments.items.find((s) => s.name === ws.segmentName)!.id;
+  const campaign = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Paused template' });
+  await ws.call('PATCH', `/campaign/${campaign.id}`, {
+    rfInstance: {
+      nodes: [
+        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
+        {
+          id: 'send',
+          type: 'SendWhatsappNode',
+          position: { x: 0, y: 300 },
+          data: {
+            label: 'Send template',
+            whatsappAccountId: ws.accountId,
+            whatsappTemplateId: await templateId(ws),
+            variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }],
+          },
+        },
+      ],
+      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
+    },
+  });
+  // Meta pauses the template for low quality; its webhook has not reached Parley, so the sends meet it first.
+  await sandbox.setTemplateStatus(ws.templateName, 'PAUSED', undefined, { webhook: false });
+  await signInUi(page, ws.admin, `/campaigns/${campaign.id}`);
+  await deployNow(page);
+
+  // Halted, not failed: the page says WhatsApp's code and words, and nobody was sent anything.
+  await expect(page.getByText(`halted by WhatsApp (132015): Template ${ws.templateName} is paused because of low quality.`)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Paused', { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId('count-failed')).toHaveText('0');
+  expect(await templatesSentTo(ws.waIds)).toHaveLength(0);
+
+  // Meta approves it again; resume sends every customer once and the campaign finishes.
+  await sandbox.setTemplateStatus(ws.templateName, 'APPROVED');
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByText('Completed', { exact: true }).first()).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByText(/halted by WhatsApp/)).toHaveCount(0);
+  const sent = await templatesSentTo(ws.waIds);
+  expect(sent.map((m) => m.waId).sort()).toEqual([...ws.waIds].sort());
+  await expect(page.getByTestId('count-sent')).toHaveText('2', { timeout: 30_000 });
 });
 
 /** Serious or critical axe findings (WCAG 2.1 A/AA and best practice), one line each. */

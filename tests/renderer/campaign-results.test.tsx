@@ -132,6 +132,18 @@ describe('campaign results page', () => {
     expect(within(billable).getByRole('row', { name: /Total/ })).toHaveTextContent('3');
   });
 
+  it("says why a running campaign holds recipients: the portfolio's messaging limit, and when room opens", async () => {
+    const reason = "Waiting for room in the business portfolio's messaging limit (250 customers in 24 hours, shared by its numbers)";
+    await renderApp(`/campaigns/${campaignId}`, { answers: answersFor(campaign({ hold: { reason, until: '2026-12-01T09:00:00.000Z' } })) });
+    expect(await screen.findByText(new RegExp(`${reason.replace(/[()]/g, '\\$&')} \\(next room `))).toBeInTheDocument();
+  });
+
+  it('shows the code and words of a halt on a paused campaign', async () => {
+    const halt = { code: 132015, reason: 'Template order_ready is paused because of low quality.', at: now };
+    await renderApp(`/campaigns/${campaignId}`, { answers: answersFor(campaign({ status: 'paused', halt })) });
+    expect(await screen.findByText(/halted by WhatsApp \(132015\): Template order_ready is paused because of low quality\./)).toBeInTheDocument();
+  });
+
   it('shows the counts, updates them live, and filters the logs by a count', async () => {
     const { calls } = await renderApp(`/campaigns/${campaignId}`, { answers: answersFor() });
     expect(await screen.findByTestId('count-recipients')).toHaveTextContent('3');

@@ -1,7 +1,7 @@
 /**
  * One claimed recipient's step and what came of it, as a move of the recipient and (for sends) its log line:
  * a delay is a due time; a send is decided (opted out, outside its window, template gone or not approved,
- * values missing), then made through the outbound path with the key `campaign:<recipientId>:<stepId>`, and its
+ * values missing, no room in the portfolio's messaging limit), then made through the outbound path with the key `campaign:<recipientId>:<stepId>`, and its
  * outcome mapped (sendOutcome). Nothing here writes: the batch writes every outcome together.
  */
 import { limits } from '../../shared/limits';
@@ -17,7 +17,8 @@ import { OutcomeUnknownError, SendInFlightError, pairRateLimitCode } from '../me
 import { valuesFromMapping, prepareTemplateSend, type TemplateValues } from '../messaging/template-send';
 import { GraphApiError } from '../whatsapp/graph-errors';
 import type { DeployedCanvas, SendStep } from './deployed-canvas';
-import { type LogBase, type Outcome, beforeSend, cappedRetryMark, haltedOutcome, limitOutcome, sendKey } from './send-outcomes';
+import type { PortfolioBudget } from './portfolio-budget';
+import { type LogBase, type Outcome, beforeSend, cappedRetryMark, haltedOutcome, heldOutcome, limitOutcome, sendKey } from './send-outcomes';
 import { nextSendTime, recipientTimeZone } from './send-window';
 
 const unknownOutcomeReason = 'outcome unknown, not resent';
@@ -53,6 +54,8 @@ export interface BatchContext {
   /** Marketing templates to US numbers are skipped before sending. */
   skipUsMarketing: boolean;
   template(id: string): Promise<Awaited<ReturnType<typeof r.whatsappTemplates.get>>>;
+  /** The room in the business portfolio's messaging limit, counted once per batch. */
+  portfolio: PortfolioBudget;
 }
 
 /** Runs the recipient's current step: answers its move (and log line); never throws for a send's refusal. */
@@ -82,7 +85,7 @@ function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: De
   if (due.getTime() > s.now().getTime() + 1000) return { outcome: { move: { id: c.id, status: 'pending', stepId: step.id, nextAt: due, attempts: c.attempts } } };
   if (!tpl) return end('The template of this step no longer exists');
   const limit = beforeSend(contact, tpl, ctx.skipUsMarketing);
-  if (limit && 'halt' in limit) return { outcome: haltedOutcome(c, step.id, s.now(), limit.halt) };
+  if (limit && 'halt' in limit) return { outcome: haltedOutcome(c, step, s.now(), limit.halt) };
   if (limit) return end(limit.skip.reason, limit.skip.state);
   if (tpl.status !== 'APPROVED') return end(`Template ${tpl.name} is ${tpl.status}; only approved templates can be sent`);
   const mapped = valuesFromMapping(tpl, step.variables, toContact(contact), ctx.attributeNames, step.headerMediaLink);
@@ -95,6 +98,8 @@ async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas:
   const base: LogBase = { campaignId: c.campaignId, runId: c.runId, recipientId: c.id, contactId: contact.id, stepId: step.id, phoneNumber: contact.phoneNumber ?? '', templateName: tpl?.name ?? '' };
   const decided = decideSend(s, c, step, canvas, contact, ctx, tpl, base);
   if ('outcome' in decided) return decided.outcome;
+  const hold = await ctx.portfolio.admit(contact.id);
+  if (hold) return heldOutcome(c, step.id, hold);
   try {
     const content = await prepareTemplateSend(s.files, c.workspaceId, decided.tpl, decided.values);
     const beforeRequest = async () => {
@@ -119,7 +124,7 @@ async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas:
   } catch (err) {
     if (err instanceof ClaimReleasedError) return {};
     if (err instanceof GraphApiError && !err.mayHaveArrived) {
-      const limited = limitOutcome(c, step.id, base, contact, err, s.now());
+      const limited = limitOutcome(c, step, base, contact, err, s.now());
       if (limited) return limited;
     }
     return sendOutcome(s, c, step, canvas, base, err instanceof OutcomeUnknownError || err instanceof GraphApiError || err instanceof HttpError || err instanceof SendInFlightError ? err : await unclassified(s, c, step, err));

@@ -16,15 +16,22 @@ import type { CanvasOf } from './canvas-cache';
 import { completeCampaignsOf } from './completion';
 import type { Progress } from './events';
 import { type BatchContext, type Outcome, type StepDeps, runRecipientStep } from './recipient-step';
+import { noticeHalts } from './halt-notices';
+import type { AppliedHalt } from './halts';
+import { type PortfolioTurns, portfolioBudget } from './portfolio-budget';
 import { applyOutcomeEffects } from './send-outcomes';
 
-export interface BatchDeps extends Omit<StepDeps, 'stillClaimed' | 'sendState'>, Pick<ServiceDeps, 'db' | 'log'> {
+export interface BatchDeps extends Omit<StepDeps, 'stillClaimed' | 'sendState'>, Pick<ServiceDeps, 'db' | 'log' | 'identity' | 'mailer'> {
   progress: Pick<Progress, 'changed'>;
   canvasOf: CanvasOf;
+  portfolioTurns: PortfolioTurns;
 }
 
-/** What the workspace's recipients share: its time zone, attribute names and templates (each read once). */
-async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchContext> {
+/**
+ * What the workspace's recipients share: its time zone, attribute names and templates (each read once), and the
+ * room in its portfolio's messaging limit (counted once, when the first send is about to go).
+ */
+async function batchContextOf(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[]): Promise<BatchContext> {
   const db = b.db.db;
   const [settings, attributeNames] = await Promise.all([settingsRepo.campaignSettingsOf(db, workspaceId), campaignContacts.attributeNamesOf(db, workspaceId)]);
   const templates = new Map<string, ReturnType<typeof r.whatsappTemplates.get>>();
@@ -32,6 +39,7 @@ async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchC
     timeZone: settings.timeZone,
     skipUsMarketing: settings.skipUsMarketing,
     attributeNames,
+    portfolio: portfolioBudget(db, workspaceId, [...new Set(claimed.map((c) => c.contactId))], b.now(), b.portfolioTurns),
     template: (id) => {
       if (!templates.has(id)) templates.set(id, r.whatsappTemplates.get(b.db.db, workspaceId, id));
       return templates.get(id)!;
@@ -43,15 +51,16 @@ async function batchContextOf(b: BatchDeps, workspaceId: string): Promise<BatchC
  * Records the batch's outcomes and completes what they finished; answers the campaigns completed. Recipients a
  * delete took meanwhile (their campaign, their contact) are left out: the others of the batch are written.
  */
-async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[], outcomes: Outcome[]): Promise<campaignRows.CampaignRow[]> {
+async function recordOutcomes(b: BatchDeps, workspaceId: string, claimed: ClaimedRecipient[], outcomes: Outcome[]): Promise<{ finished: campaignRows.CampaignRow[]; halts: AppliedHalt[] }> {
   return b.db.transaction(async (tx) => {
     const existing = await runs.lockExistingRecipients(tx, [...new Set(claimed.map((c) => c.campaignId))], claimed.map((c) => c.id));
     await logLines.upsertLogs(tx, workspaceId, outcomes.flatMap((o) => (o.log && existing.has(o.log.recipientId) ? [o.log] : [])));
     await runs.moveRecipients(tx, workspaceId, outcomes.flatMap((o) => (o.move ? [o.move] : [])));
-    for (const row of await applyOutcomeEffects(tx, workspaceId, outcomes)) b.log.warn({ campaignId: row.id, code: row.haltCode }, 'campaign halted by WhatsApp');
+    const halts = await applyOutcomeEffects(tx, workspaceId, outcomes, b.canvasOf);
+    for (const h of halts) b.log.warn({ campaignIds: h.campaigns.map((c) => c.id), code: h.code, scope: h.scope }, 'campaigns halted by WhatsApp');
     // Not waiting for a run another transaction holds (a snapshot chunk can take seconds): the sweep completes it.
     const done = await runs.completeFinishedRuns(tx, [...new Set(claimed.map((c) => c.runId))], { wait: false });
-    return completeCampaignsOf(tx, done);
+    return { finished: await completeCampaignsOf(tx, done), halts };
   });
 }
 
@@ -61,7 +70,7 @@ async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedR
   const [contacts, campaigns, ctx] = await Promise.all([
     campaignContacts.contactsByIds(db, workspaceId, claimed.map((c) => c.contactId)),
     campaignRows.campaignsByIds(db, [...new Set(claimed.map((c) => c.campaignId))]),
-    batchContextOf(b, workspaceId),
+    batchContextOf(b, workspaceId, claimed),
   ]);
   const canvasOf = (id: string) => {
     const campaign = campaigns.get(id);
@@ -72,8 +81,16 @@ async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedR
     stillClaimed: (id) => runs.stillClaimed(db, id),
     sendState: (ws, key) => stateOfKey(db, ws, key),
   };
-  const outcomes = await Promise.all(claimed.map((c) => runRecipientStep(step, c, canvasOf(c.campaignId), contacts.get(c.contactId), ctx)));
-  const finished = await recordOutcomes(b, workspaceId, claimed, outcomes);
+  // The portfolio's turn (taken by the first send's count) ends once the batch's sends are written.
+  const { finished, halts } = await (async () => {
+    try {
+      const outcomes = await Promise.all(claimed.map((c) => runRecipientStep(step, c, canvasOf(c.campaignId), contacts.get(c.contactId), ctx)));
+      return await recordOutcomes(b, workspaceId, claimed, outcomes);
+    } finally {
+      ctx.portfolio.release();
+    }
+  })();
+  await noticeHalts(b, workspaceId, halts);
   for (const id of new Set(claimed.map((c) => c.campaignId))) b.progress.changed(workspaceId, id);
   for (const row of finished) b.log.info({ campaignId: row.id }, 'campaign completed');
 }

@@ -6,7 +6,10 @@
  * unfinished snapshots, a chunk per transaction, so sending starts with the first recipients.
  *
  * Outcomes of a send: sent -> next step; 131056 (pair rate) -> the same step again after 6, 24, 96 s, then
- * failed; Meta's final refusals (131026, 131049 ...) -> failed with Meta's reason; an unknown outcome -> logged
+ * failed; Meta's final refusals (131026 ...) -> failed with Meta's reason; account-level refusals -> the
+ * campaign, and every running campaign of the same number or template, halted with the recipients pending and
+ * the admins e-mailed (halts.ts, halt-notices.ts); no room in the portfolio's messaging limit -> the recipient
+ * waits (portfolio-budget.ts); an unknown outcome -> logged
  * `unknown` (messageStatus failed, "outcome unknown, not resent"), never resent, the recipient goes on;
  * in flight in another process, or throttled past the path's retries -> the same step a little later.
  *
@@ -19,6 +22,7 @@ import type { ServiceDeps } from '../services/context';
 import { deployedCanvasCache } from './canvas-cache';
 import { sweepFinishedRuns, writeSnapshotChunk } from './completion';
 import type { Progress } from './events';
+import { portfolioTurns } from './portfolio-budget';
 import { type BatchDeps, runBatch } from './run-batch';
 import { runDueSchedules } from './schedules';
 
@@ -47,14 +51,14 @@ function untilNextSweep(now: number, periodMs: number): number {
 }
 
 /** What the runner uses of the server. */
-type RunnerDeps = Pick<ServiceDeps, 'db' | 'log' | 'files'>;
+type RunnerDeps = Pick<ServiceDeps, 'db' | 'log' | 'files' | 'identity' | 'mailer'>;
 
 export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'send'>, progress: Progress, opts: RunnerOptions = {}) {
   const batchSize = opts.batchSize ?? 200;
   const leaseMs = opts.leaseMs ?? 20_000;
   const idleMs = opts.idleMs ?? 1000;
   const chunk = opts.snapshotChunk ?? 5000;
-  const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache() };
+  const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, identity: d.identity, mailer: d.mailer, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache(), portfolioTurns: portfolioTurns() };
   let stopped = true;
   /** The idle loops' early wake-ups. */
   const wakers = new Set<() => void>();

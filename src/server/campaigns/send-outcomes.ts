@@ -5,7 +5,10 @@
  *   unless the workspace turned that off; a paused or disabled template halts the campaign.
  * - after a refusal: 131049 is `capped` (the same step once more, no sooner than 24 h later, never a failure);
  *   131050 skips the recipient and records the contact's stop; an account-level refusal (haltingCodes) halts
- *   the campaign and leaves the recipient pending, like every other recipient not sent yet.
+ *   the campaign, and every other running campaign of the number or the template (halts.ts), and leaves the
+ *   recipient pending, like every other recipient not sent yet.
+ * - the portfolio's messaging limit (portfolio-budget.ts): a recipient without room waits, pending, with the
+ *   reason on its campaign.
  * The batch applies the halts and consent changes these answer in its own transaction (applyOutcomeEffects).
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
@@ -13,14 +16,17 @@ import type { Executor } from '../db/client';
 import * as halts from '../repositories/campaign-halts';
 import type { ClaimedRecipient, RecipientMove } from '../repositories/campaign-runs';
 import type { ContactRow } from '../repositories/campaign-contacts';
-import type { CampaignRow } from '../repositories/campaigns';
 import type { LogLine } from '../repositories/campaign-logs';
 import { appendEvents } from '../repositories/event-log';
 import { applyConsentByPhone } from '../repositories/marketing-consent';
 import { toContact } from '../repositories/resources';
 import { haltingCodes, marketingCapCode, marketingStoppedCode } from '../messaging/send-outcomes';
 import { type GraphApiError, userMessageFor } from '../whatsapp/graph-errors';
+import type { CanvasOf } from './canvas-cache';
+import type { SendStep } from './deployed-canvas';
 import { campaignUpdated } from './events';
+import { type AppliedHalt, type Halt, applyHalts } from './halts';
+import type { PortfolioHold } from './portfolio-budget';
 
 /** A recipient on its one retry after 131049 carries this in `attempts` (never reached by pair-rate retries). */
 export const cappedRetryMark = 1000;
@@ -31,16 +37,11 @@ export const usMarketingReason = 'Not sent: WhatsApp does not deliver marketing 
 const cappedReason = "WhatsApp's per-user marketing limit (131049): tried again no sooner than 24 hours later";
 const cappedAgainReason = "WhatsApp's per-user marketing limit (131049) again after 24 hours: not tried again";
 
-/** A campaign halted by an account-level refusal: Meta's code and words. */
-export interface Halt {
-  campaignId: string;
-  code: number;
-  reason: string;
-}
-
 /** What the batch applies besides the moves and log lines. */
 export interface OutcomeEffects {
   halt?: Halt;
+  /** The recipient waits for room in the portfolio's messaging limit. */
+  hold?: { campaignId: string } & PortfolioHold;
   /** The contact's marketing stop learnt from a 131050 refusal. */
   stopped?: { phoneNumber: string; at: Date };
 }
@@ -78,16 +79,23 @@ export function beforeSend(
 }
 
 /** A halted recipient: pending at the same step, sent when the campaign resumes. */
-export const haltedOutcome = (c: ClaimedRecipient, stepId: string, now: Date, halt: Omit<Halt, 'campaignId'>): Outcome => ({
-  move: { id: c.id, status: 'pending', stepId, nextAt: now, attempts: c.attempts },
-  halt: { campaignId: c.campaignId, ...halt },
+export const haltedOutcome = (c: ClaimedRecipient, step: SendStep, now: Date, halt: { code: number; reason: string }): Outcome => ({
+  move: { id: c.id, status: 'pending', stepId: step.id, nextAt: now, attempts: c.attempts },
+  halt: { campaignId: c.campaignId, whatsappAccountId: step.whatsappAccountId, templateId: step.whatsappTemplateId, ...halt },
+});
+
+/** A recipient held for the portfolio's limit: pending at the same step until room opens; no log line. */
+export const heldOutcome = (c: ClaimedRecipient, stepId: string, hold: PortfolioHold): Outcome => ({
+  move: { id: c.id, status: 'pending', stepId, nextAt: hold.until, attempts: c.attempts },
+  hold: { campaignId: c.campaignId, ...hold },
 });
 
 /** Meta's words for a refusal (its details, else its message), for the campaign and the admins. */
 const metaWords = (err: GraphApiError) => err.details ?? err.message;
 
 /** A refusal Meta's limits or consent explain, as the recipient's outcome; null for any other refusal. */
-export function limitOutcome(c: ClaimedRecipient, stepId: string, base: LogBase, contact: Pick<ContactRow, 'phoneNumber'>, err: GraphApiError, now: Date): Outcome | null {
+export function limitOutcome(c: ClaimedRecipient, step: SendStep, base: LogBase, contact: Pick<ContactRow, 'phoneNumber'>, err: GraphApiError, now: Date): Outcome | null {
+  const stepId = step.id;
   const log = (deliveryState: LogLine['deliveryState'], reason: string): LogLine => ({ ...base, messageStatus: 'failed', deliveryState, reason, errorCode: err.code ?? null, wamid: null });
   const end = (status: RecipientMove['status']): RecipientMove => ({ id: c.id, status, stepId, nextAt: null, attempts: c.attempts });
   if (err.code === marketingCapCode) {
@@ -100,19 +108,18 @@ export function limitOutcome(c: ClaimedRecipient, stepId: string, base: LogBase,
   if (err.code === marketingStoppedCode) {
     return { move: end('skipped'), log: log('optedOut', metaStoppedReason), ...(contact.phoneNumber ? { stopped: { phoneNumber: contact.phoneNumber, at: now } } : {}) };
   }
-  if (err.code !== undefined && haltingCodes.has(err.code)) return haltedOutcome(c, stepId, now, { code: err.code, reason: metaWords(err) });
+  if (err.code !== undefined && haltingCodes.has(err.code)) return haltedOutcome(c, step, now, { code: err.code, reason: metaWords(err) });
   return null;
 }
 
 /**
- * Inside the batch's transaction: the campaigns halted (with `campaign.updated`) and the contacts' marketing
- * stops (with `contact.updated`). Answers the campaigns halted, for the admins' notices.
+ * Inside the batch's transaction: the campaigns halted, with every other running campaign of the same number or
+ * template (`applyHalts`), the portfolio holds shown or cleared (with `campaign.updated`), and the contacts'
+ * marketing stops (with `contact.updated`). Answers the halts, for the admins' notices.
  */
-export async function applyOutcomeEffects(tx: Executor, workspaceId: string, outcomes: OutcomeEffects[]): Promise<CampaignRow[]> {
-  const byCampaign = new Map<string, Halt>();
-  for (const o of outcomes) if (o.halt && !byCampaign.has(o.halt.campaignId)) byCampaign.set(o.halt.campaignId, o.halt);
-  const halted = await halts.haltCampaigns(tx, workspaceId, [...byCampaign.values()]);
-  for (const row of halted) await campaignUpdated(tx, row);
+export async function applyOutcomeEffects(tx: Executor, workspaceId: string, outcomes: Outcome[], canvasOf: CanvasOf): Promise<AppliedHalt[]> {
+  const applied = await applyHalts(tx, workspaceId, outcomes.flatMap((o) => (o.halt ? [o.halt] : [])), canvasOf);
+  await applyHolds(tx, workspaceId, outcomes);
   const stops = new Map(outcomes.flatMap((o) => (o.stopped ? [[o.stopped.phoneNumber, o.stopped] as const] : [])));
   const changed = await applyConsentByPhone(
     tx,
@@ -121,7 +128,16 @@ export async function applyOutcomeEffects(tx: Executor, workspaceId: string, out
     [...stops.values()].map((s) => ({ phoneNumber: s.phoneNumber, value: 'stopped' as const, at: s.at })),
   );
   await appendEvents(tx, workspaceId, changed.map((row) => ({ type: 'contact.updated' as const, payload: { contact: toContact(row) } })));
-  return halted;
+  return applied;
+}
+
+/** Campaigns that held recipients show why; those that sent and held nobody no longer do. */
+async function applyHolds(tx: Executor, workspaceId: string, outcomes: Outcome[]): Promise<void> {
+  const holds = new Map<string, { campaignId: string } & PortfolioHold>();
+  for (const o of outcomes) if (o.hold && !holds.has(o.hold.campaignId)) holds.set(o.hold.campaignId, o.hold);
+  const sent = new Set(outcomes.flatMap((o) => (o.log?.messageStatus === 'success' && !holds.has(o.log.campaignId) ? [o.log.campaignId] : [])));
+  const changed = [...(await halts.setHolds(tx, workspaceId, [...holds.values()])), ...(await halts.clearHolds(tx, workspaceId, [...sent]))];
+  for (const row of changed) await campaignUpdated(tx, row);
 }
 
 /** After a batch of statuses: recipients whose marketing send WhatsApp capped later get their one retry. */

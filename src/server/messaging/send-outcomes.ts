@@ -15,6 +15,12 @@ export const marketingStoppedCode = 131050;
  * makes the same send go, so the send stays `pending` and a campaign halts instead of failing its audience.
  */
 export const haltingCodes: ReadonlySet<number> = new Set([80007, 131048, 132015, 132016, 190, 368, 131031, 131042, 131063, 131064]);
+/**
+ * Of those, the template's own refusals (paused for low quality, disabled): they halt every running campaign
+ * sending that template. The rest concern the number, its WABA or its token: they halt every running campaign
+ * sending from that number.
+ */
+export const templateHaltCodes: ReadonlySet<number> = new Set([132015, 132016]);
 
 /** Meta may or may not have the message; it is not sent again automatically. */
 export class OutcomeUnknownError extends Error {

@@ -81,6 +81,7 @@ export const toCampaign = (r: typeof t.campaigns.$inferSelect): Campaign => ({
   deployedAt: isoOrNull(r.deployedAt),
   triggerKeyHint: r.triggerKeyHint,
   halt: r.haltCode !== null && r.haltedAt ? { code: r.haltCode, reason: r.haltReason ?? '', at: iso(r.haltedAt) } : null,
+  hold: r.holdReason !== null && r.heldUntil ? { reason: r.holdReason, until: iso(r.heldUntil) } : null,
 });
 
 export const toAttribute = (r: typeof t.attributes.$inferSelect): Attribute => ({

@@ -152,8 +152,9 @@ export const sandbox = {
   async customerSays(waId: string, text: string, name?: string): Promise<{ id: string }> {
     return sandboxCall('POST', `/_sandbox/customers/${encodeURIComponent(waId)}/messages`, { type: 'text', text, name });
   },
-  async setTemplateStatus(name: string, status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED', reason?: string) {
-    return sandboxCall('POST', `/_sandbox/templates/${encodeURIComponent(name)}/status`, { status, reason });
+  /** `webhook: false`: Meta changed it, its webhook has not reached Parley (sends meet the new status first). */
+  async setTemplateStatus(name: string, status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED', reason?: string, opts: { webhook?: boolean } = {}) {
+    return sandboxCall('POST', `/_sandbox/templates/${encodeURIComponent(name)}/status`, { status, reason, ...opts });
   },
   /** A template made in WhatsApp Manager (at Meta only, until Parley syncs). */
   async seedTemplate(phoneNumberId: string, name: string, opts: { status?: string; category?: string } = {}) {

@@ -29,6 +29,12 @@ export const campaigns = pgTable(
     haltCode: integer('halt_code'),
     haltReason: text('halt_reason'),
     haltedAt: timestamp('halted_at', { withTimezone: true, precision: 3 }),
+    /**
+     * Some recipients wait for room in the business portfolio's messaging limit: why, and when the oldest send of
+     * the moving 24 hours leaves it (cleared once the campaign sends again without holding anyone).
+     */
+    holdReason: text('hold_reason'),
+    heldUntil: timestamp('held_until', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
   },
   (t) => [

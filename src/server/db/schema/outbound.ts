@@ -1,4 +1,5 @@
 /** Outbound sends (idempotency and outcome of every message Parley sends) and the per-number send pacers. */
+import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, workspaceId } from './columns';
 import { workspaces } from './workspaces';
@@ -38,6 +39,8 @@ export const outboundSends = pgTable(
     uniqueIndex('outbound_sends_key_uq').on(t.workspaceId, t.idempotencyKey),
     // Operators look for unknown outcomes (and stale claims) per workspace.
     index('outbound_sends_status_idx').on(t.workspaceId, t.status, t.claimedAt),
+    // The portfolio's moving 24 hours: unique customers sent a template, counted from this index alone (index-only).
+    index('outbound_sends_template_reach_idx').on(t.workspaceId, t.claimedAt, t.contactId, t.status).where(sql`${t.messageType} = 'template'`),
   ],
 );
 

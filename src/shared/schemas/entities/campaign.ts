@@ -63,6 +63,11 @@ export const Campaign = z.object({
    * expired token ...): Meta's code and words. The recipients not sent yet stay pending; resume sends them.
    */
   halt: z.object({ code: z.number().int(), reason: z.string(), at: Timestamp }).nullable().optional(),
+  /**
+   * Addition: some recipients wait for room in the business portfolio's messaging limit (unique customers in a
+   * moving 24 hours, shared by its numbers): why, and when the next room opens. Not a failure: they go then.
+   */
+  hold: z.object({ reason: z.string(), until: Timestamp }).nullable().optional(),
 });
 export type Campaign = z.infer<typeof Campaign>;
 /** How many of a campaign's log rows succeeded and how many failed. */

@@ -115,6 +115,8 @@ function CampaignFacts({ campaign }: { campaign: Campaign }) {
   if (campaign.deployedAt && campaign.status !== 'scheduled') parts.push(`deployed ${formatDateTime(campaign.deployedAt)}`);
   // Halted by WhatsApp: its code and Meta's words; the recipients not sent yet wait for resume.
   if (campaign.status === 'paused' && campaign.halt) parts.push(`halted by WhatsApp (${campaign.halt.code}): ${campaign.halt.reason}`);
+  // Held for the portfolio's messaging limit: a status, not a failure; the rest go as room opens.
+  if ((campaign.status === 'inProgress' || campaign.status === 'active') && campaign.hold) parts.push(`${campaign.hold.reason} (next room ${formatDateTime(campaign.hold.until)})`);
   return <>{parts.join(' · ')}</>;
 }
 
