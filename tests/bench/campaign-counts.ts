@@ -62,7 +62,7 @@ async function bigCampaign(database: Database, log: (m: string) => void) {
 }
 
 /** One runner batch's writes: 200 pending recipients done, their 200 log lines; answers its duration in ms. */
-async function batchWrite(database: Database, ids: string[], big: { workspaceId: string; campaignId: string; runId: string }): Promise<number> {
+async function batchWrite(database: Database, ids: string[]): Promise<number> {
   const list = sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
   const t0 = performance.now();
   await database.transaction(async (tx) => {
@@ -109,7 +109,7 @@ export const benchmark: Benchmark = {
         const ids = pending.slice(i * 200, i * 200 + 200);
         const off = i % 2 === 1;
         if (off) await db.execute(sql`alter table campaign_recipients disable trigger user; alter table campaign_logs disable trigger user`);
-        (off ? without : withTriggers).push(await batchWrite(database, ids, big));
+        (off ? without : withTriggers).push(await batchWrite(database, ids));
         if (off) await db.execute(sql`alter table campaign_recipients enable trigger user; alter table campaign_logs enable trigger user`);
       }
       const med = (xs: number[]) => round(percentile(xs, 50), 2);

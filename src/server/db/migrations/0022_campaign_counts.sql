@@ -14,10 +14,9 @@ CREATE TABLE "campaign_counts" (
 	"capped" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "campaign_counts" ADD CONSTRAINT "campaign_counts_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;
---> statement-breakpoint
-ALTER TABLE "campaign_counts" ADD CONSTRAINT "campaign_counts_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;
---> statement-breakpoint
+-- No foreign keys: a delta's insert would then lock its campaign (FOR KEY SHARE) from statements that never did
+-- (a status webhook's update of log lines), and wait in a cycle with the campaign's delete. A campaign's delete
+-- takes its rows instead (campaigns_count_delete below, also through a workspace's delete).
 CREATE INDEX "campaign_counts_campaign_idx" ON "campaign_counts" USING btree ("workspace_id","campaign_id");
 --> statement-breakpoint
 CREATE INDEX "campaign_counts_unfolded_idx" ON "campaign_counts" USING btree ("campaign_id") WHERE not "campaign_counts"."folded";
@@ -90,6 +89,15 @@ CREATE TRIGGER "campaign_logs_count_insert" AFTER INSERT ON "campaign_logs" REFE
 CREATE TRIGGER "campaign_logs_count_update" AFTER UPDATE ON "campaign_logs" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_logs_count();
 --> statement-breakpoint
 CREATE TRIGGER "campaign_logs_count_delete" AFTER DELETE ON "campaign_logs" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_logs_count();
+--> statement-breakpoint
+-- A deleted campaign's rows go with it (its recipients' and log lines' cascade adds none: see above).
+CREATE FUNCTION campaigns_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM campaign_counts c USING old_rows o WHERE c.campaign_id = o.id;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "campaigns_count_delete" AFTER DELETE ON "campaigns" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION campaigns_count_delete();
 --> statement-breakpoint
 -- The campaigns already there: their counts now, one folded row each.
 INSERT INTO campaign_counts (workspace_id, campaign_id, folded, recipients, pending)
