@@ -5,7 +5,10 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, nextSendTime, recipientTimeZone } from '../../src/server/campaigns/send-window';
+import { timezones } from 'libphonenumber-geo-carrier';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { phoneAreaZones } from '../../src/server/campaigns/phone-time-zones';
+import { isTimeZone, nextSendTime, pickZone, recipientTimeZone } from '../../src/server/campaigns/send-window';
 import { createKeyRateLimiter, hashTriggerKey, keyHint, newTriggerKey, triggerKeyOf } from '../../src/server/campaigns/trigger-keys';
 
 const at = (iso: string) => new Date(iso);
@@ -75,19 +78,40 @@ describe('send windows at their edges', () => {
 });
 
 describe('the recipient\'s time zone', () => {
-  it('takes the attribute in any of its spellings, if it is a zone', () => {
+  it('takes the attribute in any of its spellings, if it is a zone', async () => {
     const phone = '+33612345678';
-    expect(recipientTimeZone({ phoneNumber: phone, attributes: { timezone: 'Asia/Tokyo' } }, 'UTC')).toBe('Asia/Tokyo');
-    expect(recipientTimeZone({ phoneNumber: phone, attributes: { time_zone: 'America/Lima' } }, 'UTC')).toBe('America/Lima');
-    expect(recipientTimeZone({ phoneNumber: phone, attributes: { timeZone: 'Asia/Tokyo', timezone: 'America/Lima' } }, 'UTC')).toBe('Asia/Tokyo');
-    expect(recipientTimeZone({ phoneNumber: phone, attributes: { timeZone: 42 } }, 'UTC')).toBe('Europe/Paris');
-    expect(recipientTimeZone({ phoneNumber: phone, attributes: { timeZone: '' } }, 'UTC')).toBe('Europe/Paris');
+    expect(await recipientTimeZone({ phoneNumber: phone, attributes: { timezone: 'Asia/Tokyo' } }, 'UTC')).toBe('Asia/Tokyo');
+    expect(await recipientTimeZone({ phoneNumber: phone, attributes: { time_zone: 'America/Lima' } }, 'UTC')).toBe('America/Lima');
+    expect(await recipientTimeZone({ phoneNumber: phone, attributes: { timeZone: 'Asia/Tokyo', timezone: 'America/Lima' } }, 'UTC')).toBe('Asia/Tokyo');
+    // an invalid value is ignored: the number's area decides
+    expect(await recipientTimeZone({ phoneNumber: phone, attributes: { timeZone: 42 } }, 'UTC')).toBe('Europe/Paris');
+    expect(await recipientTimeZone({ phoneNumber: phone, attributes: { timeZone: '' } }, 'UTC')).toBe('Europe/Paris');
+    expect(await recipientTimeZone({ phoneNumber: '+14155550123', attributes: { timeZone: 'Pacific/Nowhere' } }, 'UTC')).toBe('America/Los_Angeles');
   });
 
-  it("else its number's country, else the workspace's zone", () => {
-    expect(recipientTimeZone({ phoneNumber: '+14155550123', attributes: {} }, 'UTC')).toBe('America/New_York');
-    expect(recipientTimeZone({ phoneNumber: '+919876543210', attributes: {} }, 'UTC')).toBe('Asia/Kolkata');
-    expect(recipientTimeZone({ phoneNumber: 'not a number', attributes: {} }, 'Europe/Oslo')).toBe('Europe/Oslo');
+  it("else its number's area (a country's several zones told apart), else the workspace's zone", async () => {
+    expect(await recipientTimeZone({ phoneNumber: '+14155550123', attributes: {} }, 'UTC')).toBe('America/Los_Angeles');
+    expect(await recipientTimeZone({ phoneNumber: '+12125550123', attributes: {} }, 'UTC')).toBe('America/New_York');
+    expect(await recipientTimeZone({ phoneNumber: '+13125550123', attributes: {} }, 'UTC')).toBe('America/Chicago');
+    expect(await recipientTimeZone({ phoneNumber: '+3545512340', attributes: {} }, 'UTC')).toBe('Atlantic/Reykjavik');
+    expect(await recipientTimeZone({ phoneNumber: 'not a number', attributes: {} }, 'Europe/Oslo')).toBe('Europe/Oslo');
+    expect(await recipientTimeZone({ phoneNumber: '+99912', attributes: {} }, 'Europe/Oslo')).toBe('Europe/Oslo');
+    // known by a user id only
+    expect(await recipientTimeZone({ phoneNumber: null, attributes: {} }, 'Europe/Oslo')).toBe('Europe/Oslo');
+  });
+
+  it('an area of several zones: the workspace\'s when among them, else the first', async () => {
+    // +1 800 is toll-free across the whole plan (America/Adak ... Pacific/Saipan)
+    expect(await recipientTimeZone({ phoneNumber: '+18005550123', attributes: {} }, 'America/Denver')).toBe('America/Denver');
+    expect(await recipientTimeZone({ phoneNumber: '+18005550123', attributes: {} }, 'Asia/Tokyo')).toBe('America/Adak');
+    expect(pickZone(['Not/AZone', 'Europe/London'], 'UTC')).toBe('Europe/London');
+    expect(pickZone(['Not/AZone'], 'UTC')).toBeNull();
+  });
+
+  it("looks numbers up as the package's timezones() does, from a table read once", async () => {
+    const numbers = ['+14155550123', '+12085550123', '+12089950123', '+18005550123', '+447700900123', '+5511987654321', '+79161234567', '+6281234567890', '+97699112233', '+3545512340'];
+    for (const n of numbers) expect(await phoneAreaZones(n), n).toEqual(await timezones(parsePhoneNumberFromString(n)));
+    expect(await phoneAreaZones('+99912')).toEqual([]);
   });
 
   it('isTimeZone accepts IANA zones only', () => {

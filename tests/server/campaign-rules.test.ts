@@ -30,10 +30,10 @@ describe('send windows', () => {
     expect(nextSendTime(new Date('2026-03-10T12:00:00Z'), night, 'UTC').toISOString()).toBe('2026-03-10T22:00:00.000Z');
   });
 
-  it("takes the recipient's zone from its attribute, else its phone number's country, else the workspace's", () => {
-    expect(recipientTimeZone({ phoneNumber: '+33612345678', attributes: { timeZone: 'Asia/Tokyo' } }, 'UTC')).toBe('Asia/Tokyo');
-    expect(recipientTimeZone({ phoneNumber: '+33612345678', attributes: {} }, 'UTC')).toBe('Europe/Paris');
-    expect(recipientTimeZone({ phoneNumber: '+97699112233', attributes: { timeZone: 'Not/AZone' } }, 'Asia/Ulaanbaatar')).toBe('Asia/Ulaanbaatar');
+  it("takes the recipient's zone from its attribute, else its phone number's area, else the workspace's", async () => {
+    expect(await recipientTimeZone({ phoneNumber: '+33612345678', attributes: { timeZone: 'Asia/Tokyo' } }, 'UTC')).toBe('Asia/Tokyo');
+    expect(await recipientTimeZone({ phoneNumber: '+33612345678', attributes: {} }, 'UTC')).toBe('Europe/Paris');
+    expect(await recipientTimeZone({ phoneNumber: '+97699112233', attributes: { timeZone: 'Not/AZone' } }, 'Asia/Ulaanbaatar')).toBe('Asia/Ulaanbaatar');
   });
 });
 

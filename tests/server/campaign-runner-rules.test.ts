@@ -775,22 +775,25 @@ describe('send windows', () => {
     expect(sends.map((s) => s.target.contactId).sort()).toEqual([a.id, b.id].sort());
   });
 
-  it("in the recipient's zone: its own, its number's country, else the workspace's", async () => {
-    // 12:00 UTC is 21:00 in Tokyo (the workspace), 08:00 in New York (a US number), 12:00 in London (a GB number);
-    // Iceland is not in the table of countries (the workspace's zone), +999 is no country.
-    fixed('2026-03-10T12:00:00.000Z');
-    const [us] = await addContacts(1);
+  it("in the recipient's zone: its own, its number's area, else the workspace's", async () => {
+    // 13:00 UTC is 06:00 in California (a 415 number), 09:00 in New York (a 212 number), 13:00 in London and
+    // 22:00 in Tokyo (the workspace's zone, for a contact known by a user id only); +999 is no country.
+    fixed('2026-03-10T13:00:00.000Z');
+    const [california] = await addContacts(1);
+    const [newYork] = await addContacts(1, { phoneNumber: '+1212555' });
     const [gb] = await addContacts(1, { phoneNumber: '+4420794' });
-    const [iceland] = await addContacts(1, { phoneNumber: '+35455' });
-    const [own] = await addContacts(1, { phoneNumber: '+35456', attributes: { city: 'Paris', timeZone: 'Asia/Tokyo' } });
+    const [own] = await addContacts(1, { attributes: { city: 'Paris', timeZone: 'America/New_York' } });
+    const [userOnly] = await addContacts(1, { phoneNumber: null, userId: `user-${++phoneSeq}` });
     const [unplaced] = await addContacts(1, { phoneNumber: '+99912' });
-    const c = await campaign([{ send: tplId }], { trigger: window('20:00', '22:00') });
-    const { recipients } = await runOf(c, [us, gb, iceland, own, unplaced]);
+    const c = await campaign([{ send: tplId }], { trigger: window('09:00', '17:00') });
+    const { recipients } = await runOf(c, [california, newYork, gb, own, userOnly, unplaced]);
     await runner().tick();
-    expect(sends.map((s) => s.target.contactId).sort()).toEqual([iceland.id, own.id, unplaced.id].sort());
+    expect(sends.map((s) => s.target.contactId).sort()).toEqual([newYork.id, gb.id, own.id].sort());
     const at = async (contactId: string) => move(await recipient(recipients.find((x) => x.contactId === contactId)!.id));
-    expect(await at(us.id)).toMatchObject({ status: 'pending', nextAt: '2026-03-11T00:00:00.000Z' });
-    expect(await at(gb.id)).toMatchObject({ status: 'pending', nextAt: '2026-03-10T20:00:00.000Z' });
+    // 09:00 in Los Angeles (PDT) is 16:00 UTC; 09:00 in Tokyo is 00:00 UTC
+    expect(await at(california.id)).toMatchObject({ status: 'pending', nextAt: '2026-03-10T16:00:00.000Z' });
+    expect(await at(userOnly.id)).toMatchObject({ status: 'pending', nextAt: '2026-03-11T00:00:00.000Z' });
+    expect(await at(unplaced.id)).toMatchObject({ status: 'pending', nextAt: '2026-03-11T00:00:00.000Z' });
   });
 });
 

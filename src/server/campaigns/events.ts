@@ -1,13 +1,15 @@
 /**
  * Campaign events on the workspace stream: `campaign.updated` when a campaign changes state, and
  * `campaign.progress` with its counts while it runs, at most one a second per campaign (per process: a
- * trailing event follows the last change of a burst, so the final counts are always sent).
+ * trailing event follows the last change of a burst, so the final counts are always sent). The counts are kept
+ * by the database as recipients and log lines change (campaign_counts): a progress event folds the campaign's
+ * new deltas and sums a few rows, it does not count the recipients.
  */
 import { limits } from '../../shared/limits';
 import type { CampaignListEntry } from '../../shared/schemas/entities';
 import type { Executor } from '../db/client';
 import * as logs from '../repositories/campaign-logs';
-import { countsOf, emptyCounts } from '../repositories/campaign-results';
+import { countsOf, emptyCounts, foldCounts } from '../repositories/campaign-results';
 import type { CampaignRow } from '../repositories/campaigns';
 import { toCampaign } from '../repositories/resources';
 import { appendEvents } from '../repositories/event-log';
@@ -39,8 +41,11 @@ export function createProgress(d: Pick<ServiceDeps, 'db' | 'log'>, intervalMs = 
 
   async function emit(workspaceId: string, campaignId: string) {
     last.set(campaignId, Date.now());
-    const counts = (await countsOf(d.db.db, workspaceId, [campaignId])).get(campaignId) ?? emptyCounts();
-    await d.db.transaction((tx) => appendEvents(tx, workspaceId, [{ type: 'campaign.progress', payload: { campaignId, counts } }]));
+    await d.db.transaction(async (tx) => {
+      await foldCounts(tx, { workspaceId, campaignIds: [campaignId] });
+      const counts = (await countsOf(tx, workspaceId, [campaignId])).get(campaignId) ?? emptyCounts();
+      await appendEvents(tx, workspaceId, [{ type: 'campaign.progress', payload: { campaignId, counts } }]);
+    });
   }
 
   return {

@@ -73,7 +73,7 @@ export async function runRecipientStep(s: StepDeps, c: ClaimedRecipient, canvas:
 }
 
 /** Decides whether the send goes now: the values to send, or the outcome without a send (ended, or due later). */
-function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: DeployedCanvas, contact: ContactRow, ctx: BatchContext, tpl: Template | null, base: LogBase): { outcome: Outcome } | { tpl: Template; values: TemplateValues } {
+function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: DeployedCanvas, contact: ContactRow, ctx: BatchContext, tpl: Template | null, base: LogBase, zone: string): { outcome: Outcome } | { tpl: Template; values: TemplateValues } {
   const end = (reason: string, deliveryState: LogLine['deliveryState'] = 'failed'): { outcome: Outcome } => ({
     outcome: {
       move: { id: c.id, status: deliveryState === 'failed' ? 'failed' : 'skipped', stepId: step.id, nextAt: null, attempts: c.attempts },
@@ -81,7 +81,7 @@ function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: De
     },
   });
   if (contact.optedOutAt) return end(optedOutReason(contact), 'optedOut');
-  const due = nextSendTime(s.now(), canvas.sendWindow, recipientTimeZone(contact, ctx.timeZone));
+  const due = nextSendTime(s.now(), canvas.sendWindow, zone);
   if (due.getTime() > s.now().getTime() + 1000) return { outcome: { move: { id: c.id, status: 'pending', stepId: step.id, nextAt: due, attempts: c.attempts } } };
   if (!tpl) return end('The template of this step no longer exists');
   const limit = beforeSend(contact, tpl, ctx.skipUsMarketing);
@@ -96,7 +96,9 @@ function decideSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: De
 async function runSend(s: StepDeps, c: ClaimedRecipient, step: SendStep, canvas: DeployedCanvas, contact: ContactRow, ctx: BatchContext): Promise<Outcome> {
   const tpl = await ctx.template(step.whatsappTemplateId);
   const base: LogBase = { campaignId: c.campaignId, runId: c.runId, recipientId: c.id, contactId: contact.id, stepId: step.id, phoneNumber: contact.phoneNumber ?? '', templateName: tpl?.name ?? '' };
-  const decided = decideSend(s, c, step, canvas, contact, ctx, tpl, base);
+  // The zone is only looked up for a campaign with a send window.
+  const zone = canvas.sendWindow ? await recipientTimeZone(contact, ctx.timeZone) : ctx.timeZone;
+  const decided = decideSend(s, c, step, canvas, contact, ctx, tpl, base, zone);
   if ('outcome' in decided) return decided.outcome;
   const hold = await ctx.portfolio.admit(contact.id);
   if (hold) return heldOutcome(c, step.id, hold);

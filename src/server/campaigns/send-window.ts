@@ -1,28 +1,10 @@
 /**
  * Send windows (quiet hours): a daily window in each recipient's own time zone. A send that
- * falls due outside it is due at the window's next start. Pure: the clock comes in as `now`.
+ * falls due outside it is due at the window's next start. The clock comes in as `now`.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { SendWindow } from '../../shared/schemas/campaign-canvas';
-
-/**
- * One time zone per country for the countries where most WhatsApp Business senders' customers live (the most
- * populous zone of countries with several). A recipient's own `timeZone` attribute wins; a country not listed
- * falls back to the workspace's time zone.
- */
-const countryZones: Record<string, string> = {
-  US: 'America/New_York', CA: 'America/Toronto', MX: 'America/Mexico_City', BR: 'America/Sao_Paulo', AR: 'America/Argentina/Buenos_Aires',
-  CO: 'America/Bogota', CL: 'America/Santiago', PE: 'America/Lima', VE: 'America/Caracas', EC: 'America/Guayaquil',
-  GB: 'Europe/London', IE: 'Europe/Dublin', FR: 'Europe/Paris', DE: 'Europe/Berlin', ES: 'Europe/Madrid', IT: 'Europe/Rome',
-  PT: 'Europe/Lisbon', NL: 'Europe/Amsterdam', BE: 'Europe/Brussels', CH: 'Europe/Zurich', AT: 'Europe/Vienna', PL: 'Europe/Warsaw',
-  SE: 'Europe/Stockholm', NO: 'Europe/Oslo', DK: 'Europe/Copenhagen', FI: 'Europe/Helsinki', GR: 'Europe/Athens', TR: 'Europe/Istanbul',
-  RU: 'Europe/Moscow', UA: 'Europe/Kyiv', RO: 'Europe/Bucharest', CZ: 'Europe/Prague', HU: 'Europe/Budapest',
-  IN: 'Asia/Kolkata', PK: 'Asia/Karachi', BD: 'Asia/Dhaka', ID: 'Asia/Jakarta', MY: 'Asia/Kuala_Lumpur', SG: 'Asia/Singapore',
-  PH: 'Asia/Manila', TH: 'Asia/Bangkok', VN: 'Asia/Ho_Chi_Minh', CN: 'Asia/Shanghai', HK: 'Asia/Hong_Kong', JP: 'Asia/Tokyo',
-  KR: 'Asia/Seoul', AE: 'Asia/Dubai', SA: 'Asia/Riyadh', QA: 'Asia/Qatar', KW: 'Asia/Kuwait', IL: 'Asia/Jerusalem',
-  EG: 'Africa/Cairo', NG: 'Africa/Lagos', KE: 'Africa/Nairobi', ZA: 'Africa/Johannesburg', MA: 'Africa/Casablanca', GH: 'Africa/Accra',
-  AU: 'Australia/Sydney', NZ: 'Pacific/Auckland',
-};
+import { phoneAreaZones } from './phone-time-zones';
 
 export function isTimeZone(tz: unknown): tz is string {
   if (typeof tz !== 'string' || !tz) return false;
@@ -34,12 +16,30 @@ export function isTimeZone(tz: unknown): tz is string {
   }
 }
 
-/** The recipient's time zone: its `timeZone` attribute, else its phone number's country, else the workspace's. */
-export function recipientTimeZone(contact: { phoneNumber: string | null; attributes: Record<string, unknown> }, workspaceZone: string): string {
-  const own = contact.attributes.timeZone ?? contact.attributes.timezone ?? contact.attributes.time_zone;
+/** The contact attribute that holds its own IANA zone, in the spellings a sender's import may use (first wins). */
+export const timeZoneAttributeNames = ['timeZone', 'timezone', 'time_zone'] as const;
+
+/**
+ * One zone of the several a number's area spans (a toll-free or unplaced range): the workspace's when it is
+ * among them (the sender's own customers), else the first in the table's (alphabetical) order.
+ */
+export function pickZone(zones: string[], workspaceZone: string): string | null {
+  const known = zones.filter(isTimeZone);
+  if (known.includes(workspaceZone)) return workspaceZone;
+  return known[0] ?? null;
+}
+
+/**
+ * The recipient's time zone: its `timeZone` attribute (an IANA zone; anything else is ignored), else its phone
+ * number's area (libphonenumber's time zone table, so a California number is in Los Angeles, a New York one in
+ * New York), else the workspace's (no phone, as a contact known by a user id only, or an area without a zone).
+ */
+export async function recipientTimeZone(contact: { phoneNumber: string | null; attributes: Record<string, unknown> }, workspaceZone: string): Promise<string> {
+  const own = timeZoneAttributeNames.map((name) => contact.attributes[name]).find((v) => v !== undefined && v !== null);
   if (isTimeZone(own)) return own;
-  const country = contact.phoneNumber ? parsePhoneNumberFromString(contact.phoneNumber)?.country : undefined;
-  return (country && countryZones[country]) || workspaceZone;
+  const phone = contact.phoneNumber ? parsePhoneNumberFromString(contact.phoneNumber) : undefined;
+  if (!phone) return workspaceZone;
+  return pickZone(await phoneAreaZones(phone.number), workspaceZone) ?? workspaceZone;
 }
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

@@ -9,6 +9,7 @@ export * from './whatsapp';
 export * from './conversations';
 export * from './bots';
 export * from './campaigns';
+export * from './campaign-counts';
 export * from './imports';
 export * from './events';
 export * from './outbound';
@@ -29,6 +30,7 @@ export const tenantTables = [
   'campaign_logs',
   'campaign_runs',
   'campaign_recipients',
+  'campaign_counts',
   'bot_sessions',
   'bot_versions',
   'conversation_attributes',
