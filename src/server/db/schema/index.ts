@@ -31,6 +31,7 @@ export const tenantTables = [
   'campaign_recipients',
   'bot_sessions',
   'bot_versions',
+  'bot_calls',
   'conversation_attributes',
   'conversations',
   'conversation_events',
