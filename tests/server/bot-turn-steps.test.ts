@@ -180,7 +180,8 @@ describe('a bot send that fails', () => {
     // Meta refuses the first message for good (undeliverable).
     ta.sandbox.injectFailure({ code: 131026, mode: 'sync', count: 1 });
     await ta.sandbox.customers.say(waId, 'hi', { phoneNumberId: number.phoneNumberId });
-    await until(async () => (await sessionsOf(waId)).sessions[0]?.status === 'ended', 30_000, 50);
+    // The inbound pipeline stores the conversation a moment after the webhook's acknowledgement.
+    await until(async () => (await sessionsOf(waId).catch(() => null))?.sessions[0]?.status === 'ended', 30_000, 50);
     await ta.app.parley.jobs.drain({ timeoutMs: 30_000 });
     const { conversation, sessions } = await sessionsOf(waId);
     expect(sessions[0]).toMatchObject({ status: 'ended', endReason: 'failed', waitingFor: null, noAnswerAt: null });

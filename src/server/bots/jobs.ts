@@ -39,8 +39,10 @@ export const botJobs = {
    * the node's timeout) and then the walk resumed in a short transaction of its own. Many at once: each mostly waits.
    */
   'bots.call': defineJob(z.object({ workspaceId: uuid, sessionId: uuid, key: z.string().min(1) }), {
+    // 10, 20, 40 s...: past the longest call (30 s) and its margin, so a run that died mid-call is seen as such.
     retryLimit: 5,
     retryDelaySeconds: 10,
+    retryBackoff: true,
     concurrency: 32,
     runInSenderSeconds: 20,
   }),
