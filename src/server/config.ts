@@ -20,6 +20,8 @@ const Env = z.object({
   WHATSAPP_VERIFY_TOKEN: z.string().optional(),
   SECRETS_KEY: z.string().optional(),
   SMTP_URL: z.string().optional(),
+  /** Ours: the From address of e-mails (invitations; bots' e-mails when their workspace set none). */
+  SMTP_FROM: z.string().min(3).default('Parley <no-reply@parley.local>'),
   PUBLIC_URL: z.string().optional(),
   /** Ours: where invitation links point (the app's web address). Defaults to PUBLIC_URL. */
   APP_URL: z.string().optional(),
@@ -52,6 +54,7 @@ export interface Config {
   whatsappVerifyToken: string | undefined;
   secretsKey: string | undefined;
   smtpUrl: string | undefined;
+  smtpFrom: string;
   publicUrl: string;
   appUrl: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     whatsappVerifyToken: e.WHATSAPP_VERIFY_TOKEN,
     secretsKey: e.SECRETS_KEY,
     smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
     publicUrl,
     appUrl: e.APP_URL ?? publicUrl,
     logLevel: e.LOG_LEVEL,

@@ -344,7 +344,7 @@ describe("the HTTP node's call", () => {
   type HttpNode = Extract<BotNode, { type: 'HTTPRequestNode' }>;
   /** Builds the call, makes it through the context's seam, stores the mapped values: what the executor does. */
   async function callHttpNode(n: HttpNode, c: ExecContext) {
-    const outcome = await c.env.http(buildHttpCall(n, c), { nodeId: n.id, key: '1:0' });
+    const outcome = (await c.env.http(buildHttpCall(n, c), { nodeId: n.id, key: '1:0' }))!;
     applyHttpOutcome(n, outcome, c);
     return outcome;
   }

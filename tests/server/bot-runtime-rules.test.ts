@@ -717,6 +717,51 @@ describe('the loop guard and HTTP calls', () => {
   });
 });
 
+describe('a walk that pauses at its HTTP call (the live seam answers only recorded calls)', () => {
+  const call = (id: string) => node(id, 'HTTPRequestNode', { label: id, url: `https://api.example.com/${id}`, method: 'GET', headers: [], bodyType: 'raw' });
+  /** Like the live runtime: a call without a recorded outcome pauses the walk; the caller records it and resumes. */
+  function pausingEnv() {
+    const rec = recorder();
+    const outcomes = new Map<string, { ok: true; status: number; json: unknown; text: string }>();
+    const asked: string[] = [];
+    rec.env.http = async (_call, at) => {
+      asked.push(at.key);
+      return outcomes.get(at.key) ?? null;
+    };
+    return { rec, outcomes, asked };
+  }
+
+  it('pauses at the node, then resumes at the same step (same key) with the recorded outcome and goes on', async () => {
+    const rf = canvas([start(), say('a', 'before'), call('c'), say('b', 'after')], [edge('start', 'a'), edge('a', 'c'), edge('c', 'b')]);
+    const { rec, outcomes, asked } = pausingEnv();
+    const paused = await runTurn(rf, rec.env, startState(rf), null);
+    expect(paused).toMatchObject({ ended: null, state: { currentNodeId: 'c', step: 3, waitingFor: 'call' }, guard: { walked: 2, httpCalls: 1 } });
+    expect(rec.texts()).toEqual(['before']);
+    // An answer that arrives meanwhile is not taken: the caller keeps it for after the call.
+    expect(await runTurn(rf, rec.env, paused.state, { type: 'text', text: 'hi' }, paused.guard)).toEqual({ state: paused.state, ended: null });
+    outcomes.set('3:0', { ok: true, status: 200, json: null, text: '' });
+    const resumed = await runTurn(rf, rec.env, paused.state, null, paused.guard);
+    expect(resumed.ended).toBe('completed');
+    expect(asked).toEqual(['3:0', '3:0']);
+    expect(rec.texts()).toEqual(['before', 'after']);
+  });
+
+  it('carries the loop guard over the pauses: a node calling itself still stops after 10 calls', async () => {
+    const rf = canvas([start(), call('poll')], [edge('start', 'poll'), edge('poll', 'poll'), edge('poll', 'poll', 'failure')]);
+    const { rec, outcomes } = pausingEnv();
+    let turn = await runTurn(rf, rec.env, startState(rf), null);
+    let pauses = 0;
+    while (turn.state.waitingFor === 'call' && pauses < 50) {
+      pauses += 1;
+      outcomes.set(`${turn.state.step}:0`, { ok: true, status: 200, json: null, text: '' });
+      turn = await runTurn(rf, rec.env, turn.state, null, turn.guard);
+    }
+    expect(pauses).toBe(10);
+    expect(turn.ended).toBe('failed');
+    expect(rec.notes).toEqual([{ nodeId: 'poll', text: 'Loop guard: more than 10 HTTP calls without an answer; handed to a person' }]);
+  });
+});
+
 describe('pass-through kinds', () => {
   it('Start, items, buttons and branch nodes only lead on to their next node', () => {
     const rf = canvas([start(), say('m', 'x')], [edge('start', 'm')]);

@@ -54,6 +54,7 @@ export const roleMatrix: Record<string, Who> = {
   'GET /campaign/:campaignId/logs': 'agent',
   'GET /campaign/:campaignId/logs.csv': 'agent',
   'GET /workspace/:workspaceId/campaign-settings': 'agent',
+  'GET /workspace/:workspaceId/bot-settings': 'agent',
   'GET /workspace/:workspaceId/rate-card': 'agent',
   'GET /campaign/:campaignId/estimate': 'agent',
 
@@ -120,6 +121,7 @@ export const roleMatrix: Record<string, Who> = {
   'POST /campaign/:campaignId/trigger-key': 'admin',
   'POST /campaign/:campaignId/retarget': 'admin',
   'PATCH /workspace/:workspaceId/campaign-settings': 'admin',
+  'PATCH /workspace/:workspaceId/bot-settings': 'admin',
   'POST /workspace/:workspaceId/rate-card': 'admin',
 
   // ---- templates (README: create, upload media, delete: admins; pulling them from WhatsApp writes them too) ----

@@ -27,6 +27,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
     session: { currentNodeId: null, step: 0, waitingFor: null, invalidAnswers: 0, variables: {}, ended: true },
     answer: { type: 'text', text: 'hi' },
   }),
+  patchBotSettings: () => ({ emailFrom: 'Bakery <bots@bakery.test>' }),
   triggerOutbound: () => [{ phone: '+14155550199', name: 'Lin' }],
   // campaigns
   pauseCampaign: () => ({}),

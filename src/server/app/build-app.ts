@@ -68,7 +68,7 @@ function buildParley(app: FastifyInstance, opts: AppOptions, runtime: Awaited<Re
   const { database, jobs, realtime } = runtime;
   const identity = opts.identity ?? firebaseIdentity(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   if (!opts.identity) app.addHook('onClose', () => identity.close());
-  const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log);
+  const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log, config.smtpFrom);
   const files = createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
   const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
   const retention = createEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });

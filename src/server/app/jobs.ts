@@ -38,7 +38,8 @@ export function registerJobHandlers(jobs: JobQueue, services: Services, retentio
     'bots.turn': (data) => services.bots.onInbound(data),
     'bots.timeout': (data) => services.bots.onTimeout(data),
     'bots.assigned': (data) => services.bots.onAssigned(data),
-    'bots.deliver': (data) => services.bots.deliver(data),
+    'bots.deliver': (data, job) => services.bots.deliver(data, job),
+    'bots.call': (data) => services.bots.onCall(data),
     'bots.email': (data) => services.bots.email(data),
     'campaigns.due': () => services.campaigns.runDue(),
   };

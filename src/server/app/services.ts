@@ -29,6 +29,7 @@ import { createChannel } from '../whatsapp/channel';
 import { createOutbound } from '../messaging/outbound';
 import { importService } from '../imports/import-service';
 import { botSessionRuntime } from '../bots/session-runtime';
+import { botSettingsService } from '../bots/bot-settings';
 import { createCampaignRunner } from '../campaigns/runner';
 import { createProgress } from '../campaigns/events';
 import { campaignService } from '../campaigns/campaign-service';
@@ -94,6 +95,7 @@ export function buildServices(deps: ServiceDeps): Services {
     campaignRunner,
     // Live bot sessions (src/server/bots/session-runtime.ts).
     bots: botSessionRuntime(deps, outbound),
+    botSettings: botSettingsService(deps),
     campaigns: campaignService(deps, campaignRunner),
     campaignResults: campaignResultsService(deps),
     campaignLogs: campaignLogsService(deps),

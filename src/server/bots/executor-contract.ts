@@ -13,7 +13,8 @@ export interface RunState {
   currentNodeId: string | null;
   /** Nodes run (and questions asked again) so far: with the block index, the idempotency key of a send. */
   step: number;
-  waitingFor: Waiting | null;
+  /** What the session waits for: the customer (a Waiting kind), or `call`: the current node's network call. */
+  waitingFor: Waiting | 'call' | null;
   invalidAnswers: number;
   /** Values collected in this session, by attribute id. */
   variables: Record<string, string>;
@@ -48,19 +49,31 @@ export interface BotEnv {
   send(nodeId: string, key: string, message: BotMessage): void;
   email(nodeId: string, key: string, mail: { to: string[]; cc: string[]; bcc: string[]; subject: string; text: string }): void;
   handoff(nodeId: string, memberId: string, message: string, key: string): void;
-  /** An HTTPRequest node's call; `key` (`<step>:0`) names it, so a retried turn's call carries the same Idempotency-Key. */
-  http(call: HttpCall, at: { nodeId: string; key: string }): Promise<HttpOutcome>;
+  /**
+   * An HTTPRequest node's call; `key` (`<step>:0`) names it, so a retried turn's call carries the same
+   * Idempotency-Key. Null: the call is recorded, to be made once the turn has committed; the walk pauses at the node
+   * and resumes there with the outcome (a live session never waits for the network inside its transaction).
+   */
+  http(call: HttpCall, at: { nodeId: string; key: string }): Promise<HttpOutcome | null>;
   /** What the preview shows of an effect that happens off the chat; the live runtime logs it. */
   note(nodeId: string, text: string): void;
+}
+
+/** How far a walk went without the customer: the loop guard's counts, carried over a pause. */
+export interface WalkGuard {
+  walked: number;
+  httpCalls: number;
 }
 
 export interface Turn {
   state: RunState;
   ended: EndReason | null;
+  /** Set when the walk paused at a network call (`waitingFor: 'call'`): the counts the resumed walk goes on from. */
+  guard?: WalkGuard;
 }
 
-/** What one executor decides: go on to a node, wait for the customer, or end. */
-export type StepResult = { next: string | null } | { wait: Waiting } | { end: EndReason };
+/** What one executor decides: go on to a node, wait for the customer, pause for its network call, or end. */
+export type StepResult = { next: string | null } | { wait: Waiting } | { end: EndReason } | { pause: 'call' };
 
 export interface ExecContext {
   g: BotGraph;

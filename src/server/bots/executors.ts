@@ -211,6 +211,7 @@ export const executors: { [K in BotNode['type']]: Executor<Of<K>> } = {
   HTTPRequestNode: {
     async enter(node, c) {
       const outcome = await c.env.http(buildHttpCall(node, c), { nodeId: node.id, key: c.key(0) });
+      if (!outcome) return { pause: 'call' };
       applyHttpOutcome(node, outcome, c);
       if (outcome.ok) return next(c, node.id);
       c.env.note(node.id, `HTTP request failed: ${outcome.reason}`);

@@ -34,9 +34,21 @@ export const botJobs = {
     concurrency: 8,
     runInSenderSeconds: 20,
   }),
-  /** A SendEmail node's e-mail. */
+  /**
+   * A walk paused at an HTTP node: the call (recorded in the turn, made here outside any transaction, bounded by
+   * the node's timeout) and then the walk resumed in a short transaction of its own. Many at once: each mostly waits.
+   */
+  'bots.call': defineJob(z.object({ workspaceId: uuid, sessionId: uuid, key: z.string().min(1) }), {
+    // 10, 20, 40 s...: past the longest call (30 s) and its margin, so a run that died mid-call is seen as such.
+    retryLimit: 5,
+    retryDelaySeconds: 10,
+    retryBackoff: true,
+    concurrency: 32,
+    runInSenderSeconds: 20,
+  }),
+  /** A SendEmail node's e-mail, sent once under its key however often the job runs. */
   'bots.email': defineJob(
-    z.object({ workspaceId: uuid, to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()), subject: z.string(), text: z.string() }),
+    z.object({ workspaceId: uuid, sessionId: uuid.optional(), key: z.string().optional(), to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()), subject: z.string(), text: z.string() }),
     { retryLimit: 3, retryDelaySeconds: 30 },
   ),
 };
@@ -48,6 +60,7 @@ declare module '../jobs/names' {
     'bots.assigned': Jobs['bots.assigned'];
     'bots.timeout': Jobs['bots.timeout'];
     'bots.deliver': Jobs['bots.deliver'];
+    'bots.call': Jobs['bots.call'];
     'bots.email': Jobs['bots.email'];
   }
 }

@@ -55,7 +55,8 @@ export function botPreview(d: ServiceDeps) {
       Object.entries(result.state.variables).flatMap(([id, v]) => (attributes.has(id) ? [[attributes.get(id)!.name, v]] : [])),
     );
     return {
-      session: { ...result.state, ended },
+      // The preview's calls answer at once (its http never pauses), so it never waits for one.
+      session: { ...result.state, waitingFor: result.state.waitingFor === 'call' ? null : result.state.waitingFor, ended },
       messages,
       currentNodeId: ended ? null : result.state.currentNodeId,
       attributes: collected,

@@ -2,23 +2,25 @@
  * Live bot sessions on WhatsApp. After an inbound batch commits, a `bots.turn` job per conversation applies the
  * customer's new messages, one at a time and in order, under a lock of the conversation row (two messages racing
  * in are applied one after the other, never against the same step). A turn's state, attribute writes,
- * assignment changes, e-mails, due-time jobs (no-answer timeouts, expiry) and the turn's `bots.deliver` job commit
- * together; the sends then go out in order, run at once from memory after the commit (and by a worker if this
- * process dies, even right after the commit), every send keyed `bot:<sessionId>:<step>:<block>`, so a job run
- * twice never sends twice. An agent handing a conversation to a bot from live chat starts a session too
- * (`bots.assigned`, queued by the assignment's transaction).
+ * assignment changes, e-mails, due-time jobs (no-answer timeouts, expiry), its pending HTTP call and the turn's
+ * `bots.deliver` job commit together; the sends then go out in order, run at once from memory after the commit
+ * (and by a worker if this process dies, even right after the commit), every send keyed
+ * `bot:<sessionId>:<step>:<block>`, so a job run twice never sends twice. An agent handing a conversation to a bot
+ * from live chat starts a session too (`bots.assigned`, queued by the assignment's transaction).
  *
- * This module owns the three ways a turn begins (an inbound message, a handoff to the bot, a due time) and the
- * order of a turn: decide and record in one transaction, then the network after the commit. The steps are
- * modules of their own: session-start.ts, session-turn.ts (one turn), session-end.ts, session-timers.ts,
- * turn-effects.ts (the turn's commit) and session-delivery.ts (its sends and e-mails).
+ * This module owns the four ways a turn begins (an inbound message, a handoff to the bot, a due time, a call's
+ * outcome) and the order of a turn: decide and record in a short transaction, the network after the commit
+ * (sends, e-mails, an HTTP node's call), record and go on in another. The steps are modules of their own:
+ * session-start.ts, session-turn.ts (one turn), session-end.ts, session-timers.ts, turn-effects.ts (the turn's
+ * commit), session-calls.ts (an HTTP node's call) and session-delivery.ts (its sends and e-mails).
  */
 import type { Outbound } from '../messaging/outbound';
 import type { OutboundRequest } from '../messaging/outbound-request';
-import { appendEvents } from '../repositories/event-log';
+import type { JobInfo } from '../jobs/queue';
 import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
-import type { BotMail, BotRuntimeDeps, Runtime, TurnScope } from './session-context';
+import { makeRecordedCall } from './session-calls';
+import type { CallJob, BotRuntimeDeps, KeyedBotMail, Runtime, TurnScope } from './session-context';
 import { sendBotMail, sessionDelivery } from './session-delivery';
 import { endSession } from './session-end';
 import { isOptKeyword } from '../../shared/opt-out-words';
@@ -26,16 +28,25 @@ import { answerOf } from './session-messages';
 import { insertAtStart, startSession } from './session-start';
 import { scheduleExpiry } from './session-timers';
 import { type TurnResult, sessionTurns } from './session-turn';
+import { botJobs } from './jobs';
 import { noEffects, queueEffects, runCommittedDelivery } from './turn-effects';
 
 type Turns = ReturnType<typeof sessionTurns>;
+const deliverRetryLimit = botJobs['bots.deliver'].retryLimit ?? 0;
 
-/** Runs `body` as one turn: its transaction, then (once committed) its sends. */
+/** Runs `body` as one turn: its transaction with its effects queued last, then (once committed) its network. */
 async function inTurn(rt: Runtime, ws: string, body: (t: TurnScope) => Promise<void>): Promise<void> {
   const fx = noEffects();
-  await rt.d.db.transaction((tx) => body({ tx, ws, fx }));
+  await rt.d.db.transaction(async (tx) => {
+    const t = { tx, ws, fx };
+    await body(t);
+    await queueEffects(rt, t);
+  });
   runCommittedDelivery(rt, fx);
 }
+
+/** A session paused at a network call answers no message until the call's outcome has been recorded and walked on. */
+const pausedAtCall = (session: s.BotSessionRow | null) => session?.waitingFor === 'call';
 
 /**
  * Applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order: a member who took
@@ -67,6 +78,8 @@ async function applyInbound(rt: Runtime, turns: Turns, t: TurnScope, data: { con
       c = await endSession(rt, t, session, c, 'expired');
       session = null;
     }
+    // This message and the next wait for the call: the walk resuming after it applies them (handledUntil).
+    if (pausedAtCall(session)) break;
     let turn: TurnResult;
     if (!session) {
       if (peopleHaveIt || c.needsPerson) continue;
@@ -82,7 +95,6 @@ async function applyInbound(rt: Runtime, turns: Turns, t: TurnScope, data: { con
     // A session that ended here gave the conversation to a member or to people: no other starts in this turn.
     if (!session && (c.assigneeMemberId || c.needsPerson)) peopleHaveIt = true;
   }
-  await queueEffects(rt, t);
 }
 
 /** A handoff to the bot from live chat: a session at Start, unless the bot no longer has the conversation. */
@@ -104,7 +116,6 @@ async function startAssigned(rt: Runtime, turns: Turns, t: TurnScope, data: { co
   const now = new Date();
   const session = await insertAtStart(tx, ws, c, live, now);
   await turns.applyTurn(t, c, session, null, now, undefined, true);
-  await queueEffects(rt, t);
 }
 
 /** A due time: the session's expiry, or the waiting node's no-answer edge, if nothing happened since. */
@@ -118,10 +129,8 @@ async function applyTimeout(rt: Runtime, turns: Turns, t: TurnScope, data: { ses
   if (data.kind === 'expire') {
     // One expiry job per session, whatever the step: turns push the expiry later without requeuing it, so
     // it ends the session if due, or queues itself again for the expiry as it now stands.
-    if (session.expiresAt.getTime() <= Date.now() + 1000) {
-      await endSession(rt, t, session, c, 'expired');
-      await appendEvents(tx, ws, t.fx.events);
-    } else await scheduleExpiry(rt, tx, ws, session, session.expiresAt);
+    if (session.expiresAt.getTime() <= Date.now() + 1000) await endSession(rt, t, session, c, 'expired');
+    else await scheduleExpiry(rt, tx, ws, session, session.expiresAt);
     return;
   }
   if (session.step !== data.step) return;
@@ -130,18 +139,45 @@ async function applyTimeout(rt: Runtime, turns: Turns, t: TurnScope, data: { ses
   const wrote = await s.wroteSince(tx, ws, c.id, session.createdAt, session.handledUntil ?? session.createdAt);
   if (wrote.agent || c.assigneeMemberId) {
     await endSession(rt, t, session, c, 'member');
-    await appendEvents(tx, ws, t.fx.events);
     return;
   }
   if (wrote.customer) return;
   await turns.applyTurn(t, c, session, { type: 'noAnswer' }, new Date());
-  await queueEffects(rt, t);
+}
+
+/**
+ * The record step after a call: if the session still waits at that call (not ended, not moved on by a duplicate
+ * job), the walk resumes at the node with the recorded outcome, then the customer's messages that came meanwhile
+ * are applied in order.
+ */
+async function resumeAfterCall(rt: Runtime, turns: Turns, t: TurnScope, data: CallJob): Promise<void> {
+  const { tx, ws } = t;
+  const first = await s.sessionById(tx, ws, data.sessionId);
+  if (!first) return;
+  const c = await s.lockConversation(tx, ws, first.conversationId);
+  const session = await s.sessionById(tx, ws, data.sessionId);
+  if (!c || !session || session.status !== 'active' || !pausedAtCall(session) || data.key !== `bot:${session.id}:${session.step}:0`) return;
+  const turn = await turns.applyTurn(t, c, session, null, new Date());
+  if (!turn.session || pausedAtCall(turn.session)) return;
+  await applyInbound(rt, turns, t, { conversationId: c.id, from: (turn.session.handledUntil ?? turn.session.createdAt).toISOString(), upTo: new Date().toISOString() });
+}
+
+/** A bot send that failed for good: the session ends (failed), the conversation is handed to people. */
+async function endOnFailedSend(rt: Runtime, t: TurnScope, sessionId: string, reason: string): Promise<void> {
+  const { tx, ws } = t;
+  const first = await s.sessionById(tx, ws, sessionId);
+  if (!first || first.status !== 'active') return;
+  const c = await s.lockConversation(tx, ws, first.conversationId);
+  const session = await s.sessionById(tx, ws, sessionId);
+  if (!c || !session || session.status !== 'active') return;
+  rt.log.warn({ sessionId, reason }, 'a bot message could not be sent: the session ends and the rest of its turn is not sent');
+  await endSession(rt, t, session, c, 'failed');
 }
 
 export function botSessionRuntime(d: BotRuntimeDeps, outbound: Pick<Outbound, 'send'>) {
   const rt: Runtime = { d, log: d.log.child({ area: 'bots' }) };
   const turns = sessionTurns(rt);
-  const deliver = sessionDelivery(outbound);
+  const deliver = sessionDelivery(outbound, (ws, sessionId, reason) => inTurn(rt, ws, (t) => endOnFailedSend(rt, t, sessionId, reason)));
 
   return {
     /** `bots.turn`: applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order. */
@@ -161,11 +197,16 @@ export function botSessionRuntime(d: BotRuntimeDeps, outbound: Pick<Outbound, 's
     onTimeout: (data: { workspaceId: string; sessionId: string; step: number; kind: 'noAnswer' | 'expire' }): Promise<void> =>
       inTurn(rt, data.workspaceId, (t) => applyTimeout(rt, turns, t, data)),
 
-    /** `bots.deliver`: the durable path of a turn's sends. */
-    deliver: (data: { requests: OutboundRequest[] }) => deliver(data.requests),
+    /** `bots.call`: the HTTP call a walk paused at, outside any transaction, then the walk resumed in its own. */
+    onCall: async (data: CallJob): Promise<void> => {
+      if (await makeRecordedCall(rt, data)) await inTurn(rt, data.workspaceId, (t) => resumeAfterCall(rt, turns, t, data));
+    },
 
-    /** `bots.email`: a SendEmail node's mail through the mailer (SMTP_URL). */
-    email: (mail: BotMail) => sendBotMail(d, mail),
+    /** `bots.deliver`: the durable path of a turn's sends; a send failing for good ends its session. */
+    deliver: (data: { workspaceId: string; requests: OutboundRequest[] }, job?: JobInfo) => deliver(data, (job?.retryCount ?? 0) >= deliverRetryLimit),
+
+    /** `bots.email`: a SendEmail node's mail through the mailer (SMTP_URL), once under its key. */
+    email: (mail: KeyedBotMail & { workspaceId: string }) => sendBotMail(d, mail),
   };
 }
 export type BotSessionRuntime = ReturnType<typeof botSessionRuntime>;

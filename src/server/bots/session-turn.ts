@@ -1,15 +1,17 @@
 /**
- * One turn of a live session (its start, an answer, or a timeout): the walker runs the session's published
- * version behind the live seam (sends and e-mails collected for the commit, a handoff remembered), then the
- * turn's state, the attributes it collected and its due times are saved in the turn's transaction.
+ * One turn of a live session (its start, an answer, a timeout, or the resumption after a call): the walker runs
+ * the session's published version behind the live seam (sends and e-mails collected for the commit, a handoff
+ * remembered, an HTTP call answered from its record or else recorded for after the commit, where the walk
+ * pauses), then the turn's state, the attributes it collected, its due times and its pending call are saved in
+ * the turn's transaction. No network call runs inside it.
  */
 import type { BotPreviewAnswer, BotRfInstance } from '../../shared';
 import type { Executor } from '../db/client';
+import * as calls from '../repositories/bot-calls';
 import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
 import * as r from '../repositories/resources';
-import type { AttributeInfo, BotEnv, BotMessage, RunState } from './executor-contract';
-import { loggedFetch } from './http-node';
+import type { AttributeInfo, BotEnv, BotMessage, HttpCall, HttpOutcome, RunState } from './executor-contract';
 import type { Runtime, TurnScope } from './session-context';
 import { endSession } from './session-end';
 import { toContent } from './session-messages';
@@ -56,29 +58,56 @@ async function turnContext(tx: Executor, ws: string, c: s.ConversationRow) {
   return { attributes, known: { ...known, ...ctx.conversation } };
 }
 
-/** The seam for a live session: sends and e-mails are collected for the commit, a handoff is remembered. */
-function liveEnv(rt: Runtime, { ws, fx }: TurnScope, session: s.BotSessionRow, attributes: Map<string, AttributeInfo>, known: Record<string, string>) {
+/** The HTTP call a walk paused at: recorded in the turn, made after it committed. */
+interface PendingCall {
+  key: string;
+  nodeId: string;
+  step: number;
+  request: HttpCall;
+}
+
+/**
+ * The seam for a live session: sends and e-mails are collected for the commit, a handoff is remembered, an HTTP
+ * call is answered from its record (a turn run again, or the walk resuming after the call) or else remembered as
+ * the call to make once the turn has committed.
+ */
+function liveEnv(rt: Runtime, { tx, ws, fx }: TurnScope, session: s.BotSessionRow, attributes: Map<string, AttributeInfo>, known: Record<string, string>) {
   const handoff: { memberId: string | null; message: string } = { memberId: null, message: '' };
+  const pending: { call: PendingCall | null } = { call: null };
+  const keyOf = (key: string) => `bot:${session.id}:${key}`;
   const push = (key: string, m: BotMessage) => {
     const content = toContent(m, session.id);
     if (!content) return;
-    fx.requests.push({ workspaceId: ws, actor: { type: 'bot', botId: session.botId }, target: { conversationId: session.conversationId }, content, idempotencyKey: `bot:${session.id}:${key}` });
+    fx.requests.push({ workspaceId: ws, actor: { type: 'bot', botId: session.botId }, target: { conversationId: session.conversationId }, content, idempotencyKey: keyOf(key) });
   };
   const env: BotEnv = {
     attributes,
     known,
     send: (_n, key, m) => push(key, m),
-    email: (_n, _k, mail) => fx.emails.push(mail),
+    email: (_n, key, mail) => fx.emails.push({ ...mail, sessionId: session.id, key: keyOf(key) }),
     handoff: (nodeId, memberId, text, key) => {
       if (text.trim()) push(key, { nodeId, type: 'text', text, header: null, footer: null, mediaUrl: null, filename: null, buttons: [], actionLabel: null });
       handoff.memberId = memberId;
       handoff.message = text.trim();
     },
-    // The key names the call, so a turn run again repeats it with the same Idempotency-Key for the API to deduplicate.
-    http: (call, at) => loggedFetch(rt.log, { ...call, headers: { ...call.headers, 'Idempotency-Key': `bot:${session.id}:${at.key}` } }, { sessionId: session.id, nodeId: at.nodeId }),
+    // The key names the call: a recorded outcome is reused, never asked again; an unrecorded one pauses the walk.
+    http: async (call, at) => {
+      const recorded = await calls.callByKey(tx, ws, keyOf(at.key));
+      if (recorded?.outcome) return recorded.outcome as HttpOutcome;
+      pending.call = { key: keyOf(at.key), nodeId: at.nodeId, step: Number(at.key.split(':')[0]), request: call };
+      return null;
+    },
     note: (nodeId, text) => rt.log.info({ sessionId: session.id, nodeId }, text),
   };
-  return { env, handoff };
+  return { env, handoff, pending };
+}
+
+/** Records the call the walk paused at, and its `bots.call` job, in the turn's transaction. */
+async function recordPendingCall(rt: Runtime, { tx, ws, fx }: TurnScope, session: s.BotSessionRow, call: PendingCall, guard: { walked: number; httpCalls: number }) {
+  await calls.recordCall(tx, { workspaceId: ws, sessionId: session.id, key: call.key, kind: 'http', nodeId: call.nodeId, step: call.step, request: call.request, guard });
+  const data = { workspaceId: ws, sessionId: session.id, key: call.key };
+  const id = await rt.d.jobs.send('bots.call', data, { tx, runInSender: true });
+  if (id) fx.calls.push({ id, data });
 }
 
 /** Writes what the turn collected: contact-type attributes on the contact, conversation-type on the conversation. */
@@ -110,10 +139,11 @@ export function sessionTurns(rt: Runtime) {
     if (!version) return { c: await endSession(rt, t, session, c, 'failed', null, '', handledUntil), session: null };
     const rf = version.rfInstance as BotRfInstance;
     const { attributes, known } = await turnContext(tx, ws, c);
-    const { env, handoff } = liveEnv(rt, t, session, attributes, known);
+    const { env, handoff, pending } = liveEnv(rt, t, session, attributes, known);
     const before = (session.variables ?? {}) as Record<string, string>;
     const state: RunState = { currentNodeId: session.currentNodeId, step: session.step, waitingFor: session.waitingFor, invalidAnswers: session.invalidAnswers, variables: before };
-    const turn = await runTurn(rf, env, state, answer);
+    const resumed = session.waitingFor === 'call' ? await calls.callByKey(tx, ws, `bot:${session.id}:${session.step}:0`) : null;
+    const turn = await runTurn(rf, env, state, answer, resumed?.guard ?? undefined);
     await storeCollected(t, c, attributes, before, turn.state.variables);
     const windowEnd = (c.lastInboundAt ?? at).getTime() + DAY_MS;
     const expiresAt = new Date(Math.min(windowEnd, at.getTime() + idleMinutesOf(rf) * 60_000));
@@ -132,6 +162,7 @@ export function sessionTurns(rt: Runtime) {
     if (turn.ended) return { c: await endSession(rt, t, session, c, turn.ended, handoff.memberId, handoff.message), session: null };
     const waitingStep = { id: session.id, step: turn.state.step };
     if (fresh) await scheduleExpiry(rt, tx, ws, waitingStep, expiresAt);
+    if (turn.guard && pending.call) await recordPendingCall(rt, t, session, pending.call, turn.guard);
     if (noAnswerAt) await scheduleNoAnswer(rt, tx, ws, waitingStep, noAnswerAt);
     return { c, session: saved };
   }

@@ -1,11 +1,11 @@
 /**
- * The end of a turn: its e-mails, its sends and its events are queued in its transaction, and its sends run from
- * memory once it has committed. The sends themselves (the network) happen after the commit, never inside it.
+ * The end of a turn: its e-mails, its sends, its paused call and its events are queued in its transaction, and its
+ * sends and call run from memory once it has committed. The network happens after the commit, never inside it.
  */
 import { appendEvents } from '../repositories/event-log';
 import type { Effects, Runtime, TurnScope } from './session-context';
 
-export const noEffects = (): Effects => ({ requests: [], emails: [], events: [] });
+export const noEffects = (): Effects => ({ requests: [], emails: [], calls: [], events: [] });
 
 /**
  * Queues the turn's e-mails and its sends in its transaction: the sends as one `bots.deliver` job that commits
@@ -22,7 +22,8 @@ export async function queueEffects(rt: Runtime, { tx, ws, fx }: TurnScope): Prom
   await appendEvents(tx, ws, fx.events);
 }
 
-/** After the turn committed: its sends go out now, from memory. */
+/** After the turn committed: its sends go out now, and its paused call is made, from memory. */
 export function runCommittedDelivery(rt: Runtime, fx: Effects): void {
   if (fx.delivery) rt.d.jobs.runCommitted('bots.deliver', fx.delivery.id, fx.delivery.data);
+  for (const call of fx.calls) rt.d.jobs.runCommitted('bots.call', call.id, call.data);
 }

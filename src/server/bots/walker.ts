@@ -7,7 +7,7 @@
 import type { BotNode, BotRfInstance, BotPreviewAnswer } from '../../shared';
 import { botRuntime } from '../../shared/schemas/bot-canvas';
 import { botGraph, type BotGraph } from '../../shared/bot-validation';
-import type { BotEnv, ExecContext, Executor, RunState, StepResult, Turn } from './executor-contract';
+import type { BotEnv, ExecContext, Executor, RunState, StepResult, Turn, WalkGuard } from './executor-contract';
 import { executors } from './executors';
 import { fillAttributeVariables } from '../../shared/template-variables';
 
@@ -41,17 +41,24 @@ function nodeOf(g: BotGraph, id: string | null): BotNode | null {
 
 /**
  * Runs from the state's node: with an answer, first applies it to the waiting node; then walks until a node
- * waits or the session ends. A walk of more than botRuntime.maxStepsWithoutAnswer nodes without waiting is a
- * loop: the session ends as failed (the caller hands the conversation to a human).
+ * waits, pauses for its network call, or the session ends. A walk of more than botRuntime.maxStepsWithoutAnswer
+ * nodes without waiting is a loop: the session ends as failed (the caller hands the conversation to a human).
+ * A session paused at a call (`waitingFor: 'call'`) resumes by entering that node again at the same step (so the
+ * call keeps its key), with the loop guard's counts of the walk that paused (`guard`).
  */
-export async function runTurn(rf: BotRfInstance, env: BotEnv, input: RunState, answer: BotPreviewAnswer | null): Promise<Turn> {
+export async function runTurn(rf: BotRfInstance, env: BotEnv, input: RunState, answer: BotPreviewAnswer | null, guard?: WalkGuard): Promise<Turn> {
   const g = botGraph(rf);
   const state: RunState = { ...input, variables: { ...input.variables } };
   const c = contextOf(g, env, state);
   let result: StepResult;
   const current = nodeOf(g, state.currentNodeId);
   if (!current) return { state: { ...state, currentNodeId: null, waitingFor: null }, ended: 'failed' };
-  if (answer) {
+  const resuming = state.waitingFor === 'call';
+  if (resuming) {
+    // A paused call takes no answer: the caller keeps the customer's messages for after it.
+    if (answer) return { state, ended: null };
+    result = await (executors[current.type] as Executor).enter(current, c);
+  } else if (answer) {
     const exec = executors[current.type] as Executor;
     if (!state.waitingFor || !exec.answer) return { state, ended: null };
     state.step += 1;
@@ -61,10 +68,11 @@ export async function runTurn(rf: BotRfInstance, env: BotEnv, input: RunState, a
     result = await (executors[current.type] as Executor).enter(current, c);
   } else return { state, ended: null };
 
-  let httpCalls = current.type === 'HTTPRequestNode' ? 1 : 0;
-  for (let walked = 0; ; walked++) {
+  let httpCalls = resuming && guard ? guard.httpCalls : current.type === 'HTTPRequestNode' ? 1 : 0;
+  for (let walked = resuming && guard ? guard.walked : 0; ; walked++) {
     if ('end' in result) return { state: { ...state, waitingFor: null }, ended: result.end };
     if ('wait' in result) return { state: { ...state, waitingFor: result.wait }, ended: null };
+    if ('pause' in result) return { state: { ...state, waitingFor: 'call' }, ended: null, guard: { walked, httpCalls } };
     const next = nodeOf(g, result.next);
     if (!next) return { state: { ...state, waitingFor: null }, ended: 'completed' };
     if (walked >= botRuntime.maxStepsWithoutAnswer) {
@@ -106,7 +114,7 @@ export function idleMinutesOf(rf: BotRfInstance): number {
 
 /** Minutes before the no-answer edge of the waiting node is due, when it has one. */
 export function noAnswerMinutesOf(rf: BotRfInstance, state: RunState): number | null {
-  if (!state.waitingFor) return null;
+  if (!state.waitingFor || state.waitingFor === 'call') return null;
   const g = botGraph(rf);
   const node = nodeOf(g, state.currentNodeId);
   const minutes = node && 'noAnswerTimeoutMinutes' in node.data ? node.data.noAnswerTimeoutMinutes : undefined;

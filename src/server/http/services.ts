@@ -9,6 +9,7 @@ import type { Outbound } from '../messaging/outbound';
 import type { authService } from '../services/auth-service';
 import type { workspaceService } from '../services/workspace-service';
 import type { automationService } from '../automation/automation-service';
+import type { botSettingsService } from '../bots/bot-settings';
 import type { audienceService } from '../services/audience-service';
 import type { contactExport } from '../services/contact-export';
 import type { contactService } from '../services/contact-service';
@@ -68,6 +69,7 @@ export interface Services {
   webhookSetup: Of<typeof webhookSetupService>;
   campaignRunner: CampaignRunner;
   bots: BotSessionRuntime;
+  botSettings: Of<typeof botSettingsService>;
   campaigns: CampaignService;
   campaignResults: Of<typeof campaignResultsService>;
   campaignLogs: Of<typeof campaignLogsService>;

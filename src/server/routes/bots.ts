@@ -17,4 +17,6 @@ export const botRoutes = (s: Services) =>
     startBotPreview: ({ ctx, params }) => s.automation.previewBot.start(ctx, params.botId),
     answerBotPreview: ({ ctx, params, body }) => s.automation.previewBot.answer(ctx, params.botId, body.session, body.answer),
     uploadBotMedia: ({ ctx, request }) => s.uploads.botMedia(ctx, request),
+    getBotSettings: ({ ctx }) => s.botSettings.settings(ctx),
+    patchBotSettings: ({ ctx, body }) => s.botSettings.patch(ctx, body),
   }) satisfies Partial<Handlers>;

@@ -2,6 +2,10 @@ import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface Mail {
+  /** Addition (bots' e-mails): the sender; unset is SMTP_FROM. */
+  from?: string;
+  /** Addition (bots' e-mails): a Message-ID of the caller's, so a mail sent again is known for the same one. */
+  messageId?: string;
   to: string;
   /** Addition (bots' SendEmail node): comma-separated copies. */
   cc?: string;
@@ -16,7 +20,7 @@ export interface Mailer {
 }
 
 /** SMTP when SMTP_URL is set; otherwise mails are kept in memory and only their recipients are logged. */
-export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger): Mailer {
+export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger, from = 'Parley <no-reply@parley.local>'): Mailer {
   const outbox: Mail[] = [];
   if (!smtpUrl) {
     return {
@@ -32,7 +36,7 @@ export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger
   return {
     outbox,
     async send(mail) {
-      await transport.sendMail({ from: 'Parley <no-reply@parley.local>', ...mail });
+      await transport.sendMail({ ...mail, from: mail.from ?? from });
     },
   };
 }

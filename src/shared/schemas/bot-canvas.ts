@@ -310,6 +310,15 @@ export type BotVersion = z.infer<typeof BotVersion>;
 export const BotVersionDetail = BotVersion.extend({ rfInstance: BotRfInstance });
 export type BotVersionDetail = z.infer<typeof BotVersionDetail>;
 
+/** Addition: a workspace's bot settings. `emailFrom`: the From address of its bots' e-mails (null: the server's SMTP_FROM). */
+export const BotSettings = z.object({ emailFrom: z.string().nullable() });
+export type BotSettings = z.infer<typeof BotSettings>;
+/** An address, alone or with a display name: `bots@bakery.com` or `Bakery <bots@bakery.com>`. */
+const mailbox = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/;
+export const BotSettingsBody = z.strictObject({
+  emailFrom: z.string().trim().max(320).regex(mailbox, { error: 'Enter an address such as bots@bakery.com or Bakery <bots@bakery.com>' }).nullable(),
+});
+
 /** A preview session's state: kept by the client between turns and sent back with each answer (nothing is stored). */
 export const BotPreviewSession = z.strictObject({
   currentNodeId: Key.nullable(),

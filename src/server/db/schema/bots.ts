@@ -1,6 +1,6 @@
 /** Bots, their published versions, and the live sessions running on them. */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, workspaceId } from './columns';
 import { conversations } from './conversations';
 import { workspaces } from './workspaces';
@@ -65,8 +65,11 @@ export const botSessions = pgTable(
     /** The canvas node the session is at. */
     currentNodeId: text('current_node_id').notNull(),
     variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
-    /** What the current node waits for from the customer (a typed answer, a reply button, a list row, a flow), or null. */
-    waitingFor: text('waiting_for', { enum: ['input', 'reply', 'list', 'flow'] }),
+    /**
+     * What the current node waits for from the customer (a typed answer, a reply button, a list row, a flow), or
+     * `call`: the node's network call (bot_calls), made outside the turn's transaction.
+     */
+    waitingFor: text('waiting_for', { enum: ['input', 'reply', 'list', 'flow', 'call'] }),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }),
     endReason: text('end_reason', { enum: ['completed', 'expired', 'handoff', 'member', 'bot_stopped', 'failed'] }),
@@ -91,4 +94,31 @@ export const botSessions = pgTable(
     // The expiry sweep looks across workspaces for live sessions past their time.
     index('bot_sessions_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'active'`),
   ],
+);
+
+/**
+ * A turn's network call, named by its key (`bot:<sessionId>:<step>:0`): an HTTP node's request, recorded by the
+ * turn that reached it and made after that turn committed, or a sent e-mail. A recorded outcome is reused, never
+ * asked again; `attempts` tells a call that may have left (its process died) from one never made.
+ */
+export const botCalls = pgTable(
+  'bot_calls',
+  {
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id').notNull().references(() => botSessions.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    kind: text('kind', { enum: ['http', 'email'] }).notNull(),
+    nodeId: text('node_id').notNull(),
+    step: integer('step').notNull(),
+    /** The HTTP call as the walk built it (URL, headers, body, timeout), or the e-mail's recipients and subject. */
+    request: jsonb('request').notNull(),
+    /** The walk's loop-guard counts when it paused here, carried to the walk that resumes. */
+    guard: jsonb('guard').$type<{ walked: number; httpCalls: number }>(),
+    outcome: jsonb('outcome'),
+    attempts: integer('attempts').notNull().default(0),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, precision: 3 }),
+    doneAt: timestamp('done_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.key] }), index('bot_calls_session_idx').on(t.workspaceId, t.sessionId)],
 );

@@ -33,6 +33,7 @@ export const tenantTables = [
   'campaign_counts',
   'bot_sessions',
   'bot_versions',
+  'bot_calls',
   'conversation_attributes',
   'conversations',
   'conversation_events',

@@ -18,6 +18,9 @@ export const workspaces = pgTable('workspaces', {
   /** Marketing templates to US numbers are skipped before sending (Meta refuses them with 131049); admins turn it on. */
   skipUsMarketing: boolean('skip_us_marketing').notNull().default(false),
   createdAt: createdAt(),
+  // ---- bots ----
+  /** The From address of the bots' e-mails (SendEmail steps); null uses SMTP_FROM. */
+  botEmailFrom: text('bot_email_from'),
 });
 
 /** A person (one Firebase identity). Not a tenant table: membership is. */

@@ -1,11 +1,11 @@
 // Routes of a bot: its canvas, media and WhatsApp number; additions: published versions, discarding the draft,
 // and the preview against a simulated customer.
 import * as z from '../../zod';
-import { BotPreviewAnswerBody, BotPreviewTurn, BotVersion, BotVersionDetail } from '../../schemas/bot-canvas';
+import { BotPreviewAnswerBody, BotPreviewTurn, BotSettings, BotSettingsBody, BotVersion, BotVersionDetail } from '../../schemas/bot-canvas';
 import { Success } from '../../schemas/common';
 import { Bot } from '../../schemas/entities';
 import { ConnectWabaBody, CreateBotBody, PatchBotBody } from '../../schemas/requests';
-import { adminIn, agentIn, MB, pathParams, route, wsBody } from './define';
+import { adminIn, agentIn, MB, pathParams, route, wsBody, wsParams } from './define';
 
 export const botRoutes = {
   getBot: route({
@@ -57,5 +57,13 @@ export const botRoutes = {
   answerBotPreview: route({
     method: 'POST', path: '/bot/:botId/preview/answer', tag: 'bot', summary: "The simulated customer's answer and the bot's next turn (writes nothing)",
     params: pathParams.bot, body: BotPreviewAnswerBody, status: 200, response: BotPreviewTurn, access: adminIn('bot', 'botId'), addition: true,
+  }),
+  getBotSettings: route({
+    method: 'GET', path: '/workspace/:workspaceId/bot-settings', tag: 'bot', summary: "The workspace's bot settings (the From address of bots' e-mails)",
+    params: pathParams.workspace, status: 200, response: BotSettings, access: wsParams('agent'), addition: true,
+  }),
+  patchBotSettings: route({
+    method: 'PATCH', path: '/workspace/:workspaceId/bot-settings', tag: 'bot', summary: "Change the From address of the workspace's bot e-mails (null: SMTP_FROM)",
+    params: pathParams.workspace, body: BotSettingsBody, status: 200, response: BotSettings, access: wsParams('admin'), addition: true,
   }),
 } as const;
