@@ -29,6 +29,7 @@ const titles: Record<RegisteredRouter['routesByPath'] extends infer R ? keyof R 
   '/settings/attributes': 'Attributes · Settings',
   '/settings/canned-replies': 'Canned replies · Settings',
   '/settings/campaigns': 'Campaigns · Settings',
+  '/settings/bots': 'Bots · Settings',
   '/settings/pricing': 'Pricing · Settings',
 };
 

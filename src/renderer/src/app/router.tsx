@@ -56,6 +56,8 @@ import { membersQueryOptions } from '../features/settings/api/get-members';
 import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
 import { CampaignSettingsPage } from '../features/settings/components/campaign-settings-page';
+import { BotSettingsPage } from '../features/settings/components/bot-settings-page';
+import { botSettingsQueryOptions } from '../features/settings/api/get-bot-settings';
 import { campaignSettingsQueryOptions } from '../features/settings/api/get-campaign-settings';
 import { RateCardPage } from '../features/settings/components/rate-card-page';
 import { rateCardQueryOptions } from '../features/settings/api/rate-card';
@@ -255,6 +257,13 @@ const campaignSettingsRoute = createRoute({
   loader: ({ context }) => context.queryClient.ensureQueryData(campaignSettingsQueryOptions(context.workspaceId)),
   component: CampaignSettingsPage,
 });
+// Addition: the sender of the workspace's bot e-mails.
+const botSettingsRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/bots',
+  loader: ({ context }) => context.queryClient.ensureQueryData(botSettingsQueryOptions(context.workspaceId)),
+  component: BotSettingsPage,
+});
 
 // Addition: the rate card campaigns are estimated with.
 const rateCardRoute = createRoute({
@@ -280,7 +289,7 @@ export const routeTree = rootRoute.addChildren([
     campaignRoute,
     templatesRoute,
     createTemplateRoute,
-    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute, campaignSettingsRoute, rateCardRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute, campaignSettingsRoute, botSettingsRoute, rateCardRoute]),
   ]),
 ]);
 

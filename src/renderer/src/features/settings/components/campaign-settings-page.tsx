@@ -108,7 +108,7 @@ function SettingsCard({ workspaceId, settings }: { workspaceId: string; settings
           <FormField
             label="Workspace time zone"
             error={errors.timeZone?.message}
-            hint="Send windows use each customer's own time zone (a timeZone attribute, else the phone number's country); this one when neither tells."
+            hint="Send windows use each customer's own time zone (a timeZone attribute, else the phone number's area); this one when neither tells."
             className="max-w-sm"
           >
             <Input list="campaign-time-zones" autoComplete="off" placeholder="Europe/Paris" {...form.register('timeZone')} />

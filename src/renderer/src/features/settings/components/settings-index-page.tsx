@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { Blocks, ChevronRight, Coins, Filter, Megaphone, MessageCircle, UserRound, Users } from 'lucide-react';
+import { Blocks, Bot, ChevronRight, Coins, Filter, Megaphone, MessageCircle, UserRound, Users } from 'lucide-react';
 import { SettingsPage } from './settings-page';
 
 const sections = [
@@ -9,6 +9,7 @@ const sections = [
   { to: '/settings/members', title: 'Members', text: 'Teammates, roles and invitations.', icon: Users },
   { to: '/settings/attributes', title: 'Attributes', text: 'Fields of your own on contacts.', icon: Blocks },
   { to: '/settings/campaigns', title: 'Campaigns', text: 'Opt-out keywords, confirmation and time zone.', icon: Megaphone },
+  { to: '/settings/bots', title: 'Bots', text: 'The sender of the e-mails bots send.', icon: Bot },
   { to: '/settings/pricing', title: 'Pricing', text: "Meta's rate card, for campaigns' estimated cost.", icon: Coins },
 ] as const;
 

@@ -1,5 +1,5 @@
 import { Link, Outlet } from '@tanstack/react-router';
-import { Blocks, Coins, Filter, Megaphone, MessageCircle, MessageSquareText, UserRound, Users } from 'lucide-react';
+import { Blocks, Bot, Coins, Filter, Megaphone, MessageCircle, MessageSquareText, UserRound, Users } from 'lucide-react';
 
 const items = [
   { to: '/settings/profile', label: 'Profile', icon: UserRound },
@@ -9,6 +9,7 @@ const items = [
   { to: '/settings/attributes', label: 'Attributes', icon: Blocks },
   { to: '/settings/canned-replies', label: 'Canned replies', icon: MessageSquareText },
   { to: '/settings/campaigns', label: 'Campaigns', icon: Megaphone },
+  { to: '/settings/bots', label: 'Bots', icon: Bot },
   { to: '/settings/pricing', label: 'Pricing', icon: Coins },
 ] as const;
 
