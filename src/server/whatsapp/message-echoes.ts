@@ -35,7 +35,7 @@ interface Echo {
   wamid: string;
   customer: CustomerIdentity;
   content: MessageContent;
-  /** When the business sent it (Meta's timestamp, never later than its receipt): orders the conversation. */
+  /** When the business sent it (receipt time, or Meta's timestamp when that is earlier): orders the conversation. */
   at: Date;
 }
 
@@ -131,7 +131,9 @@ export function messageEchoes(d: EchoesDeps): FieldHandler {
       seen.add(e.id);
       const content = await d.contents.contentOf(account, e);
       if (!content) continue;
-      echoes.push({ wamid: e.id, customer, content, at: new Date(Math.min(timeOf(e.timestamp).getTime(), receivedAt)) });
+      // Meta's timestamp has whole seconds: an echo arriving within its second keeps its place by receipt (as a
+      // customer's message does), one arriving late goes back to when it was sent.
+      echoes.push({ wamid: e.id, customer, content, at: new Date(Math.min(timeOf(e.timestamp).getTime() + 999, receivedAt)) });
     }
     return echoes;
   }
