@@ -44,7 +44,8 @@ export class CustomerSimulator {
     const account = this.accountOf(opts.phoneNumberId);
     if (opts.name) this.state.names.set(waId, opts.name);
     const customer = this.state.identities.set(waId, { username: opts.username, hidePhone: opts.hidePhone });
-    const name = this.state.names.get(waId) ?? `Customer ${waId.slice(-4)}`;
+    // A customer whose phone is hidden gets no name made of their phone's digits.
+    const name = this.state.names.get(waId) ?? (customer.phoneHidden ? undefined : `Customer ${waId.slice(-4)}`);
     const id = wamid();
     // 2026: `from_user_id` always; `from` (the phone) left out when Meta withholds it.
     const sender = { ...this.state.identities.phoneField(customer, 'from'), from_user_id: customer.userId };
