@@ -6,7 +6,7 @@
  * them with `recipient` (the user id) instead of `to`. The sandbox still keys a customer by phone internally.
  */
 import { createHash } from 'node:crypto';
-import type { Obj } from './validate';
+type Obj = Record<string, unknown>;
 
 export interface SandboxCustomer {
   waId: string;
