@@ -38,8 +38,13 @@ test('a customer with a hidden phone is shown by username and answered by user i
   await row.click();
   const messages = page.getByRole('region', { name: 'Messages' });
   await expect(messages.getByText('Can I change my booking?')).toBeVisible();
-  await expect(page.getByText('Phone hidden').first()).toBeVisible();
-  await expect(page.getByText(`@${username}`).first()).toBeVisible();
+  await expect(page.getByRole('region', { name: `Conversation with @${username}` })).toBeVisible();
+  // The contact details say why no number shows.
+  await page.getByRole('button', { name: 'Show contact details' }).click();
+  const details = page.getByRole('complementary', { name: 'Contact' });
+  await expect(details.getByText('Phone hidden')).toBeVisible();
+  await expect(details.getByText(`@${username}`).first()).toBeVisible();
+  await expect(details).not.toContainText(waId);
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Of course, to which day?');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
