@@ -2,6 +2,9 @@
 // sends by `recipient`, user id changes, marketing stop and resume, 131049 and 131050, a template paused
 // mid-campaign, the portfolio's messaging limit, prices on statuses and coexistence echoes. Each webhook is
 // checked against the reference's shape as the receiver gets it.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, sandboxAccount, startSandbox } from '../../src/sandbox';
 
@@ -177,5 +180,32 @@ describe('coexistence echoes', () => {
     // To a customer whose phone is hidden: `to` is left out.
     await sandbox.customers.echo('14155552001', 'Hi Grace');
     expect(of('smb_message_echoes').at(-1).message_echoes[0]).not.toHaveProperty('to');
+  });
+});
+
+describe('the CLI', () => {
+  const cli = async (...args: string[]) =>
+    (
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args, '--url', sandbox.origin], {
+        cwd: path.resolve(import.meta.dirname, '../..'),
+        timeout: 30_000,
+      })
+    ).stdout;
+
+  it('drives each 2026 simulation of a running sandbox through its control API', { timeout: 120_000 }, async () => {
+    expect(await cli('say', '14155552100', 'hello', '--username', 'cli.user', '--hide-phone')).toMatch(/^sent wamid\.\S+; webhook delivered/);
+    expect(of('messages').at(-1).contacts).toEqual([{ profile: { username: 'cli.user' }, user_id: userIdShape }]);
+    expect(await cli('user-id', '14155552100')).toMatch(/user id US\.\d{20} -> US\.\d{20}/);
+    expect(of('user_id_update').at(-1).user_id_update[0].user_id.current).toBe(sandbox.customers.identity('14155552100').userId);
+    await cli('stop', '14155552100');
+    expect(of('user_preferences').at(-1).user_preferences[0]).toMatchObject({ value: 'stop', user_id: sandbox.customers.identity('14155552100').userId });
+    await cli('cap', '14155552102');
+    const capped = await marketing({ to: '14155552102' });
+    await sandbox.settle();
+    expect(statusesOf(capped.json.messages[0].id)[0].statuses[0]).toMatchObject({ status: 'failed', errors: [{ code: 131049 }] });
+    expect(await cli('echo', '14155552100', 'from', 'the', 'phone')).toMatch(/^sent wamid\./);
+    expect(of('smb_message_echoes').at(-1).message_echoes[0].text).toEqual({ body: 'from the phone' });
+    expect(await cli('limit', 'TIER_100K')).toContain(`portfolio limit TIER_100K on numbers ${pnid}`);
+    expect(of('business_capability_update').at(-1)).toEqual({ max_daily_conversations_per_business: 100000 });
   });
 });

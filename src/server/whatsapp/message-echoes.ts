@@ -86,12 +86,17 @@ async function storeEchoes(tx: Executor, account: ch.AccountRow, echoes: Echo[])
   );
   const rowOf = new Map(rows.map((r) => [r.waMessageId!, r]));
   const events: NewEvent[] = [];
+  const announced = new Set<string>();
   const touched = new Map<string, ch.ConversationRow>();
   for (const e of echoes) {
     const row = rowOf.get(e.wamid);
     if (!row) continue; // stored meanwhile by another delivery of the same echo
     const contact = contactOf(e);
-    if (contacts.created.has(contact.id)) events.push({ type: 'contact.created', payload: { contact: toContact(contact) } });
+    if (!announced.has(contact.id)) {
+      announced.add(contact.id);
+      if (contacts.created.has(contact.id)) events.push({ type: 'contact.created', payload: { contact: toContact(contact) } });
+      else if (contacts.updated.has(contact.id)) events.push({ type: 'contact.updated', payload: { contact: toContact(contact) } });
+    }
     const before = touched.get(row.conversationId) ?? threadOf(e).conversation;
     const c: ch.ConversationRow = { ...before, lastMessageAt: later(before.lastMessageAt, e.at), lastActivityAt: later(before.lastActivityAt, e.at) };
     const first = !touched.has(c.id);
