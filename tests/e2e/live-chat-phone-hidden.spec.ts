@@ -1,7 +1,8 @@
 /**
  * A customer whose phone WhatsApp withholds (2026: a username, a business-scoped user id, no phone) writes
  * through the sandbox; the live chat names them by `@username` with a "Phone hidden" badge, and the agent's answer
- * reaches the sandbox addressed by `recipient` (their user id), never by a phone.
+ * reaches the sandbox addressed by `recipient` (their user id), never by a phone. What the business then sends
+ * from the WhatsApp Business app on its phone (an echo) shows in the conversation, marked "Sent from the phone".
  */
 import { connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
 
@@ -55,4 +56,16 @@ test('a customer with a hidden phone is shown by username and answered by user i
     .toEqual(expect.objectContaining({ recipient: userId }));
   const out = (await sandboxState()).sent.find((m) => m.body.text?.body === 'Of course, to which day?')!;
   expect(out.body.to).toBeUndefined();
+
+  // The business then writes from the WhatsApp Business app on its phone: the echo shows live, marked.
+  const echo = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${waId}/echoes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'Friday works too', phoneNumberId: number.phoneNumberId }),
+  });
+  expect(echo.ok).toBe(true);
+  const fromPhone = messages.getByRole('article').filter({ hasText: 'Friday works too' });
+  await expect(fromPhone).toBeVisible({ timeout: 15_000 });
+  await expect(fromPhone).toHaveAccessibleName(/^Sent text message/);
+  await expect(fromPhone.getByText('Sent from the phone')).toBeVisible();
 });
