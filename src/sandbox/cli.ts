@@ -11,12 +11,18 @@ const usage = `Parley WhatsApp sandbox
 
   npm run sandbox [-- --port 4010 --webhook URL --secret S]   start a sandbox and keep it running
   npm run sandbox -- say <waId> "text" [--name "Grace Hopper"] a customer sends a text message
+      [--username grace] [--hide-phone]                      ... with a username, the phone withheld (2026)
   npm run sandbox -- image <waId> [file.png] [--caption "..."] a customer sends an image (a sample if no file)
   npm run sandbox -- document <waId> [file.pdf] [--caption]    a customer sends a document
   npm run sandbox -- tap <waId> [buttonIndex]                  a customer taps a reply button of the last buttons message
   npm run sandbox -- pick <waId> [rowIndex]                    a customer picks a row of the last list message
   npm run sandbox -- flow <waId> '{"field":"value"}'           a customer completes the last flow sent to them
   npm run sandbox -- approve|reject|pause <templateName>      change a template's review status (sends its webhook)
+  npm run sandbox -- user-id <waId>                            the customer's user id changes (system message, user_id_update)
+  npm run sandbox -- stop|resume <waId>                        the customer stops or resumes marketing (user_preferences)
+  npm run sandbox -- cap|uncap <waId>                          marketing templates to the customer fail with 131049 (or not)
+  npm run sandbox -- echo <waId> "text"                        the business writes from the WhatsApp Business app (smb_message_echoes)
+  npm run sandbox -- limit <TIER_250|TIER_2K|TIER_10K|TIER_100K|TIER_UNLIMITED>  the portfolio's messaging limit
   npm run sandbox -- fail <code> [--async] [--count 1]         the next sends fail with that Graph error code
   npm run sandbox -- tier <perSecond>                          the number's throughput tier from now on (--phone-number-id)
   npm run sandbox -- refuse <code> <share>                     refuse a share (0 to 1) of the next sends with that code
@@ -80,6 +86,8 @@ async function main(argv: string[]): Promise<void> {
       webhook: { type: 'string' },
       secret: { type: 'string' },
       name: { type: 'string' },
+      username: { type: 'string' },
+      'hide-phone': { type: 'boolean' },
       'phone-number-id': { type: 'string' },
       caption: { type: 'string' },
       async: { type: 'boolean' },
@@ -97,6 +105,8 @@ async function main(argv: string[]): Promise<void> {
       type,
       name: values.name,
       phoneNumberId: values['phone-number-id'],
+      username: values.username,
+      hidePhone: values['hide-phone'],
       ...extra,
     });
   };
@@ -146,6 +156,32 @@ async function main(argv: string[]): Promise<void> {
       const status = { approve: 'APPROVED', reject: 'REJECTED', pause: 'PAUSED' }[command];
       console.log(JSON.stringify(await control(base, 'POST', `/_sandbox/templates/${encodeURIComponent(rest[0])}/status`, { status }), null, 2));
       return;
+    }
+    // 2026: identities, consent, caps, coexistence echoes, the portfolio's limit.
+    case 'user-id': {
+      if (!rest[0]) throw new Error('usage: npm run sandbox -- user-id <waId>');
+      const r = (await control(base, 'POST', `/_sandbox/customers/${encodeURIComponent(rest[0])}/user-id`, { phoneNumberId: values['phone-number-id'] })) as { previous: string; current: string };
+      return void console.log(`customer ${rest[0]}: user id ${r.previous} -> ${r.current}`);
+    }
+    case 'stop':
+    case 'resume':
+      if (!rest[0]) throw new Error(`usage: npm run sandbox -- ${command} <waId>`);
+      await control(base, 'POST', `/_sandbox/customers/${encodeURIComponent(rest[0])}/preferences`, { value: command, phoneNumberId: values['phone-number-id'] });
+      return void console.log(`customer ${rest[0]}: ${command} marketing messages (user_preferences sent)`);
+    case 'cap':
+    case 'uncap':
+      if (!rest[0]) throw new Error(`usage: npm run sandbox -- ${command} <waId>`);
+      await control(base, 'POST', `/_sandbox/customers/${encodeURIComponent(rest[0])}/marketing-cap`, { capped: command === 'cap' });
+      return void console.log(`customer ${rest[0]}: marketing templates ${command === 'cap' ? 'fail with 131049' : 'are delivered again'}`);
+    case 'echo':
+      if (!rest[0] || !rest[1]) throw new Error('usage: npm run sandbox -- echo <waId> "text"');
+      return printSent(
+        await control(base, 'POST', `/_sandbox/customers/${encodeURIComponent(rest[0])}/echoes`, { text: rest.slice(1).join(' '), phoneNumberId: values['phone-number-id'] }),
+      );
+    case 'limit': {
+      if (!rest[0]) throw new Error('usage: npm run sandbox -- limit <tier>');
+      const r = (await control(base, 'POST', '/_sandbox/portfolio/limit', { tier: rest[0], phoneNumberId: values['phone-number-id'] })) as { numbers: string[] };
+      return void console.log(`portfolio limit ${rest[0]} on numbers ${r.numbers.join(', ')}`);
     }
     case 'fail': {
       const code = Number(rest[0]);

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomerMessage, InjectedFailure, NumberHealthState, SandboxCore, TemplateStatus } from './core';
 import { isObj } from './validate';
+import { portfolioTiers } from './health';
 
 /** The Graph API version the sandbox advertises in baseUrl; any `vX.Y` prefix is accepted. */
 export const SANDBOX_GRAPH_VERSION = 'v26.0';
@@ -29,12 +30,14 @@ export function registerControl(app: FastifyInstance, core: SandboxCore, origin:
     const { waId } = req.params as { waId: string };
     const b = req.body;
     if (!isObj(b) || typeof b.type !== 'string') return reply.code(400).send({ error: 'body must be a customer message with a type' });
-    const { name, phoneNumberId, dataBase64, ...rest } = b as Record<string, unknown>;
+    const { name, phoneNumberId, dataBase64, username, hidePhone, ...rest } = b as Record<string, unknown>;
     const msg = { ...rest, ...(typeof dataBase64 === 'string' ? { data: Buffer.from(dataBase64, 'base64') } : {}) } as CustomerMessage;
     try {
       const { id, webhook } = await core.customers.customerSend(waId, msg, {
         name: typeof name === 'string' ? name : undefined,
         phoneNumberId: typeof phoneNumberId === 'string' ? phoneNumberId : undefined,
+        username: typeof username === 'string' ? username : undefined,
+        hidePhone: typeof hidePhone === 'boolean' ? hidePhone : undefined,
       });
       return { id, webhook: { seq: webhook.seq, delivered: webhook.delivered, status: webhook.status } };
     } catch (err) {
@@ -50,6 +53,47 @@ export function registerControl(app: FastifyInstance, core: SandboxCore, origin:
     if (!account || (b.value !== 'stop' && b.value !== 'resume')) return reply.code(400).send({ error: "body must be { value: 'stop' | 'resume', phoneNumberId? }" });
     await core.messaging.setMarketingPreference(account, waId, b.value);
     return { waId, value: b.value };
+  });
+
+  // 2026: the customer's user id changes (system message and `user_id_update`) ...
+  app.post('/_sandbox/customers/:waId/user-id', async (req: FastifyRequest, reply: FastifyReply) => {
+    const { waId } = req.params as { waId: string };
+    const b = isObj(req.body) ? req.body : {};
+    try {
+      const r = await core.customers.changeUserId(waId, { phoneNumberId: typeof b.phoneNumberId === 'string' ? b.phoneNumberId : undefined });
+      return { previous: r.previous, current: r.current, delivered: r.webhooks.every((w) => w.delivered) };
+    } catch (err) {
+      return reply.code(400).send({ error: (err as Error).message });
+    }
+  });
+  // ... the business writes from the WhatsApp Business app on its phone (`smb_message_echoes`) ...
+  app.post('/_sandbox/customers/:waId/echoes', async (req: FastifyRequest, reply: FastifyReply) => {
+    const { waId } = req.params as { waId: string };
+    const b = isObj(req.body) ? req.body : {};
+    if (typeof b.text !== 'string' || !b.text) return reply.code(400).send({ error: 'body must be { text, phoneNumberId? }' });
+    try {
+      const { id, webhook } = await core.customers.businessAppSend(waId, b.text, { phoneNumberId: typeof b.phoneNumberId === 'string' ? b.phoneNumberId : undefined });
+      return { id, webhook: { seq: webhook.seq, delivered: webhook.delivered, status: webhook.status } };
+    } catch (err) {
+      return reply.code(400).send({ error: (err as Error).message });
+    }
+  });
+  // ... and the customer reaches WhatsApp's per-user marketing cap (marketing templates fail with 131049).
+  app.post('/_sandbox/customers/:waId/marketing-cap', async (req: FastifyRequest, reply: FastifyReply) => {
+    const { waId } = req.params as { waId: string };
+    const b = isObj(req.body) ? req.body : {};
+    if (typeof b.capped !== 'boolean') return reply.code(400).send({ error: 'body must be { capped: boolean }' });
+    core.messaging.setMarketingCap(waId, b.capped);
+    return { waId, capped: b.capped };
+  });
+  // The business portfolio's messaging limit, shared by all numbers of the WABA (their webhooks follow).
+  app.post('/_sandbox/portfolio/limit', async (req: FastifyRequest, reply: FastifyReply) => {
+    const b = isObj(req.body) ? req.body : {};
+    const account = core.state.accounts.get(String(b.phoneNumberId ?? [...core.state.accounts.keys()][0]));
+    if (!account || typeof b.tier !== 'string' || !portfolioTiers.includes(b.tier)) {
+      return reply.code(400).send({ error: `body must be { tier: ${portfolioTiers.join(' | ')}, phoneNumberId? }` });
+    }
+    return core.health.portfolioLimit(account.wabaAccountId, b.tier, [...core.state.accounts.values()]);
   });
 
   app.post('/_sandbox/webhook-url', async (req) => {

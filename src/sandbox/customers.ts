@@ -23,6 +23,10 @@ export type CustomerMessage =
 export interface CustomerSendOptions {
   /** Profile name shown in `contacts[].profile.name`; remembered per customer. */
   name?: string;
+  /** The customer's username (`contacts[].profile.username`), remembered; '' removes it. */
+  username?: string;
+  /** Meta withholds the customer's phone from the business (needs a username); remembered. */
+  hidePhone?: boolean;
   /** Which business number the customer writes to (default: the sandbox account's). */
   phoneNumberId?: string;
 }
@@ -37,20 +41,87 @@ export class CustomerSimulator {
   async customerSend(waIdInput: string, msg: CustomerMessage, opts: CustomerSendOptions = {}): Promise<{ id: string; webhook: WebhookRecord }> {
     const waId = digits(waIdInput);
     if (!/^\d{7,15}$/.test(waId)) throw new Error(`not a phone number: ${waIdInput}`);
-    const account = opts.phoneNumberId ? this.state.accounts.get(opts.phoneNumberId) : this.state.accounts.get(sandboxAccount.phoneNumberId);
-    if (!account) throw new Error(`unknown phone number id ${opts.phoneNumberId}`);
+    const account = this.accountOf(opts.phoneNumberId);
     if (opts.name) this.state.names.set(waId, opts.name);
-    const name = this.state.names.get(waId) ?? `Customer ${waId.slice(-4)}`;
+    const customer = this.state.identities.set(waId, { username: opts.username, hidePhone: opts.hidePhone });
+    // A customer whose phone is hidden gets no name made of their phone's digits.
+    const name = this.state.names.get(waId) ?? (customer.phoneHidden ? undefined : `Customer ${waId.slice(-4)}`);
     const id = wamid();
-    const message: Obj = { from: waId, id, timestamp: String(Math.floor(this.state.now() / 1000)), ...this.customerContent(account, waId, msg) };
+    // 2026: `from_user_id` always; `from` (the phone) left out when Meta withholds it.
+    const sender = { ...this.state.identities.phoneField(customer, 'from'), from_user_id: customer.userId };
+    const message: Obj = { ...sender, id, timestamp: String(Math.floor(this.state.now() / 1000)), ...this.customerContent(account, waId, msg) };
     this.state.windows.set(windowKey(account.phoneNumberId, waId), this.state.now());
     this.state.save();
     this.state.received.push({ id, phoneNumberId: account.phoneNumberId, waId, type: String(message.type), message, at: new Date(this.state.now()) });
     const webhook = this.state.webhooks.push(account.wabaAccountId, 'messages', {
       ...webhookMetadata(account),
-      contacts: [{ profile: { name }, wa_id: waId }],
+      contacts: [this.state.identities.contactEntry(customer, name)],
       messages: [message],
     });
+    this.state.track(webhook);
+    return { id, webhook: await webhook };
+  }
+
+  private accountOf(phoneNumberId: string | undefined): SandboxAccount {
+    const account = this.state.accounts.get(phoneNumberId ?? sandboxAccount.phoneNumberId);
+    if (!account) throw new Error(`unknown phone number id ${phoneNumberId}`);
+    return account;
+  }
+
+  /**
+   * The customer gets a new user id (as after changing phone): Meta's system message `user_changed_user_id` on
+   * the `messages` field (from the old identity, naming the new id) and the `user_id_update` field follow.
+   */
+  async changeUserId(waIdInput: string, opts: { phoneNumberId?: string } = {}): Promise<{ previous: string; current: string; webhooks: WebhookRecord[] }> {
+    const waId = digits(waIdInput);
+    const account = this.accountOf(opts.phoneNumberId);
+    const customer = this.state.identities.of(waId);
+    const { previous, current } = this.state.identities.changeUserId(waId);
+    const timestamp = String(Math.floor(this.state.now() / 1000));
+    const phone = this.state.identities.phoneField(customer, 'wa_id');
+    const system = this.state.webhooks.push(account.wabaAccountId, 'messages', {
+      ...webhookMetadata(account),
+      messages: [
+        {
+          ...this.state.identities.phoneField(customer, 'from'),
+          from_user_id: previous,
+          id: wamid(),
+          timestamp,
+          type: 'system',
+          system: { body: 'User changed their user id', type: 'user_changed_user_id', ...phone, user_id: current },
+        },
+      ],
+    });
+    this.state.track(system);
+    const update = this.state.webhooks.push(account.wabaAccountId, 'user_id_update', {
+      ...webhookMetadata(account),
+      user_id_update: [{ ...phone, detail: 'User changed their business-scoped user id', timestamp, user_id: { previous, current } }],
+    });
+    this.state.track(update);
+    this.state.log(`customer ${waId}: user id ${previous} -> ${current}`);
+    return { previous, current, webhooks: [await system, await update] };
+  }
+
+  /**
+   * The business writes to the customer from the WhatsApp Business app on its phone (coexistence): the
+   * `smb_message_echoes` webhook follows, `from` the business, `to` the customer (left out when the phone is
+   * hidden) and `to_user_id`. It does not open or extend the customer's 24-hour window.
+   */
+  async businessAppSend(waIdInput: string, text: string, opts: { phoneNumberId?: string } = {}): Promise<{ id: string; webhook: WebhookRecord }> {
+    const waId = digits(waIdInput);
+    const account = this.accountOf(opts.phoneNumberId);
+    const customer = this.state.identities.of(waId);
+    const id = wamid();
+    const echo = {
+      from: digits(account.phoneNumber),
+      ...this.state.identities.phoneField(customer, 'to'),
+      to_user_id: customer.userId,
+      id,
+      timestamp: String(Math.floor(this.state.now() / 1000)),
+      type: 'text',
+      text: { body: text },
+    };
+    const webhook = this.state.webhooks.push(account.wabaAccountId, 'smb_message_echoes', { ...webhookMetadata(account), message_echoes: [echo] });
     this.state.track(webhook);
     return { id, webhook: await webhook };
   }

@@ -56,7 +56,26 @@ export class NumberHealthBook {
     });
     return after;
   }
+
+  /**
+   * Since October 2025 the messaging limit belongs to the business portfolio, shared by its numbers: each number
+   * of the WABA answers the new `whatsapp_business_manager_messaging_limit` and gets its quality update webhook,
+   * and a raise also sends `business_capability_update` (`max_daily_conversations_per_business`).
+   */
+  async portfolioLimit(wabaId: string, tier: string, accounts: SandboxAccount[]): Promise<{ tier: string; numbers: string[] }> {
+    const numbers = accounts.filter((a) => a.wabaAccountId === wabaId);
+    const before = numbers[0] ? this.of(numbers[0].phoneNumberId).messagingLimitTier : tier;
+    for (const a of numbers) await this.change(a, { messagingLimitTier: tier });
+    if (tierRank(tier) > tierRank(before)) {
+      await this.state.webhooks.push(wabaId, 'business_capability_update', { max_daily_conversations_per_business: limitOf[tier] ?? -1 });
+    }
+    return { tier, numbers: numbers.map((a) => a.phoneNumberId) };
+  }
 }
+
+/** The portfolio's limits (unique customers reached outside a service window per moving 24 hours). */
+export const portfolioTiers = ['TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'];
+const limitOf: Record<string, number> = { TIER_250: 250, TIER_2K: 2000, TIER_10K: 10000, TIER_100K: 100000 };
 
 const tiers = ['TIER_50', 'TIER_250', 'TIER_1K', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'];
 const tierRank = (tier: string) => tiers.indexOf(tier);

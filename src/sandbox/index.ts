@@ -25,6 +25,8 @@ import {
 import { buildSandboxServer } from './server';
 import { SANDBOX_GRAPH_VERSION } from './control';
 import type { WebhookRecord } from './webhooks';
+import type { SandboxCustomer } from './identities';
+export type { SandboxCustomer } from './identities';
 
 export { sandboxAccount, type SandboxAccount } from './account';
 export type {
@@ -65,6 +67,16 @@ export interface SandboxCustomers {
   restoreWindow(waId: string, at: Date, phoneNumberId?: string): void;
   /** Whether the customer's 24-hour window with that number is open. */
   windowOpen(waId: string, phoneNumberId?: string): boolean;
+  /** The customer's user id, username and whether Meta withholds their phone (2026). */
+  identity(waId: string): SandboxCustomer;
+  /** The customer's user id changes: `user_changed_user_id` system message and `user_id_update` follow. */
+  changeUserId(waId: string, phoneNumberId?: string): Promise<{ previous: string; current: string; webhooks: WebhookRecord[] }>;
+  /** The customer stops or resumes marketing messages (`user_preferences`); stopped, marketing sends fail with 131050. */
+  setMarketingPreference(waId: string, value: 'stop' | 'resume', phoneNumberId?: string): Promise<void>;
+  /** The customer is at WhatsApp's per-user marketing cap: marketing templates to them fail with 131049. */
+  setMarketingCap(waId: string, capped: boolean): void;
+  /** The business writes from the WhatsApp Business app on its phone: an `smb_message_echoes` webhook. */
+  echo(waId: string, text: string, phoneNumberId?: string): Promise<{ id: string; webhook: WebhookRecord }>;
 }
 
 export interface Sandbox {
@@ -100,6 +112,8 @@ export interface Sandbox {
   interruptNextUpload(bytes: number): void;
   /** Moves the sandbox clock (24-hour windows, media URL expiry) forward. */
   advanceTime(ms: number): void;
+  /** The business portfolio's messaging limit, shared by the numbers of that number's WABA (their webhooks follow). */
+  setPortfolioLimit(phoneNumberId: string, tier: string): Promise<{ tier: string; numbers: string[] }>;
   /** Changes a number's health and sends Meta's phone_number_quality_update webhook; resolves once delivered. */
   setNumberHealth(phoneNumberId: string, change: NumberHealthChange): Promise<NumberHealthState>;
   /** A template made in WhatsApp Manager (at Meta, unknown to Parley until a sync), no webhook. */
@@ -132,6 +146,15 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> 
       say: (waId, text, o) => core.customers.customerSend(waId, { type: 'text', text }, o),
       restoreWindow: (waId, at, phoneNumberId = sandboxAccount.phoneNumberId) => core.messaging.restoreWindow(phoneNumberId, waId, at),
       windowOpen: (waId, phoneNumberId = sandboxAccount.phoneNumberId) => core.messaging.windowOpen(phoneNumberId, waId.replace(/\D/g, '')),
+      identity: (waId) => core.state.identities.of(waId.replace(/\D/g, '')),
+      changeUserId: (waId, phoneNumberId) => core.customers.changeUserId(waId, { phoneNumberId }),
+      setMarketingPreference: (waId, value, phoneNumberId = sandboxAccount.phoneNumberId) => {
+        const account = core.state.accounts.get(phoneNumberId);
+        if (!account) throw new Error(`no number ${phoneNumberId}`);
+        return core.messaging.setMarketingPreference(account, waId.replace(/\D/g, ''), value);
+      },
+      setMarketingCap: (waId, capped) => core.messaging.setMarketingCap(waId, capped),
+      echo: (waId, text, phoneNumberId) => core.customers.businessAppSend(waId, text, { phoneNumberId }),
     },
     get sent() {
       return core.state.sent;
@@ -168,6 +191,11 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<Sandbox> 
       const matches = core.state.templates.filter((t) => t.id === nameOrId || t.name === nameOrId);
       if (matches.length === 0) throw new Error(`no template ${nameOrId}`);
       for (const t of matches) await core.templates.setTemplateStatus(t, status, reason);
+    },
+    async setPortfolioLimit(phoneNumberId, tier) {
+      const account = core.state.accounts.get(phoneNumberId);
+      if (!account) throw new Error(`no number ${phoneNumberId}`);
+      return core.health.portfolioLimit(account.wabaAccountId, tier, [...core.state.accounts.values()]);
     },
     async setNumberHealth(phoneNumberId, change) {
       const account = core.state.accounts.get(phoneNumberId);

@@ -60,6 +60,8 @@ export class Messaging {
   private readonly asyncFailures: InjectedFailure[] = [];
   /** Customers (wa_id) who stopped marketing messages from this business in WhatsApp. */
   private readonly stoppedMarketing = new Set<string>();
+  /** Customers (wa_id) at WhatsApp's per-user marketing cap: marketing templates to them fail with 131049. */
+  private readonly cappedMarketing = new Set<string>();
 
   constructor(
     private readonly state: SandboxState,
@@ -104,6 +106,12 @@ export class Messaging {
     return Math.floor(r.seen * r.share) > Math.floor((r.seen - 1) * r.share) ? r : null;
   }
 
+  /** The customer reaches (or leaves) WhatsApp's per-user marketing cap: marketing templates then fail with 131049. */
+  setMarketingCap(waId: string, capped: boolean): void {
+    if (capped) this.cappedMarketing.add(digits(waId));
+    else this.cappedMarketing.delete(digits(waId));
+  }
+
   injectFailure(f: InjectedFailure): void {
     const list = (f.mode ?? 'sync') === 'sync' ? this.syncFailures : this.asyncFailures;
     for (let i = 0; i < (f.count ?? 1); i++) list.push(f);
@@ -139,11 +147,18 @@ export class Messaging {
     if (failure) throw new SandboxGraphError(failure.code, failure.details ?? 'Injected failure', { httpStatus: failure.httpStatus });
 
     const p = parseSend(body);
+    // A send by user id reaches the customer holding it; `to` wins when both are given.
+    const customer = p.recipient ? this.state.identities.byUserId(p.recipient) : this.state.identities.of(p.waId);
+    if (!customer) throw invalid(`Param recipient is not a WhatsApp user of this business portfolio: ${p.recipient}`);
+    p.waId = customer.waId;
     if (p.waId === digits(account.phoneNumber)) throw new SandboxGraphError(131021, 'Recipient cannot be sender.');
     for (const ref of p.mediaRefs) {
       if (ref.id !== undefined && !this.state.media.has(ref.id)) throw invalid(`Param ${ref.kind}['id'] is not a valid media id: ${ref.id}`);
     }
     const template = p.template ? this.templates.checkTemplate(account, p) : undefined;
+    if (p.recipient && template?.category === 'AUTHENTICATION') {
+      throw new SandboxGraphError(131062, 'Authentication templates with one-tap, zero-tap or copy-code buttons need a phone number recipient.');
+    }
     if (p.flow) this.checkFlow(account, p.flow);
 
     const rate = this.throughputOf(account.phoneNumberId);
@@ -167,6 +182,7 @@ export class Messaging {
       id: wamid(),
       phoneNumberId: account.phoneNumberId,
       to: p.to,
+      ...(p.recipient ? { recipient: p.recipient } : {}),
       waId: p.waId,
       type: p.type,
       body: body as Obj,
@@ -175,16 +191,20 @@ export class Messaging {
     };
     this.state.sent.push(message);
     // As at Meta: a marketing template to a customer who stopped marketing is accepted, then fails with 131050.
-    const stopped = template?.category === 'MARKETING' && this.stoppedMarketing.has(p.waId);
+    // ... and one to a customer at the per-user marketing cap fails with 131049.
+    const marketing = template?.category === 'MARKETING';
     const asyncFailure = outside
       ? { code: 131047, details: windowDetails }
-      : stopped
+      : marketing && this.stoppedMarketing.has(p.waId)
         ? { code: 131050, details: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.' }
-        : this.asyncFailures.shift();
+        : marketing && this.cappedMarketing.has(p.waId)
+          ? { code: 131049, details: 'This message was not delivered to maintain healthy ecosystem engagement.' }
+          : this.asyncFailures.shift();
     this.progress(account, message, p, template, asyncFailure);
     return {
       messaging_product: 'whatsapp',
-      contacts: [{ input: p.to, wa_id: p.waId }],
+      // As at Meta: `wa_id` for a phone send, `user_id` for a send by user id.
+      contacts: [p.recipient ? { input: p.recipient, user_id: customer.userId } : { input: p.to, wa_id: p.waId }],
       messages: [{ id: message.id, ...(template ? { message_status: 'accepted' } : {}) }],
     };
   }
@@ -197,12 +217,14 @@ export class Messaging {
     if (value === 'stop') this.stoppedMarketing.add(waId);
     else this.stoppedMarketing.delete(waId);
     this.state.log(`customer ${waId}: ${value} marketing messages`);
+    const c = this.state.identities.of(waId);
     await this.state.webhooks.push(account.wabaAccountId, 'user_preferences', {
       ...webhookMetadata(account),
-      contacts: [{ profile: { name: 'Customer' }, wa_id: waId }],
+      contacts: [this.state.identities.contactEntry(c, this.state.names.get(waId) ?? 'Customer')],
       user_preferences: [
         {
-          wa_id: waId,
+          ...this.state.identities.phoneField(c, 'wa_id'),
+          user_id: c.userId,
           detail: value === 'stop' ? 'User requested to stop marketing messages' : 'User requested to resume marketing messages',
           category: 'marketing_messages',
           value,
@@ -256,11 +278,16 @@ export class Messaging {
           await this.state.wait(delay);
           if (this.state.closed) return;
           m.status = status;
+          const c = this.state.identities.of(p.waId);
+          // 2026: `recipient_id` is left out for a send by user id to a customer whose phone is hidden;
+          // `recipient_user_id` is always there except on a phone send's `failed`.
+          const phoneShown = !(p.recipient && c.phoneHidden);
           const item: Obj = {
             id: m.id,
             status,
             timestamp: String(Math.floor(this.state.now() / 1000)),
-            recipient_id: p.waId,
+            ...(phoneShown ? { recipient_id: p.waId } : {}),
+            ...(status !== 'failed' || p.recipient ? { recipient_user_id: c.userId } : {}),
             ...(p.bizOpaqueCallbackData ? { biz_opaque_callback_data: p.bizOpaqueCallbackData } : {}),
           };
           if (status === 'failed') item.errors = [webhookErrorItem(failure!.code, failure!.details ?? 'Injected failure')];
@@ -269,7 +296,9 @@ export class Messaging {
             item.conversation = conversation;
             item.pricing = { billable: category !== 'service', pricing_model: 'PMP', type: category === 'service' ? 'free_customer_service' : 'regular', category };
           }
-          await this.state.webhooks.push(account.wabaAccountId, 'messages', { ...webhookMetadata(account), statuses: [item] });
+          // sent/delivered/read carry the customer's contact (the username not on `sent`); `failed` none.
+          const contacts = status === 'failed' ? {} : { contacts: [this.state.identities.contactEntry(c, undefined, { username: status !== 'sent' })] };
+          await this.state.webhooks.push(account.wabaAccountId, 'messages', { ...webhookMetadata(account), ...contacts, statuses: [item] });
         }
       })(),
     );

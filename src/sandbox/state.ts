@@ -10,6 +10,7 @@ import type { SandboxAccount } from './account';
 import { SandboxGraphError, unknownObject } from './graph-error';
 import type { Obj } from './validate';
 import { type DeliverFn, WebhookQueue } from './webhooks';
+import { CustomerIdentities } from './identities';
 
 export type TemplateStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED';
 export type ReviewOutcome = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };
@@ -69,7 +70,10 @@ export interface SandboxTemplate {
 export interface SentMessage {
   id: string;
   phoneNumberId: string;
+  /** What the business addressed: the phone (`to`) or the user id (`recipient`). */
   to: string;
+  /** Set when the business addressed the customer by user id (`recipient`, no `to`). */
+  recipient?: string;
   waId: string;
   type: string;
   /** The request body as accepted. */
@@ -131,6 +135,8 @@ export class SandboxState {
   readonly windows = new Map<string, number>();
   /** Profile names customers gave, by waId. */
   readonly names = new Map<string, string>();
+  /** Customers' user ids, usernames and hidden phones (identities.ts). */
+  readonly identities = new CustomerIdentities();
   readonly webhooks: WebhookQueue;
   private readonly globalTokens: Set<string>;
   private readonly expiredTokens = new Set<string>();

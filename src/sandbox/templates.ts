@@ -123,6 +123,8 @@ export class TemplateRegistry {
 
   /** `webhook: false`: Meta changed it but its webhook has not come (sends meet the new status first). */
   async setTemplateStatus(t: SandboxTemplate, status: TemplateStatus, reason?: string, opts: { webhook?: boolean } = {}): Promise<void> {
+    // A pause, and the approval that lifts it, say which in `other_info` (reference section 6).
+    const pauseInfo = status === 'PAUSED' ? 'FIRST_PAUSE' : status === 'APPROVED' && t.status === 'PAUSED' ? 'UNPAUSE' : undefined;
     t.status = status;
     t.rejectedReason = status === 'REJECTED' ? (reason ?? 'INVALID_FORMAT') : undefined;
     this.state.save();
@@ -138,6 +140,7 @@ export class TemplateRegistry {
       message_template_language: t.language,
       message_template_category: t.category,
       reason: status === 'REJECTED' ? t.rejectedReason : 'NONE',
+      ...(pauseInfo ? { other_info: { title: pauseInfo, description: pauseInfo === 'UNPAUSE' ? 'The template is active again.' : 'The template was paused because of low quality.' } } : {}),
       ...(status === 'REJECTED' ? { rejection_info: { reason: t.rejectedReason, recommendation: 'Review the template guidelines and submit it again.' } } : {}),
     });
     this.state.log(`template ${t.name} (${t.language}) of ${account.verifiedName}: ${status}`);

@@ -5,6 +5,7 @@
  * known, flow exists) are done by the sandbox core with the result of this parse.
  */
 import { badParam, invalid, missing } from './graph-error';
+import { userIdPattern } from './identities';
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,8 +27,12 @@ export interface TemplateRequest {
 }
 
 export interface ParsedSend {
+  /** The phone as given (`to`), or the user id when only `recipient` was given. */
   to: string;
+  /** The phone's digits; empty when the send names only a user id (messaging.ts resolves it). */
   waId: string;
+  /** `recipient`: a (parent) business-scoped user id; `to` wins when both are given. */
+  recipient?: string;
   type: string;
   /** The type's object as sent (text, image, template, interactive, ...). */
   content: Obj;
@@ -254,16 +259,19 @@ export function parseSend(body: unknown): ParsedSend {
   if (!isObj(body)) throw badParam('The request body must be a JSON object.');
   if (body.messaging_product !== 'whatsapp') throw badParam("The parameter messaging_product is required and must be 'whatsapp'.");
   if (body.recipient_type !== undefined && body.recipient_type !== 'individual') throw badParam("Param recipient_type must be 'individual'.");
-  const to = text(body, 'to', 'to', { required: true })!;
-  const waId = to.replace(/[\s()+-]/g, '');
-  if (!/^\d{7,15}$/.test(waId)) throw badParam(`Param to must be a phone number with country code; got "${to}".`);
+  const recipient = text(body, 'recipient', 'recipient');
+  if (recipient !== undefined && !userIdPattern.test(recipient)) throw badParam(`Param recipient must be a business-scoped user id; got "${recipient}".`);
+  const given = text(body, 'to', 'to', { required: recipient === undefined });
+  const to = given ?? recipient!;
+  const waId = given === undefined ? '' : given.replace(/[\s()+-]/g, '');
+  if (given !== undefined && !/^\d{7,15}$/.test(waId)) throw badParam(`Param to must be a phone number with country code; got "${to}".`);
   const type = body.type === undefined ? 'text' : text(body, 'type', 'type', { required: true })!;
   const context = object(body, 'context', 'context', false);
   const contextMessageId = context ? text(context, 'message_id', "context['message_id']", { required: true, max: 128 }) : undefined;
   const bizOpaqueCallbackData = text(body, 'biz_opaque_callback_data', 'biz_opaque_callback_data', { max: 512 });
   const content = object(body, type, type)!;
   const media: MediaRef[] = [];
-  const result: ParsedSend = { to, waId, type, content, contextMessageId, bizOpaqueCallbackData, mediaRefs: media };
+  const result: ParsedSend = { to, waId, ...(given === undefined ? { recipient } : {}), type, content, contextMessageId, bizOpaqueCallbackData, mediaRefs: media };
 
   if (type === 'text') {
     text(content, 'body', "text['body']", { required: true, max: 4096 });

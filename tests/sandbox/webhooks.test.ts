@@ -98,8 +98,18 @@ describe('webhook envelope and signature', () => {
               value: {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: '16505550100', phone_number_id: sandboxAccount.phoneNumberId },
-                contacts: [{ profile: { name: 'Ada Lovelace' }, wa_id: '14155550150' }],
-                messages: [{ from: '14155550150', id, timestamp: expect.stringMatching(/^\d{10}$/), type: 'text', text: { body: 'Where is my order?' } }],
+                // 2026: the business-scoped user id always, beside the phone Meta shares.
+                contacts: [{ profile: { name: 'Ada Lovelace' }, wa_id: '14155550150', user_id: expect.stringMatching(/^US\.\d{20}$/) }],
+                messages: [
+                  {
+                    from: '14155550150',
+                    from_user_id: expect.stringMatching(/^US\.\d{20}$/),
+                    id,
+                    timestamp: expect.stringMatching(/^\d{10}$/),
+                    type: 'text',
+                    text: { body: 'Where is my order?' },
+                  },
+                ],
               },
             },
           ],

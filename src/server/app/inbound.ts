@@ -16,6 +16,7 @@ import { templateCategoryUpdates, templateQualityUpdates } from '../whatsapp/tem
 import { marketingRefusals, userPreferences } from '../whatsapp/user-preferences';
 import { systemMessages } from '../whatsapp/system-messages';
 import { userIdUpdates } from '../whatsapp/user-id-updates';
+import { messageEchoes } from '../whatsapp/message-echoes';
 
 /** The services' deps, the Graph media downloader, and the services the handlers report to. */
 export type InboundDeps = ServiceDeps & {
@@ -45,6 +46,7 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
     templateQualityUpdates(d),
     userPreferences(d),
     userIdUpdates(d),
+    messageEchoes({ db: d.db, log: d.log, contents: messageContents(d) }),
   ];
   return createInboundPipeline(d, fields);
 }

@@ -102,6 +102,7 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
     status: v.status ?? 'pending',
     failure_reason: v.failureReason ?? null,
     created_at: v.createdAt ?? null,
+    sent_from_phone: v.sentFromPhone ?? false,
   }));
   // Columns in the schema's order (drizzle inserts a raw select into every column of the schema, in its order;
   // the pricing of a message comes later, with its statuses).
@@ -109,10 +110,11 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
     .insert(t.messages)
     .select(
       sql`select gen_random_uuid(), workspace_id, conversation_id, type, header, text, media_url, footer, action, template_components,
-                 creator, member_id, wa_message_id, status, failure_reason, null, coalesce(created_at, now())
+                 creator, member_id, wa_message_id, status, failure_reason, null, coalesce(created_at, now()), sent_from_phone
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(workspace_id uuid, conversation_id uuid,
                type text, header jsonb, text text, media_url text, footer text, action jsonb, template_components jsonb,
-               creator text, member_id uuid, wa_message_id text, status text, failure_reason text, created_at timestamptz)`,
+               creator text, member_id uuid, wa_message_id text, status text, failure_reason text, created_at timestamptz,
+               sent_from_phone boolean)`,
     )
     .onConflictDoNothing({ target: [t.messages.workspaceId, t.messages.waMessageId] })
     .returning();

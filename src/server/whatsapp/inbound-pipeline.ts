@@ -11,7 +11,9 @@
  * job or a re-sent delivery changes nothing the second time.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Executor } from '../db/client';
+import type { z } from 'zod';
+import type { Database, Executor } from '../db/client';
+import * as ch from '../repositories/channel';
 import type { StoredItem } from './inbound-batch';
 import { type StatusPricing, WebhookPayload } from './webhook-payload';
 
@@ -93,6 +95,36 @@ export function eachChange(handleOne: (change: FieldChange) => Promise<void>): F
     }
     return retry;
   };
+}
+
+/** A change's value that names its business number (`metadata.phone_number_id`), as every field but templates' does. */
+type NumberValue = { metadata: { phone_number_id: string } };
+
+/**
+ * A field handler's `handle` for changes about one business number each: the value is parsed with `schema` and
+ * the number's account found by `phone_number_id`; a malformed value or an unknown number is logged and dropped
+ * (`what` names the field in those lines). A change that throws retries its delivery.
+ */
+export function eachAccountChange<S extends z.ZodType<NumberValue>>(
+  d: { db: Database; log: Pick<FastifyBaseLogger, 'warn'> },
+  what: string,
+  schema: S,
+  handleOne: (account: ch.AccountRow, value: z.infer<S>, change: FieldChange) => Promise<void>,
+): FieldHandler['handle'] {
+  return eachChange(async (change) => {
+    const parsed = schema.safeParse(change.value);
+    if (!parsed.success) {
+      d.log.warn({ issues: parsed.error.issues.slice(0, 5) }, `malformed ${what} dropped`);
+      return;
+    }
+    const phoneNumberId = parsed.data.metadata.phone_number_id;
+    const account = await ch.accountByPhoneNumberId(d.db.db, phoneNumberId);
+    if (!account) {
+      d.log.warn({ phoneNumberId }, `${what} for an unknown phone number id dropped`);
+      return;
+    }
+    await handleOne(account, parsed.data, change);
+  });
 }
 
 interface PipelineDeps {

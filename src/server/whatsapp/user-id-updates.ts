@@ -6,9 +6,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
-import * as ch from '../repositories/channel';
 import { e164OfWaId } from './customer-identity';
-import { type FieldChange, type FieldHandler, eachChange } from './inbound-pipeline';
+import { type FieldHandler, eachAccountChange } from './inbound-pipeline';
 import { timeOf } from './inbound-statuses';
 import { type IdentityChange, moveContact } from './system-messages';
 import { UserIdUpdate, UserIdUpdateValue } from './webhook-payload';
@@ -29,18 +28,8 @@ function planOf(u: UserIdUpdate): { old: { userId: string | null; phoneNumber: s
 }
 
 export function userIdUpdates(d: UserIdUpdatesDeps): FieldHandler {
-  async function update({ value, at }: FieldChange): Promise<void> {
-    const parsed = UserIdUpdateValue.safeParse(value);
-    if (!parsed.success) {
-      d.log.warn({ issues: parsed.error.issues.slice(0, 5) }, 'malformed user id update dropped');
-      return;
-    }
-    const account = await ch.accountByPhoneNumberId(d.db.db, parsed.data.metadata.phone_number_id);
-    if (!account) {
-      d.log.warn({ phoneNumberId: parsed.data.metadata.phone_number_id }, 'user id update for an unknown phone number id dropped');
-      return;
-    }
-    for (const raw of parsed.data.user_id_update ?? []) {
+  const handle = eachAccountChange(d, 'user id update', UserIdUpdateValue, async (account, value, { at }) => {
+    for (const raw of value.user_id_update ?? []) {
       const u = UserIdUpdate.safeParse(raw);
       if (!u.success) continue;
       const { old, changes } = planOf(u.data);
@@ -48,7 +37,6 @@ export function userIdUpdates(d: UserIdUpdatesDeps): FieldHandler {
       const when = u.data.timestamp ? timeOf(u.data.timestamp) : (at ?? new Date());
       await d.db.transaction((tx) => moveContact(tx, account.workspaceId, old, changes, when));
     }
-  }
-
-  return { field: 'user_id_update', handle: eachChange(update) };
+  });
+  return { field: 'user_id_update', handle };
 }

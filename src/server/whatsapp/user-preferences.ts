@@ -9,11 +9,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Database, Executor } from '../db/client';
-import * as ch from '../repositories/channel';
 import { appendEvents } from '../repositories/event-log';
 import { type ConsentByPhone, type MarketingConsentSource, applyConsentByPhone, phonesOfWamids } from '../repositories/marketing-consent';
 import { toContact } from '../repositories/resources';
-import { type AppliedStatus, type FieldChange, type FieldHandler, type InboundHandler, eachChange } from './inbound-pipeline';
+import { type AppliedStatus, type FieldHandler, type InboundHandler, eachAccountChange } from './inbound-pipeline';
 import { e164OfWaId } from './customer-identity';
 import { timeOf } from './inbound-statuses';
 
@@ -51,19 +50,9 @@ async function apply(ex: Executor, workspaceId: string, source: MarketingConsent
 
 /** The `user_preferences` webhook field. */
 export function userPreferences(d: PreferencesDeps): FieldHandler {
-  async function update({ value }: FieldChange): Promise<void> {
-    const parsed = PreferencesValue.safeParse(value);
-    if (!parsed.success) {
-      d.log.warn({ issues: parsed.error.issues.slice(0, 5) }, 'malformed user preferences webhook dropped');
-      return;
-    }
-    const account = await ch.accountByPhoneNumberId(d.db.db, parsed.data.metadata.phone_number_id);
-    if (!account) {
-      d.log.info({ phoneNumberId: parsed.data.metadata.phone_number_id }, 'user preferences for a number Parley does not know');
-      return;
-    }
+  const handle = eachAccountChange(d, 'user preferences webhook', PreferencesValue, async (account, value) => {
     const changes: ConsentByPhone[] = [];
-    for (const p of parsed.data.user_preferences) {
+    for (const p of value.user_preferences) {
       if (p.category !== 'marketing_messages' || (p.value !== 'stop' && p.value !== 'resume')) continue;
       // The phone when Meta shares it, else the user id (a customer with a username).
       if (!p.wa_id && !p.user_id) continue;
@@ -72,9 +61,8 @@ export function userPreferences(d: PreferencesDeps): FieldHandler {
     }
     if (changes.length === 0) return;
     await d.db.transaction((tx) => apply(tx, account.workspaceId, 'user_preferences', changes));
-  }
-
-  return { field: 'user_preferences', handle: eachChange(update) };
+  });
+  return { field: 'user_preferences', handle };
 }
 
 /** Inside the statuses' transaction: a marketing template refused with 131050 records the customer's stop. */

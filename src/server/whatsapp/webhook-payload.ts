@@ -113,6 +113,25 @@ export const UserIdUpdateValue = z.looseObject({
   user_id_update: z.array(z.unknown()).optional(),
 });
 
+/**
+ * A message the business sent from the WhatsApp Business app on its phone (coexistence, the
+ * `smb_message_echoes` field): `from` is the business's number, the customer is `to` (the phone, left out when
+ * Meta withholds it) and `to_user_id`; the content is that of a customer's message.
+ */
+export const MessageEcho = InboundMessage.extend({
+  to: z.string().min(1).optional(),
+  to_user_id: z.string().min(1).optional(),
+  to_parent_user_id: z.string().min(1).optional(),
+});
+export type MessageEcho = z.infer<typeof MessageEcho>;
+export const EchoesValue = z.looseObject({
+  messaging_product: z.string().optional(),
+  metadata: z.looseObject({ display_phone_number: z.string().optional(), phone_number_id: z.string() }),
+  contacts: z.array(WebhookContact).optional(),
+  message_echoes: z.array(z.unknown()),
+});
+export type EchoesValue = z.infer<typeof EchoesValue>;
+
 export const MessagesValue = z.looseObject({
   messaging_product: z.string().optional(),
   metadata: z.looseObject({ display_phone_number: z.string().optional(), phone_number_id: z.string() }),

@@ -13,6 +13,15 @@ afterEach(cleanup);
 const bubble = () => screen.getByRole('article');
 
 describe('MessageBubble renders every message type', () => {
+  it('a message the business sent from the WhatsApp Business app: outbound, marked "Sent from the phone"', () => {
+    render(<MessageBubble message={message({ text: 'Ready at 4pm!', creator: 'agent', status: 'sent', sentFromPhone: true })} />);
+    expect(bubble()).toHaveAccessibleName(/Sent text message/);
+    expect(within(bubble()).getByText('Sent from the phone')).toBeInTheDocument();
+    cleanup();
+    render(<MessageBubble senderName="Ada" message={message({ text: 'From Parley', creator: 'agent', status: 'sent', sentFromPhone: false })} />);
+    expect(screen.queryByText('Sent from the phone')).toBeNull();
+  });
+
   it('text: the body, received on the left without ticks', () => {
     render(<MessageBubble message={message({ text: 'Where is my order?' })} />);
     expect(bubble()).toHaveAccessibleName(/Received text message/);

@@ -75,6 +75,8 @@ export const messages = pgTable(
     /** Meta's `pricing` of the message's status webhooks, with the status time (seconds) it came with. */
     pricing: jsonb('pricing').$type<StoredPricing>(),
     createdAt: createdAt(),
+    /** Sent by the business from the WhatsApp Business app on its phone (coexistence echoes), not through Parley. */
+    sentFromPhone: boolean('sent_from_phone').notNull().default(false),
   },
   (t) => [
     index('messages_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt, t.id),

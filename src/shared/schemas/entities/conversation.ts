@@ -25,6 +25,11 @@ export const Message = z.object({
   status: DeliveryStatus,
   /** Addition: why a send failed, in words a user understands. */
   failureReason: z.string().nullable(),
+  /**
+   * Addition: the business sent it from the WhatsApp Business app on its phone (coexistence), not through
+   * Parley. Left out by older answers, which means false.
+   */
+  sentFromPhone: z.boolean().optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -187,7 +187,8 @@ export function ConversationView({
     else onBack?.();
   };
   const senderName = useCallback(
-    (m: Message) => (m.creator === 'bot' ? 'Bot' : m.creator === 'agent' ? (names.member(m.memberId) ?? 'Agent') : null),
+    // A message sent from the business's phone has no member: its "Sent from the phone" mark says who.
+    (m: Message) => (m.creator === 'bot' ? 'Bot' : m.creator === 'agent' && !m.sentFromPhone ? (names.member(m.memberId) ?? 'Agent') : null),
     [names],
   );
 

@@ -1,6 +1,6 @@
 import { MessageText } from './message-text';
 import { Popover } from 'radix-ui';
-import { Bot, ExternalLink, FileText, LayoutTemplate, List, Lock, Reply, Workflow } from 'lucide-react';
+import { Bot, ExternalLink, FileText, LayoutTemplate, List, Lock, Reply, Smartphone, Workflow } from 'lucide-react';
 import { memo } from 'react';
 import type { Message } from '@shared/schemas/entities';
 import { toast } from 'sonner';
@@ -182,10 +182,17 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
         )}
       >
         <div className="px-2.5 pt-1.5 pb-1">
-          {(who || m.type === 'template') && (
+          {(who || m.type === 'template' || m.sentFromPhone) && (
             <div className="mb-1 flex items-center gap-1.5 text-[11px] font-semibold">
               {m.creator === 'bot' && <Bot className="size-3 text-info-text" aria-hidden />}
               {who && <span className={m.creator === 'bot' ? 'text-info-text' : 'text-accent-text'}>{who}</span>}
+              {m.sentFromPhone && (
+                // Sent from the WhatsApp Business app on the business's phone, not through Parley.
+                <span className="inline-flex items-center gap-1 font-medium text-fg-muted">
+                  <Smartphone className="size-3" aria-hidden />
+                  Sent from the phone
+                </span>
+              )}
               {m.type === 'template' && (
                 <span className="inline-flex items-center gap-1 rounded bg-black/5 px-1.5 py-px font-medium text-fg-muted dark:bg-white/10">
                   <LayoutTemplate className="size-3" aria-hidden />

@@ -1,0 +1,1 @@
+ALTER TABLE "messages" ADD COLUMN "sent_from_phone" boolean DEFAULT false NOT NULL;
