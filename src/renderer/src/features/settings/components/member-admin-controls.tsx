@@ -26,7 +26,7 @@ const explanationId = (m: MemberProfile) => `last-admin-${m.id}`;
 export function MemberRoleSelect({ member, workspaceId, myMemberId, lastAdmin }: { member: MemberProfile; workspaceId: string; myMemberId: string; lastAdmin: boolean }) {
   const update = useUpdateMemberRole(workspaceId, myMemberId);
   return (
-    <div className="flex max-w-44 flex-col gap-1">
+    <div className="flex w-40 flex-col gap-1 py-1.5">
       <Select
         aria-label={`Role of ${nameOf(member)}`}
         aria-describedby={lastAdmin ? explanationId(member) : undefined}
@@ -41,7 +41,7 @@ export function MemberRoleSelect({ member, workspaceId, myMemberId, lastAdmin }:
         }}
       />
       {lastAdmin && (
-        <p id={explanationId(member)} className="text-xs text-fg-muted">
+        <p id={explanationId(member)} className="text-xs leading-snug whitespace-normal text-fg-muted">
           {lastAdminExplanation}
         </p>
       )}
