@@ -145,10 +145,12 @@ export const roleMatrix: Record<string, Who> = {
   'PATCH /attribute/:attributeId': 'admin',
   'DELETE /attribute/:attributeId': 'admin',
 
-  // ---- members (README: invite, revoke, list open invitations: admins) ----
+  // ---- members (README: invite, revoke, list open invitations, change a role, remove a member: admins) ----
   'POST /invitee': 'admin',
   'DELETE /invitee/:id': 'admin',
   'GET /workspace/:workspaceId/invitees': 'admin',
+  'PATCH /workspace/:workspaceId/members/:memberId': 'admin',
+  'DELETE /workspace/:workspaceId/members/:memberId': 'admin',
 };
 
 export function callKey(method: string, path: string): string {

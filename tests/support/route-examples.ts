@@ -79,6 +79,7 @@ export const exampleBodies: { [K in BodyRoute]: (s: Seeded) => unknown } = {
 
   setPresence: () => ({ state: 'viewing' }),
   sendInteractiveMessage: (s) => ({ conversationId: s.ids.conversation, type: 'buttons', body: 'Which slot suits you?', buttons: [{ title: 'Morning' }] }),
+  patchMember: () => ({ role: 'agent' }),
   patchMemberRouting: () => ({ memberId: '00000000-0000-4000-8000-000000000000', available: true }),
   createWhatsappAccount: (s) => ({
     phoneNumber: '+14155552671',
@@ -97,6 +98,8 @@ export function exampleParams(def: RouteDef, s: Seeded): Record<string, string> 
     if (key === 'workspaceId') out[key] = s.workspaceId;
     else if (key === 'inviteToken') out[key] = s.inviteToken;
     else if (key === 'versionId') out[key] = '00000000-0000-4000-8000-000000000000'; // no version seeded: the walk sees 404 after the access check
+    // No member of its own: removing or demoting a seeded member would change who the walk calls as; 404 after access.
+    else if (key === 'memberId') out[key] = '00000000-0000-4000-8000-000000000000';
     else if ((def.access.kind === 'resource' || def.access.kind === 'campaignKey') && def.access.field === key) out[key] = s.ids[def.access.resource];
     else throw new Error(`No example for path parameter ${key} of ${def.path}`);
   }

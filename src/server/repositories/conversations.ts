@@ -280,3 +280,13 @@ export async function messagesPage(
     .limit(limit + 1);
   return toPage(rows, limit, (r) => ({ at: r.createdAt, id: r.id }), toMessage);
 }
+
+/** Hands a member's open conversations back to the queue (the member left the workspace); the rows as they are now. */
+export async function unassignOpenOf(ex: Executor, workspaceId: string, memberId: string): Promise<ConversationRow[]> {
+  const c = t.conversations;
+  return ex
+    .update(c)
+    .set({ assigneeMemberId: null })
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.assigneeMemberId, memberId), eq(c.isActive, true)))
+    .returning();
+}

@@ -141,3 +141,50 @@ export async function workspaceMembersOf(ex: Executor, workspaceId: string): Pro
     .where(eq(workspaceMembers.workspaceId, workspaceId))
     .orderBy(asc(workspaceMembers.createdAt));
 }
+
+/**
+ * Locks the workspace row until the transaction ends: role changes and removals in one workspace run one after the
+ * other, so two admins demoting each other at once cannot leave it without an admin.
+ */
+export async function lockWorkspace(ex: Executor, workspaceId: string): Promise<void> {
+  await ex.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+}
+
+export async function adminCount(ex: Executor, workspaceId: string): Promise<number> {
+  const [r] = await ex
+    .select({ n: sql<number>`count(*)::int` })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'admin')));
+  return Number(r?.n ?? 0);
+}
+
+export async function setRole(ex: Executor, workspaceId: string, memberId: string, role: Role): Promise<void> {
+  await ex
+    .update(workspaceMembers)
+    .set({ role })
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.memberId, memberId)));
+}
+
+/** Ends a membership, its routing settings with it (they live on the membership row). */
+export async function removeMembership(ex: Executor, workspaceId: string, memberId: string): Promise<void> {
+  await ex.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.memberId, memberId)));
+}
+
+/** A member whose current workspace was `workspaceId` falls back to their first remaining workspace. */
+export async function forgetCurrentWorkspace(ex: Executor, memberId: string, workspaceId: string): Promise<void> {
+  await ex
+    .update(members)
+    .set({ currentWorkspaceId: null })
+    .where(and(eq(members.id, memberId), eq(members.currentWorkspaceId, workspaceId)));
+}
+
+/** One member of the workspace with their role there; null when they are not a member of it. */
+export async function workspaceMember(ex: Executor, workspaceId: string, memberId: string): Promise<{ member: MemberRow; role: Role } | null> {
+  const [r] = await ex
+    .select({ member: members, role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .innerJoin(members, eq(members.id, workspaceMembers.memberId))
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.memberId, memberId)))
+    .limit(1);
+  return r ?? null;
+}

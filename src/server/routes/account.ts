@@ -14,6 +14,8 @@ export const accountRoutes = (s: Services) =>
     createWorkspace: ({ ctx, body }) => s.workspaces.create(ctx.caller, body.name),
     getWorkspace: ({ ctx }) => s.workspaces.detail(ctx.workspaceId),
     listMembers: ({ ctx, query }) => s.workspaces.members(ctx.workspaceId, query),
+    patchMember: ({ ctx, params, body }) => s.workspaces.changeRole(ctx, params.memberId, body.role),
+    removeMember: ({ ctx, params }) => s.workspaces.removeMember(ctx, params.memberId),
 
     listInvitees: ({ ctx, query }) => s.team.listInvitees(ctx, query),
     createInvitee: ({ ctx, body }) => s.team.invite(ctx, body.email, body.role),

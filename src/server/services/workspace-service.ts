@@ -1,12 +1,20 @@
 import type { MemberProfile, Workspace, WorkspaceDetail } from '../../shared';
 import type { Role } from '../../shared/schemas/common';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import * as ws from '../repositories/workspaces';
+import { toConversation, unassignOpenOf } from '../repositories/conversations';
+import { appendEvents } from '../repositories/event-log';
+import { isUuid } from '../repositories/pagination';
+import { reportAccessLost } from '../realtime/access-lost';
 import { attributesOf } from '../repositories/attributes';
 import { toAttribute } from '../repositories/resources';
 import type { Page, PageRequest } from '../repositories/pagination';
-import type { Caller } from './caller';
+import type { Caller, WorkspaceContext } from './caller';
 import type { ServiceDeps } from './context';
+
+const memberNotFound = 'Member not found';
+const lastAdminDemoted = 'The last admin of a workspace cannot be made an agent: make another member admin first';
+const lastAdminRemoved = 'The last admin of a workspace cannot be removed: make another member admin first';
 
 export function workspaceService(d: ServiceDeps) {
   /** Members joined with their identity profile (display name, photo, e-mail...). */
@@ -58,6 +66,47 @@ export function workspaceService(d: ServiceDeps) {
     async members(workspaceId: string, page: PageRequest): Promise<Page<MemberProfile>> {
       const p = await ws.membersPage(d.db.db, workspaceId, page);
       return { items: await profilesOf(p.items), nextCursor: p.nextCursor };
+    },
+
+    /**
+     * An admin gives a member another role. The access check reads the role on every request, so it holds from
+     * the member's next call. The last admin cannot step down: someone must be able to manage the workspace.
+     */
+    async changeRole(ctx: WorkspaceContext, memberId: string, role: Role): Promise<MemberProfile> {
+      const changed = await d.db.transaction(async (tx) => {
+        await ws.lockWorkspace(tx, ctx.workspaceId);
+        const target = isUuid(memberId) ? await ws.workspaceMember(tx, ctx.workspaceId, memberId) : null;
+        if (!target) throw notFound(memberNotFound);
+        if (target.role === 'admin' && role !== 'admin' && (await ws.adminCount(tx, ctx.workspaceId)) <= 1) {
+          throw conflict(lastAdminDemoted);
+        }
+        if (target.role !== role) await ws.setRole(tx, ctx.workspaceId, memberId, role);
+        return { member: target.member, role };
+      });
+      const [profile] = await profilesOf([changed]);
+      return profile;
+    },
+
+    /**
+     * Removes a member from the workspace (not the person's account or other workspaces). Their open
+     * conversations go back to the queue, each with the update an unassign emits; their routing settings go with
+     * the membership. Once committed, their event streams of this workspace end and every request of theirs to it
+     * is refused (403) by the access check.
+     */
+    async removeMember(ctx: WorkspaceContext, memberId: string) {
+      await d.db.transaction(async (tx) => {
+        await ws.lockWorkspace(tx, ctx.workspaceId);
+        const target = isUuid(memberId) ? await ws.workspaceMember(tx, ctx.workspaceId, memberId) : null;
+        if (!target) throw notFound(memberNotFound);
+        if (target.role === 'admin' && (await ws.adminCount(tx, ctx.workspaceId)) <= 1) throw conflict(lastAdminRemoved);
+        await ws.removeMembership(tx, ctx.workspaceId, memberId);
+        await ws.forgetCurrentWorkspace(tx, memberId, ctx.workspaceId);
+        const unassigned = await unassignOpenOf(tx, ctx.workspaceId, memberId);
+        const updates = unassigned.map((row) => ({ type: 'conversation.updated' as const, payload: { conversation: toConversation(row) } }));
+        await appendEvents(tx, ctx.workspaceId, updates);
+      });
+      reportAccessLost(d.db, { memberId, workspaceId: ctx.workspaceId });
+      return { success: true as const };
     },
   };
 }

@@ -62,3 +62,6 @@ export const MemberProfile = Member.extend({
 export type MemberProfile = z.infer<typeof MemberProfile>;
 
 export const PatchMeBody = z.strictObject({ currentWorkspaceId: Id });
+
+/** Addition: an admin gives a member of the workspace another role there. */
+export const PatchMemberRoleBody = z.strictObject({ role: Role });

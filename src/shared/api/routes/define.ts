@@ -83,6 +83,7 @@ export const pathParams = {
   contact: z.strictObject({ contactId: Id }),
   conversation: z.strictObject({ conversationId: Id }),
   workspace: z.strictObject({ workspaceId: Id }),
+  workspaceMember: z.strictObject({ workspaceId: Id, memberId: Id }),
   id: z.strictObject({ id: Id }),
   template: z.strictObject({ templateId: Id }),
   segment: z.strictObject({ segmentId: Id }),

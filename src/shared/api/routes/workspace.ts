@@ -1,7 +1,7 @@
 // Routes of a workspace: the workspace itself, the lists hanging off it, contacts added by hand, the event
-// stream, and (an addition) who of its members takes auto-assigned conversations.
+// stream, and (additions) changing or removing a member and who of its members takes auto-assigned conversations.
 import * as z from '../../zod';
-import { MemberProfile } from '../../schemas/auth';
+import { MemberProfile, PatchMemberRoleBody } from '../../schemas/auth';
 import { pageOf, Success } from '../../schemas/common';
 import {
   Attribute,
@@ -92,6 +92,16 @@ export const workspaceRoutes = {
   listMembers: route({
     method: 'GET', path: '/workspace/:workspaceId/members', tag: 'workspace', summary: 'Members with identity profile data',
     params: pathParams.workspace, query: ListQuery, status: 200, response: pageOf(MemberProfile), access: wsParams('agent'),
+  }),
+  patchMember: route({
+    method: 'PATCH', path: '/workspace/:workspaceId/members/:memberId', tag: 'workspace',
+    summary: "Change a member's role in the workspace (admins; the last admin cannot be demoted, 409)",
+    params: pathParams.workspaceMember, body: PatchMemberRoleBody, status: 200, response: MemberProfile, access: wsParams('admin'), addition: true,
+  }),
+  removeMember: route({
+    method: 'DELETE', path: '/workspace/:workspaceId/members/:memberId', tag: 'workspace',
+    summary: 'Remove a member from the workspace: their streams end, their open conversations go back to the queue (admins; not the last admin, 409)',
+    params: pathParams.workspaceMember, status: 200, response: Success, access: wsParams('admin'), addition: true,
   }),
   listSegments: route({
     method: 'GET', path: '/workspace/:workspaceId/segments', tag: 'workspace', summary: 'Saved segments of a workspace',

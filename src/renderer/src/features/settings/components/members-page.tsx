@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
-import { Email } from '@shared/schemas/auth';
+import { Email, type MemberProfile } from '@shared/schemas/auth';
 import { Role } from '@shared/schemas/common';
 import { Avatar } from '../../../components/ui/avatar';
 import { Badge } from '../../../components/ui/badge';
@@ -26,6 +26,7 @@ import { useMembers } from '../api/get-members';
 import { SettingsPage } from './settings-page';
 import { useMemberRouting, usePatchMemberRouting } from '../api/member-routing';
 import { Switch } from '../../../components/ui/switch';
+import { MemberRoleSelect, RemoveMemberButton } from './member-admin-controls';
 
 /** `/settings/members`: who is in the workspace, and (admins) open invitations. */
 export function MembersPage() {
@@ -33,9 +34,6 @@ export function MembersPage() {
   const me = useMember();
   const isAdmin = useIsAdmin();
   const members = useMembers(workspaceId);
-  const routing = useMemberRouting(workspaceId);
-  const patchRouting = usePatchMemberRouting(workspaceId);
-  const routingOf = (id: string) => routing.data?.find((r) => r.memberId === id);
   const invitees = useInvitees(workspaceId, isAdmin);
   const revoke = useDeleteInvitee(workspaceId);
   const [inviting, setInviting] = useState(false);
@@ -43,7 +41,7 @@ export function MembersPage() {
   return (
     <SettingsPage
       title="Members"
-      description="Admins manage settings, templates, campaigns and bots; agents work the inbox and the audience."
+      description="Admins manage settings, templates, campaigns, bots and members; agents work the inbox and the audience."
       actions={
         isAdmin && (
           <Button onClick={() => setInviting(true)}>
@@ -54,55 +52,7 @@ export function MembersPage() {
     >
       <Card>
         <QueryList query={members} noun="members">
-          {(data) => (
-            <Table aria-label="Members">
-              <THead>
-                <tr>
-                  <TH>Member</TH>
-                  <TH>Role</TH>
-                  <TH>Joined</TH>
-                  <TH>Last sign-in</TH>
-                  <TH title="Takes automatically assigned conversations, round-robin, up to the capacity">Available</TH>
-                </tr>
-              </THead>
-              <TBody>
-                {data.map((m) => (
-                  <TR key={m.id}>
-                    <TD>
-                      <div className="flex items-center gap-3">
-                        <Avatar name={m.displayName || m.email} src={m.photoURL} className="size-8" />
-                        <div className="min-w-0">
-                          <p className="truncate font-medium">
-                            {m.displayName || m.email}
-                            {m.id === me.id && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
-                          </p>
-                          {m.displayName && <p className="truncate text-xs text-fg-muted">{m.email}</p>}
-                        </div>
-                      </div>
-                    </TD>
-                    <TD>
-                      <Badge tone={m.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
-                        {m.role}
-                      </Badge>
-                    </TD>
-                    <TD className="text-fg-muted">{formatDate(m.createdAt)}</TD>
-                    <TD className="text-fg-muted">{formatDate(m.metadata.lastSignInTime)}</TD>
-                    <TD>
-                      <div className="flex items-center gap-2">
-                        <Switch
-                          aria-label={`${m.displayName || m.email} takes new conversations`}
-                          checked={routingOf(m.id)?.available ?? false}
-                          disabled={!routing.data || (m.id !== me.id && !isAdmin)}
-                          onCheckedChange={(on) => patchRouting.mutate({ memberId: m.id, available: on })}
-                        />
-                        {routingOf(m.id) && <span className="text-xs text-fg-muted tabular-nums">up to {routingOf(m.id)!.chatCapacity}</span>}
-                      </div>
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
-          )}
+          {(data) => <MembersTable members={data} workspaceId={workspaceId} myMemberId={me.id} isAdmin={isAdmin} />}
         </QueryList>
       </Card>
 
@@ -172,6 +122,82 @@ export function MembersPage() {
       )}
       {isAdmin && inviting && <InviteDialog workspaceId={workspaceId} onClose={() => setInviting(false)} />}
     </SettingsPage>
+  );
+}
+
+/**
+ * The members with their role and auto-assignment availability; admins also change roles and remove members
+ * (the only admin's controls are disabled: a workspace keeps at least one admin).
+ */
+function MembersTable({ members, workspaceId, myMemberId, isAdmin }: { members: MemberProfile[]; workspaceId: string; myMemberId: string; isAdmin: boolean }) {
+  const routing = useMemberRouting(workspaceId);
+  const patchRouting = usePatchMemberRouting(workspaceId);
+  const routingOf = (id: string) => routing.data?.find((r) => r.memberId === id);
+  const adminCount = members.filter((m) => m.role === 'admin').length;
+  return (
+    <Table aria-label="Members">
+      <THead>
+        <tr>
+          <TH>Member</TH>
+          <TH>Role</TH>
+          <TH>Joined</TH>
+          <TH>Last sign-in</TH>
+          <TH title="Takes automatically assigned conversations, round-robin, up to the capacity">Available</TH>
+          {isAdmin && <TH actions />}
+        </tr>
+      </THead>
+      <TBody>
+        {members.map((m) => {
+          const lastAdmin = m.role === 'admin' && adminCount === 1;
+          return (
+            <TR key={m.id}>
+              <TD>
+                <div className="flex items-center gap-3">
+                  <Avatar name={m.displayName || m.email} src={m.photoURL} className="size-8" />
+                  <div className="min-w-0">
+                    <p className="truncate font-medium">
+                      {m.displayName || m.email}
+                      {m.id === myMemberId && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
+                    </p>
+                    {m.displayName && <p className="truncate text-xs text-fg-muted">{m.email}</p>}
+                  </div>
+                </div>
+              </TD>
+              <TD>
+                {isAdmin ? (
+                  <MemberRoleSelect member={m} workspaceId={workspaceId} myMemberId={myMemberId} lastAdmin={lastAdmin} />
+                ) : (
+                  <Badge tone={m.role === 'admin' ? 'blue' : 'neutral'} className="capitalize">
+                    {m.role}
+                  </Badge>
+                )}
+              </TD>
+              <TD className="text-fg-muted">{formatDate(m.createdAt)}</TD>
+              <TD className="text-fg-muted">{formatDate(m.metadata.lastSignInTime)}</TD>
+              <TD>
+                <div className="flex items-center gap-2">
+                  <Switch
+                    aria-label={`${m.displayName || m.email} takes new conversations`}
+                    checked={routingOf(m.id)?.available ?? false}
+                    disabled={!routing.data || (m.id !== myMemberId && !isAdmin)}
+                    onCheckedChange={(on) => patchRouting.mutate({ memberId: m.id, available: on })}
+                  />
+                  {routingOf(m.id) && <span className="text-xs text-fg-muted tabular-nums">up to {routingOf(m.id)!.chatCapacity}</span>}
+                </div>
+              </TD>
+              {isAdmin && (
+                <TD actions>
+                  <div className="flex justify-end">
+                    {/* Leaving is not removing someone: no Remove on one's own row. */}
+                    {m.id !== myMemberId && <RemoveMemberButton member={m} workspaceId={workspaceId} lastAdmin={lastAdmin} />}
+                  </div>
+                </TD>
+              )}
+            </TR>
+          );
+        })}
+      </TBody>
+    </Table>
   );
 }
 
