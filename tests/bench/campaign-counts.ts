@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { type Database, openDatabase, rowsOf } from '../../src/server/db/client';
 import * as t from '../../src/server/db/schema';
-import { countsOf, foldCounts, recountOf } from '../../src/server/repositories/campaign-results';
+import { countsOf, foldCounts } from '../../src/server/repositories/campaign-results';
+import { recountOf } from '../support/campaign-recount';
 import { type Benchmark, percentile, round } from './types';
 
 const N = Number(process.env.BENCH_COUNTS_RECIPIENTS ?? 1_000_000);
