@@ -41,6 +41,7 @@ export const toMessage = (r: MessageRow): Message => ({
   memberId: r.memberId,
   status: r.status as Message['status'],
   failureReason: r.failureReason,
+  campaignId: r.campaignId,
 });
 
 export const toEvent = (r: typeof t.conversationEvents.$inferSelect): ConversationEvent => {

@@ -25,6 +25,8 @@ export const Message = z.object({
   status: DeliveryStatus,
   /** Addition: why a send failed, in words a user understands. */
   failureReason: z.string().nullable(),
+  /** Addition: the campaign that sent the message (its creator is `bot`); null for any other message. */
+  campaignId: Id.nullable().optional(),
 });
 export type Message = z.infer<typeof Message>;
 
