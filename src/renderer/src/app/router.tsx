@@ -25,7 +25,7 @@ import { meQueryOptions } from '../lib/queries/session';
 import { whatsappAccountsQueryOptions } from '../lib/queries/whatsapp-accounts';
 import { attributesQueryOptions } from '../lib/queries/attributes';
 import { RootLayout } from './document-title';
-import { homeHref, landingHref, safeRedirect } from '../lib/paths';
+import { landingHref, safeRedirect } from '../lib/paths';
 import { authSettled, isSignedIn, useAuthStore, workspaceIdOf } from '../stores/auth-store';
 import { ErrorScreen, NotFoundScreen, RoutePending } from '../components/error-screens';
 import { SignedInShell } from './signed-in-shell';
@@ -264,7 +264,7 @@ const rateCardRoute = createRoute({
   component: RateCardPage,
 });
 
-export { homeHref, safeRedirect };
+export { safeRedirect };
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,

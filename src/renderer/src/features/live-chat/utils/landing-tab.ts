@@ -18,7 +18,7 @@ export function rememberTab(memberId: string, tab: LiveChatTab): void {
   }
 }
 
-export function rememberedTab(memberId: string): LiveChatTab | null {
+function rememberedTab(memberId: string): LiveChatTab | null {
   let value: string | null = null;
   try {
     value = globalThis.localStorage?.getItem(storageKey(memberId)) ?? null;
