@@ -182,6 +182,16 @@ describe('a one-time campaign', () => {
     expect(entry.status).toBe('completed');
   }, 180_000);
 
+  it('marks its messages as the campaign’s: stored with the campaign id, shown with it in the conversation', async () => {
+    const sent = await ta.db.select().from(t.messages).where(eq(t.messages.campaignId, sentCampaignId));
+    expect(sent).toHaveLength(30);
+    expect(sent.every((m) => m.creator === 'bot' && m.type === 'template')).toBe(true);
+    const detail = await ta.call('GET', `/conversation/${sent[0].conversationId}`, { token: admin.token });
+    expect(detail.statusCode, detail.body).toBe(200);
+    const shown = (detail.json().Message as { id: string; campaignId: string | null }[]).find((m) => m.id === sent[0].id);
+    expect(shown?.campaignId).toBe(sentCampaignId);
+  }, 60_000);
+
   it('locks the steps once deployed (409 naming the reason) but lets the name change', async () => {
     const id = await newCampaign('oneTime', oneTimeCanvas([{ type: 'send', templateId }]));
     await ta.call('POST', `/campaign/${id}/deploy`, { token: admin.token, body: {} });

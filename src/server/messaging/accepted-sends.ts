@@ -89,6 +89,7 @@ async function writeAccepted(tx: Executor, ws: string, items: Accepted[]): Promi
       ...it.stored,
       creator: creatorOf(it.req.actor),
       memberId: it.req.actor.type === 'member' ? it.req.actor.memberId : null,
+      campaignId: it.req.actor.type === 'campaign' ? it.req.actor.campaignId : null,
       waMessageId: it.wamid,
       status: 'sent',
       createdAt: now,

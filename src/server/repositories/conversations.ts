@@ -42,6 +42,7 @@ export const toMessage = (r: MessageRow): Message => ({
   status: r.status as Message['status'],
   failureReason: r.failureReason,
   sentFromPhone: r.sentFromPhone,
+  campaignId: r.campaignId,
 });
 
 export const toEvent = (r: typeof t.conversationEvents.$inferSelect): ConversationEvent => {

@@ -101,6 +101,7 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
     wa_message_id: v.waMessageId ?? null,
     status: v.status ?? 'pending',
     failure_reason: v.failureReason ?? null,
+    campaign_id: v.campaignId ?? null,
     created_at: v.createdAt ?? null,
     sent_from_phone: v.sentFromPhone ?? false,
   }));
@@ -110,11 +111,12 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
     .insert(t.messages)
     .select(
       sql`select gen_random_uuid(), workspace_id, conversation_id, type, header, text, media_url, footer, action, template_components,
-                 creator, member_id, wa_message_id, status, failure_reason, null, coalesce(created_at, now()), sent_from_phone
+                 creator, member_id, wa_message_id, status, failure_reason, null, campaign_id, coalesce(created_at, now()),
+                 sent_from_phone
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(workspace_id uuid, conversation_id uuid,
                type text, header jsonb, text text, media_url text, footer text, action jsonb, template_components jsonb,
-               creator text, member_id uuid, wa_message_id text, status text, failure_reason text, created_at timestamptz,
-               sent_from_phone boolean)`,
+               creator text, member_id uuid, wa_message_id text, status text, failure_reason text, campaign_id uuid,
+               created_at timestamptz, sent_from_phone boolean)`,
     )
     .onConflictDoNothing({ target: [t.messages.workspaceId, t.messages.waMessageId] })
     .returning();

@@ -25,7 +25,7 @@ import { meQueryOptions } from '../lib/queries/session';
 import { whatsappAccountsQueryOptions } from '../lib/queries/whatsapp-accounts';
 import { attributesQueryOptions } from '../lib/queries/attributes';
 import { RootLayout } from './document-title';
-import { homeHref, safeRedirect } from '../lib/paths';
+import { landingHref, safeRedirect } from '../lib/paths';
 import { authSettled, isSignedIn, useAuthStore, workspaceIdOf } from '../stores/auth-store';
 import { ErrorScreen, NotFoundScreen, RoutePending } from '../components/error-screens';
 import { SignedInShell } from './signed-in-shell';
@@ -95,7 +95,7 @@ const guestRoute = createRoute({
   beforeLoad: async ({ search }) => {
     await authSettled();
     if (isSignedIn(useAuthStore.getState())) {
-      throw redirect({ href: safeRedirect((search as { redirect?: unknown }).redirect) ?? homeHref, replace: true });
+      throw redirect({ href: safeRedirect((search as { redirect?: unknown }).redirect) ?? landingHref(), replace: true });
     }
   },
 });
@@ -273,7 +273,7 @@ const rateCardRoute = createRoute({
   component: RateCardPage,
 });
 
-export { homeHref, safeRedirect };
+export { safeRedirect };
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,

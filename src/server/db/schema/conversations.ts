@@ -74,6 +74,11 @@ export const messages = pgTable(
     failureReason: text('failure_reason'),
     /** Meta's `pricing` of the message's status webhooks, with the status time (seconds) it came with. */
     pricing: jsonb('pricing').$type<StoredPricing>(),
+    /**
+     * Addition: the campaign that sent the message (its creator is then `bot`), so live chat names it. No foreign
+     * key: a deleted campaign's messages still came from a campaign.
+     */
+    campaignId: uuid('campaign_id'),
     createdAt: createdAt(),
     /** Sent by the business from the WhatsApp Business app on its phone (coexistence echoes), not through Parley. */
     sentFromPhone: boolean('sent_from_phone').notNull().default(false),

@@ -30,6 +30,8 @@ export const Message = z.object({
    * Parley. Left out by older answers, which means false.
    */
   sentFromPhone: z.boolean().optional(),
+  /** Addition: the campaign that sent the message (its creator is `bot`); null for any other message. */
+  campaignId: Id.nullable().optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -11,10 +11,12 @@ interface FormFieldProps {
   /** One control; it gets id, aria-invalid and aria-describedby. */
   children: ReactElement<Record<string, unknown>>;
   optional?: boolean;
+  /** A small control on the label's line (e.g. "{} Variable"): beside the label, never over it. */
+  action?: ReactNode;
 }
 
 /** Label + control + hint + inline error, wired for screen readers. */
-export function FormField({ label, error, hint, className, children, optional }: FormFieldProps) {
+export function FormField({ label, error, hint, className, children, optional, action }: FormFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -26,12 +28,23 @@ export function FormField({ label, error, hint, className, children, optional }:
         'aria-describedby': describedBy,
       })
     : children;
+  const labelText = (
+    <Label.Root htmlFor={(children.props.id as string | undefined) ?? id} className="min-w-0 text-[13px] font-medium text-fg">
+      {label}
+      {optional && <span className="ml-1 font-normal text-fg-subtle">(optional)</span>}
+    </Label.Root>
+  );
   return (
     <div className={cn('flex flex-col gap-1.5', className)}>
-      <Label.Root htmlFor={(children.props.id as string | undefined) ?? id} className="text-[13px] font-medium text-fg">
-        {label}
-        {optional && <span className="ml-1 font-normal text-fg-subtle">(optional)</span>}
-      </Label.Root>
+      {action ? (
+        // A long label wraps beside the action rather than running under it.
+        <div className="flex items-start justify-between gap-2">
+          {labelText}
+          <div className="shrink-0">{action}</div>
+        </div>
+      ) : (
+        labelText
+      )}
       {control}
       {hint && !error && (
         <p id={hintId} className="text-xs text-fg-subtle">

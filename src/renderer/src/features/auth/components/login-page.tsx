@@ -10,7 +10,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { authErrorMessage, signIn } from '../../../lib/auth';
-import { homeHref, safeRedirect } from '../../../lib/paths';
+import { landingHref, safeRedirect } from '../../../lib/paths';
 import { ServerAddressSetting } from './server-address-setting';
 
 const LoginForm = z.object({
@@ -36,7 +36,7 @@ export function LoginPage() {
         await navigate({ to: '/verify-email-address', search: { redirect: target } });
         return;
       }
-      await navigate({ href: target ?? homeHref, replace: true });
+      await navigate({ href: target ?? landingHref(), replace: true });
     } catch (err) {
       setFailure(authErrorMessage(err));
     }

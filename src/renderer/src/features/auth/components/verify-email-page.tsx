@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { AuthCard } from '../../../components/layout/guest-layout';
 import { Button } from '../../../components/ui/button';
 import { authErrorMessage, reloadUser, sendVerificationEmail, signOut } from '../../../lib/auth';
-import { homeHref, safeRedirect } from '../../../lib/paths';
+import { landingHref, safeRedirect } from '../../../lib/paths';
 import { useAuthStore } from '../../../stores/auth-store';
 
 /** How often to ask the identity service whether the address was verified (in another tab or on the phone). */
@@ -27,7 +27,7 @@ export function VerifyEmailPage() {
         .then((u) => {
           if (u?.emailVerified) {
             toast.success('Email verified');
-            void navigate({ href: safeRedirect(redirect) ?? homeHref, replace: true });
+            void navigate({ href: safeRedirect(redirect) ?? landingHref(), replace: true });
           }
         })
         .catch(() => undefined); // offline for a moment: the next tick asks again

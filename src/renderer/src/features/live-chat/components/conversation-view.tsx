@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-client';
+import { campaignSenderName, useCampaignNames } from '../../../lib/queries/campaign-names';
 import { useMember } from '../../../lib/queries/session';
 import { DETAIL_MESSAGE_LIMIT, useConversation } from '../api/get-conversation';
 import { useMarkMentionsRead, useMentionCount } from '../api/list-mentions';
@@ -54,6 +55,13 @@ function Body({
 }) {
   const { older, hasMore, loading, loadOlder } = useOlderMessages(detail.id, detail.Message.length >= DETAIL_MESSAGE_LIMIT);
   const all = useMemo(() => mergeMessages(older, detail.Message), [older, detail.Message]);
+  // A campaign's message is named as the campaign's, not as a bot's.
+  const campaignIds = useMemo(() => all.flatMap((m) => (m.campaignId ? [m.campaignId] : [])), [all]);
+  const campaignNames = useCampaignNames(campaignIds);
+  const nameOf = useCallback(
+    (m: Message) => (m.campaignId ? campaignSenderName(campaignNames.get(m.campaignId)) : senderName(m)),
+    [campaignNames, senderName],
+  );
   const items = useMemo(
     () => buildTimeline(all, detail.ConversationEvent, hasMore ? all[0]?.createdAt : null),
     [all, detail.ConversationEvent, hasMore],
@@ -97,7 +105,7 @@ function Body({
         ref={timeline}
         items={items}
         names={names}
-        senderName={senderName}
+        senderName={nameOf}
         hasOlder={hasMore}
         loadingOlder={loading}
         onLoadOlder={onLoadOlder}

@@ -13,6 +13,7 @@ import { useBots } from '../../../lib/queries/bots';
 import { useLiveChatSync } from '../hooks/use-live-chat-sync';
 import { focusRequest, useLiveChatUi, usePanelOpen } from '../hooks/use-live-chat-ui';
 import { useConversationActions, useConversationShortcuts } from '../hooks/use-conversation-shortcuts';
+import { useTabs } from '../hooks/use-tabs';
 import { cn } from '../../../lib/cn';
 import { type LiveChatTab, liveChatTabs, parseTab, tabLabels } from '../utils/tabs';
 import { ConversationList } from './conversation-list';
@@ -128,10 +129,7 @@ export function LiveChatLayout({ conversationId }: { conversationId?: string }) 
     void navigate({ to: '/live-chat/$conversationId', params: { conversationId: hit.conversationId }, search: { tab } });
   };
 
-  const setTab = (next: LiveChatTab) => {
-    if (conversationId) void navigate({ to: '/live-chat/$conversationId', params: { conversationId }, search: { tab: next } });
-    else void navigate({ to: '/live-chat', search: { tab: next } });
-  };
+  const setTab = useTabs(me.id, tab, conversationId, counts.data);
 
   return (
     <div className="flex h-full min-h-0">

@@ -1,6 +1,6 @@
 import { MessageText } from './message-text';
 import { Popover } from 'radix-ui';
-import { Bot, ExternalLink, FileText, LayoutTemplate, List, Lock, Reply, Smartphone, Workflow } from 'lucide-react';
+import { Bot, ExternalLink, FileText, LayoutTemplate, List, Lock, Megaphone, Reply, Smartphone, Workflow } from 'lucide-react';
 import { memo } from 'react';
 import type { Message } from '@shared/schemas/entities';
 import { toast } from 'sonner';
@@ -164,7 +164,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
   const outbound = m.creator !== 'user';
   const c = messageContent(m);
   const hasActions = !!(c.buttons?.length || c.list || c.flow);
-  const who = m.creator === 'bot' ? (senderName ?? 'Bot') : m.creator === 'agent' ? senderName : null;
+  const who = m.creator === 'bot' ? (senderName ?? (m.campaignId ? 'Campaign' : 'Bot')) : m.creator === 'agent' ? senderName : null;
 
   return (
     <div className={cn('flex w-full px-4 md:px-8', outbound ? 'justify-end' : 'justify-start')} data-message-id={m.id}>
@@ -184,7 +184,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, senderNam
         <div className="px-2.5 pt-1.5 pb-1">
           {(who || m.type === 'template' || m.sentFromPhone) && (
             <div className="mb-1 flex items-center gap-1.5 text-[11px] font-semibold">
-              {m.creator === 'bot' && <Bot className="size-3 text-info-text" aria-hidden />}
+              {m.creator === 'bot' && (m.campaignId ? <Megaphone className="size-3 text-info-text" aria-hidden /> : <Bot className="size-3 text-info-text" aria-hidden />)}
               {who && <span className={m.creator === 'bot' ? 'text-info-text' : 'text-accent-text'}>{who}</span>}
               {m.sentFromPhone && (
                 // Sent from the WhatsApp Business app on the business's phone, not through Parley.

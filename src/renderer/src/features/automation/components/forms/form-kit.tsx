@@ -103,42 +103,41 @@ export function VariableTextField<T extends FieldValues>({
           });
         };
         const Control = multiline ? Textarea : Input;
+        const picker = (
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button type="button" variant="ghost" size="sm" className="h-5 px-1.5 text-[11px]" aria-label={`Insert a variable into ${typeof label === 'string' ? label : name}`}>
+                <Braces className="size-3" /> Variable
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" className="max-h-72 overflow-y-auto">
+              <DropdownMenuLabel>Insert attribute</DropdownMenuLabel>
+              {attributes.length === 0 && <p className="px-2 py-1.5 text-xs text-fg-muted">No attributes yet (Settings, Attributes)</p>}
+              {attributes.map((a) => (
+                <DropdownMenuItem key={a.id} onSelect={() => insert(a.name)}>
+                  {a.name}
+                  <span className="ml-auto text-[11px] text-fg-subtle">{a.type === 'conversation' ? 'conversation' : a.format}</span>
+                </DropdownMenuItem>
+              ))}
+            </DropdownMenuContent>
+          </DropdownMenu>
+        );
         return (
-          <div className="relative">
-            <FormField label={label} error={fieldState.error?.message} optional={optional} hint={hint}>
-              <Control
-                ref={(el: HTMLInputElement & HTMLTextAreaElement) => {
-                  ref.current = el;
-                  field.ref(el);
-                }}
-                className={nodrag}
-                name={field.name}
-                value={value}
-                placeholder={placeholder}
-                onChange={(e) => field.onChange(e.target.value)}
-                onBlur={field.onBlur}
-              />
-            </FormField>
-            <div className="absolute top-0 right-0">
-              <DropdownMenu>
-                <DropdownMenuTrigger asChild>
-                  <Button type="button" variant="ghost" size="sm" className="h-5 px-1.5 text-[11px]" aria-label={`Insert a variable into ${typeof label === 'string' ? label : name}`}>
-                    <Braces className="size-3" /> Variable
-                  </Button>
-                </DropdownMenuTrigger>
-                <DropdownMenuContent align="end" className="max-h-72 overflow-y-auto">
-                  <DropdownMenuLabel>Insert attribute</DropdownMenuLabel>
-                  {attributes.length === 0 && <p className="px-2 py-1.5 text-xs text-fg-muted">No attributes yet (Settings, Attributes)</p>}
-                  {attributes.map((a) => (
-                    <DropdownMenuItem key={a.id} onSelect={() => insert(a.name)}>
-                      {a.name}
-                      <span className="ml-auto text-[11px] text-fg-subtle">{a.type === 'conversation' ? 'conversation' : a.format}</span>
-                    </DropdownMenuItem>
-                  ))}
-                </DropdownMenuContent>
-              </DropdownMenu>
-            </div>
-          </div>
+          // The picker sits on the label's line, beside it: a long label wraps instead of running under it.
+          <FormField label={label} error={fieldState.error?.message} optional={optional} hint={hint} action={picker}>
+            <Control
+              ref={(el: HTMLInputElement & HTMLTextAreaElement) => {
+                ref.current = el;
+                field.ref(el);
+              }}
+              className={nodrag}
+              name={field.name}
+              value={value}
+              placeholder={placeholder}
+              onChange={(e) => field.onChange(e.target.value)}
+              onBlur={field.onBlur}
+            />
+          </FormField>
         );
       }}
     />
