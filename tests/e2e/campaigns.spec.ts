@@ -286,29 +286,7 @@ test('a customer who sends STOP is skipped by the next campaign', async ({ page 
   const table = page.getByTestId('contacts-scroller');
   await expect(table.getByText('Hedy Lamarr').locator('xpath=ancestor::tr')).toContainText('Opted out', { timeout: 20_000 });
 
-  const w = ws.admin.workspaceId;
-  const segments = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${w}/segments?limit=200`);
-  const segmentId = segments.items.find((s) => s.name === ws.segmentName)!.id;
-  const campaign = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'After STOP' });
-  await ws.call('PATCH', `/campaign/${campaign.id}`, {
-    rfInstance: {
-      nodes: [
-        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
-        {
-          id: 'send',
-          type: 'SendWhatsappNode',
-          position: { x: 0, y: 300 },
-          data: {
-            label: 'Send template',
-            whatsappAccountId: ws.accountId,
-            whatsappTemplateId: await templateId(ws),
-            variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }],
-          },
-        },
-      ],
-      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
-    },
-  });
+  const campaign = { id: await sendCampaign(ws, 'After STOP') };
   await page.goto(`/campaigns/${campaign.id}`);
   await deployNow(page);
   await expect.poll(async () => (await templatesSentTo([stays])).length, { timeout: 45_000 }).toBe(1);
@@ -326,29 +304,7 @@ test('a customer who sends STOP is skipped by the next campaign', async ({ page 
 
 test('a campaign halted by a paused template shows the code and words, and resumed finishes', async ({ page }) => {
   const ws = await seed(['Katherine Johnson', 'Dorothy Vaughan']);
-  const w = ws.admin.workspaceId;
-  const segments = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${w}/segments?limit=200`);
-  const segmentId = segments.items.find((s) => s.name === ws.segmentName)!.id;
-  const campaign = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Paused template' });
-  await ws.call('PATCH', `/campaign/${campaign.id}`, {
-    rfInstance: {
-      nodes: [
-        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
-        {
-          id: 'send',
-          type: 'SendWhatsappNode',
-          position: { x: 0, y: 300 },
-          data: {
-            label: 'Send template',
-            whatsappAccountId: ws.accountId,
-            whatsappTemplateId: await templateId(ws),
-            variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }],
-          },
-        },
-      ],
-      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
-    },
-  });
+  const campaign = { id: await sendCampaign(ws, 'Paused template') };
   // Meta pauses the template for low quality; its webhook has not reached Parley, so the sends meet it first.
   await sandbox.setTemplateStatus(ws.templateName, 'PAUSED', undefined, { webhook: false });
   await signInUi(page, ws.admin, `/campaigns/${campaign.id}`);
@@ -387,36 +343,8 @@ test('the canvas and the results page have no serious accessibility violation, l
   // Eight pages audited in two themes: minutes on a loaded 2-core machine.
   test.setTimeout(480_000);
   const ws = await seed(['Grace Hopper']);
-  const w = ws.admin.workspaceId;
-  const segments = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${w}/segments?limit=200`);
-  const segmentId = segments.items.find((s) => s.name === ws.segmentName)!.id;
-  const c = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Audit' });
-  await ws.call('PATCH', `/campaign/${c.id}`, {
-    rfInstance: {
-      nodes: [
-        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
-        {
-          id: 'send', type: 'SendWhatsappNode', position: { x: 0, y: 200 },
-          data: { label: 'Send', whatsappAccountId: ws.accountId, whatsappTemplateId: await templateId(ws), variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }] },
-        },
-        { id: 'delay', type: 'DelayNode', position: { x: 0, y: 600 }, data: { label: 'Wait', waitFor: null, waitForUnit: 'hours' } },
-      ],
-      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
-    },
-  });
-  const done = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name: 'Audit sent' });
-  await ws.call('PATCH', `/campaign/${done.id}`, {
-    rfInstance: {
-      nodes: [
-        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
-        {
-          id: 'send', type: 'SendWhatsappNode', position: { x: 0, y: 200 },
-          data: { label: 'Send', whatsappAccountId: ws.accountId, whatsappTemplateId: await templateId(ws), variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }] },
-        },
-      ],
-      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
-    },
-  });
+  const c = { id: await sendCampaign(ws, 'Audit', [{ id: 'delay', type: 'DelayNode', position: { x: 0, y: 600 }, data: { label: 'Wait', waitFor: null, waitForUnit: 'hours' } }]) };
+  const done = { id: await sendCampaign(ws, 'Audit sent') };
   await ws.call('POST', `/campaign/${done.id}/deploy`, {});
   const found: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -443,6 +371,38 @@ test('the canvas and the results page have no serious accessibility violation, l
   }
   expect(found, found.join('\n')).toEqual([]);
 });
+
+/**
+ * A one-time campaign to the workspace's segment: its trigger, then a send of the workspace's template (with its
+ * variable filled), then `more` steps left unconnected. Answers its id.
+ */
+async function sendCampaign(ws: Workspace, name: string, more: Record<string, unknown>[] = []): Promise<string> {
+  const w = ws.admin.workspaceId;
+  const segments = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${w}/segments?limit=200`);
+  const segmentId = segments.items.find((s) => s.name === ws.segmentName)!.id;
+  const campaign = await ws.call<{ id: string }>('POST', '/campaign', { workspaceId: w, type: 'oneTime', name });
+  await ws.call('PATCH', `/campaign/${campaign.id}`, {
+    rfInstance: {
+      nodes: [
+        { id: 'trigger', type: 'OneTimeTriggerNode', position: { x: 0, y: 0 }, data: { label: 'Audience', segmentId } },
+        {
+          id: 'send',
+          type: 'SendWhatsappNode',
+          position: { x: 0, y: 300 },
+          data: {
+            label: 'Send template',
+            whatsappAccountId: ws.accountId,
+            whatsappTemplateId: await templateId(ws),
+            variables: [{ id: 'v1', component: 'BODY', variable: '1', source: 'text', value: 'friend' }],
+          },
+        },
+        ...more,
+      ],
+      edges: [{ id: 'e1', source: 'trigger', target: 'send' }],
+    },
+  });
+  return campaign.id;
+}
 
 async function templateId(ws: Workspace): Promise<string> {
   const page = await ws.call<{ items: { id: string; name: string }[] }>('GET', `/workspace/${ws.admin.workspaceId}/whatsapp-templates?limit=200`);

@@ -4,6 +4,7 @@
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { bareUsername, isUserId } from '../../shared/user-id';
+import type { ContactColumns } from '../repositories/imports';
 
 export const contactFields = ['phoneNumber', 'userId', 'username', 'name', 'email', 'country', 'city'] as const;
 export type ContactField = (typeof contactFields)[number];
@@ -111,17 +112,7 @@ export interface PreparedChunk {
   /** Rows that repeated a phone number or user id seen earlier in the chunk (counted as updates). */
   duplicates: number;
   byUserId: boolean;
-  columns: {
-    id: string;
-    phone: string;
-    userId: string;
-    username: string;
-    name: string;
-    email: string;
-    country: string;
-    city: string;
-    attributes: string;
-  };
+  columns: ContactColumns;
   rejected: { count: number; line: string; value: string; reason: string };
 }
 
