@@ -34,7 +34,9 @@ describe('going live in WhatsApp settings', () => {
     expect(await screen.findByText(/Meta cannot reach this callback URL\. 127\.0\.0\.1 is this machine only/)).toBeInTheDocument();
     expect(screen.getByText(/checks numbers against the local WhatsApp sandbox at/)).toBeInTheDocument();
     expect(screen.getByText('http://127.0.0.1:4010/v23.0')).toBeInTheDocument();
-    expect(screen.getAllByText('docs/going-live.md').length).toBeGreaterThan(0);
+    const guide = screen.getAllByRole('link', { name: 'Connect a real WhatsApp number' });
+    expect(guide.length).toBeGreaterThan(0);
+    expect(guide[0]).toHaveAttribute('href', '/settings/whatsapp/going-live');
     const health = screen.getByLabelText('Health of +16505550100');
     expect(within(health).getByText('Sandbox')).toBeInTheDocument();
     expect(within(health).getByText('High quality')).toBeInTheDocument();
@@ -68,5 +70,20 @@ describe('going live in WhatsApp settings', () => {
     await user.click(screen.getByRole('button', { name: 'Connect number' }));
     expect(await screen.findByText(`409: ${why}`)).toBeInTheDocument();
     expect(screen.queryByText('400: Bad Request Exception')).not.toBeInTheDocument();
+  });
+
+  it('the guide opens in the app from the number settings: the docs page itself, its steps and settings', async () => {
+    await renderApp('/settings/whatsapp', { answers: answersWith({ callbackUrl: 'http://127.0.0.1:4000/webhooks/whatsapp', sandbox: true, graphUrl: 'http://127.0.0.1:4010/v23.0' }) });
+    const user = userEvent.setup();
+    await user.click((await screen.findAllByRole('link', { name: 'Connect a real WhatsApp number' }))[0]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connect a real WhatsApp number' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'What you need from Meta' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: "The server's settings" })).toBeInTheDocument();
+    // The settings table, with the variables an admin sets.
+    const table = screen.getAllByRole('table')[0];
+    for (const name of ['GRAPH_API_URL', 'PUBLIC_URL', 'WHATSAPP_VERIFY_TOKEN']) expect(within(table).getAllByText(name)[0]).toBeInTheDocument();
+    // Links into the repository are named, not followed (the app does not carry the other docs pages).
+    expect(screen.getAllByText('(docs/whatsapp-and-sandbox.md)').length).toBeGreaterThan(0);
+    expect(screen.getByRole('link', { name: 'Back to WhatsApp accounts' })).toHaveAttribute('href', '/settings/whatsapp');
   });
 });

@@ -30,6 +30,7 @@ const titles: Record<RegisteredRouter['routesByPath'] extends infer R ? keyof R 
   '/settings/canned-replies': 'Canned replies · Settings',
   '/settings/campaigns': 'Campaigns · Settings',
   '/settings/bots': 'Bots · Settings',
+  '/settings/whatsapp/going-live': 'Connect a real WhatsApp number · Settings',
   '/settings/pricing': 'Pricing · Settings',
 };
 

@@ -57,6 +57,7 @@ import { inviteesQueryOptions } from '../features/settings/api/get-invitees';
 import { AttributesPage } from '../features/settings/components/attributes-page';
 import { CampaignSettingsPage } from '../features/settings/components/campaign-settings-page';
 import { BotSettingsPage } from '../features/settings/components/bot-settings-page';
+import { GoingLivePage } from '../features/settings/components/going-live-page';
 import { botSettingsQueryOptions } from '../features/settings/api/get-bot-settings';
 import { campaignSettingsQueryOptions } from '../features/settings/api/get-campaign-settings';
 import { RateCardPage } from '../features/settings/components/rate-card-page';
@@ -216,6 +217,12 @@ const whatsappRoute = createRoute({
   loader: ({ context }) => context.queryClient.ensureQueryData(whatsappAccountsQueryOptions(context.workspaceId)),
   component: WhatsappAccountsPage,
 });
+// Addition: the guide to connecting a real number, linked from the number settings.
+const goingLiveRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/whatsapp/going-live',
+  component: GoingLivePage,
+});
 const segmentsRoute = createRoute({
   getParentRoute: () => settingsRoute,
   path: '/segments',
@@ -289,7 +296,7 @@ export const routeTree = rootRoute.addChildren([
     campaignRoute,
     templatesRoute,
     createTemplateRoute,
-    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute, campaignSettingsRoute, botSettingsRoute, rateCardRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, profileRoute, whatsappRoute, goingLiveRoute, segmentsRoute, membersRoute, attributesRoute, cannedRepliesRoute, campaignSettingsRoute, botSettingsRoute, rateCardRoute]),
   ]),
 ]);
 

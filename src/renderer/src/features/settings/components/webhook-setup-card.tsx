@@ -1,4 +1,5 @@
 import { Check, CircleAlert, Copy, RefreshCw } from 'lucide-react';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '../../../components/ui/badge';
@@ -36,7 +37,11 @@ function CopyField({ label, value }: { label: string; value: string }) {
 
 const goingLive = (
   <>
-    To connect a real number, follow <strong>Connect a real WhatsApp number</strong> (<code className="font-mono text-[12.5px]">docs/going-live.md</code> in Parley&apos;s source).
+    To connect a real number, follow{' '}
+    <Link to="/settings/whatsapp/going-live" className="font-medium text-accent underline">
+      Connect a real WhatsApp number
+    </Link>
+    .
   </>
 );
 
