@@ -76,16 +76,17 @@ async function setUp(url: string, database: Database, tier: number): Promise<Set
       memberId,
     })
     .returning();
-  const components = [{ type: 'BODY', text: 'Big sale today' }];
+  // A utility template: the audience is +1 numbers, and marketing to US numbers is skipped before sending by default.
+  const components = [{ type: 'BODY', text: 'Your order ships today' }];
   await fetch(`${sandbox.baseUrl}/${number.wabaAccountId}/message_templates`, {
     method: 'POST',
     headers: { authorization: `Bearer ${number.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench_sale', language: 'en_US', category: 'MARKETING', components }),
+    body: JSON.stringify({ name: 'bench_sale', language: 'en_US', category: 'UTILITY', components }),
   });
   await sandbox.setTemplateStatus('bench_sale', 'APPROVED');
   const [tpl] = await database.db
     .insert(t.whatsappTemplates)
-    .values({ workspaceId: ws.id, whatsappAccountId: account.id, name: 'bench_sale', status: 'APPROVED', language: 'en_US', category: 'MARKETING', components, memberId })
+    .values({ workspaceId: ws.id, whatsappAccountId: account.id, name: 'bench_sale', status: 'APPROVED', language: 'en_US', category: 'UTILITY', components, memberId })
     .returning();
   const ctx = { workspaceId: ws.id, role: 'admin', caller: { member: { id: memberId } } } as unknown as WorkspaceContext;
   return { app, database, sandbox, ctx, accountId: account.id, phoneNumberId: number.phoneNumberId, templateId: tpl.id };

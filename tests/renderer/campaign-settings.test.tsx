@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, defaultAnswers, polyfillDom, renderApp } from './support/app';
 
-const initial = { optOutKeywords: ['ARRET'], timeZone: 'UTC', optOutConfirmation: '', skipUsMarketing: false };
+const initial = { optOutKeywords: ['ARRET'], timeZone: 'UTC', optOutConfirmation: '', skipUsMarketing: true };
 
 beforeAll(() => polyfillDom());
 
@@ -45,9 +45,22 @@ describe('campaign settings', () => {
       optOutKeywords: ['arret', 'baja'],
       timeZone: 'Europe/Paris',
       optOutConfirmation: 'You are unsubscribed. Reply START to come back.',
+      skipUsMarketing: true,
     });
     await waitFor(() => expect(screen.getByLabelText(/Opt-out keywords/)).toHaveValue('ARRET, BAJA'));
     expect(await screen.findByText('Campaign settings saved')).toBeInTheDocument();
+  });
+
+  it('US marketing is skipped by default; an admin turns the skip off and the page shows it kept', async () => {
+    const { calls } = await renderApp('/settings/campaigns', { answers: answers() });
+    const skip = await screen.findByRole('switch', { name: 'Skip marketing templates to US numbers' });
+    expect(skip).toBeChecked();
+    expect(skip).toHaveAccessibleDescription(/WhatsApp refuses every marketing template to a US number \(error 131049\)/);
+    await userEvent.click(skip);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toMatchObject({ skipUsMarketing: false });
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Skip marketing templates to US numbers' })).not.toBeChecked());
   });
 
   it('refuses an unknown time zone and too long a keyword with clear messages, sending nothing', async () => {
@@ -70,6 +83,7 @@ describe('campaign settings', () => {
     await renderApp('/settings/campaigns', { answers: answers('agent') });
     expect(await screen.findByLabelText(/Opt-out keywords/)).toBeDisabled();
     expect(screen.getByLabelText('Workspace time zone')).toBeDisabled();
+    expect(screen.getByRole('switch', { name: 'Skip marketing templates to US numbers' })).toBeDisabled();
     expect(screen.getByText('Only an admin can change these settings.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });

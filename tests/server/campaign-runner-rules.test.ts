@@ -112,7 +112,9 @@ beforeAll(async () => {
   const db = database.db;
   const [w, o] = await db
     .insert(t.workspaces)
-    .values([{ name: 'Runner Shop', timeZone: 'Asia/Tokyo' }, { name: 'Other Shop' }])
+    // Their customers are US test numbers and the templates marketing ones: the US skip (on by default) has a test
+    // of its own (meta-consent-limits.test.ts).
+    .values([{ name: 'Runner Shop', timeZone: 'Asia/Tokyo', skipUsMarketing: false }, { name: 'Other Shop', skipUsMarketing: false }])
     .returning();
   ws = w.id;
   otherWs = o.id;

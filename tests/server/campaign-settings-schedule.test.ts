@@ -67,6 +67,9 @@ async function deployRecurring() {
 beforeAll(async () => {
   ta = await buildTestApp();
   admin = await ta.newAdmin('Settings Shop');
+  // Its customers are US test numbers and its template a marketing one: the US skip (on by default) has a test of its
+  // own (meta-consent-limits.test.ts).
+  expect((await ta.call('PATCH', `/workspace/${admin.workspaceId}/campaign-settings`, { token: admin.token, body: { skipUsMarketing: false } })).statusCode).toBe(200);
   number = ta.sandbox.addAccount();
   const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
   expect(res.statusCode).toBe(201);
@@ -86,6 +89,16 @@ afterAll(async () => {
 });
 
 describe('campaign settings', () => {
+  it('a new workspace skips marketing templates to US numbers (Meta refuses them); an admin turns it off', async () => {
+    const fresh = await ta.newAdmin('Fresh Shop');
+    const path = `/workspace/${fresh.workspaceId}/campaign-settings`;
+    expect((await ta.call('GET', path, { token: fresh.token })).json()).toMatchObject({ skipUsMarketing: true });
+    const off = await ta.call('PATCH', path, { token: fresh.token, body: { skipUsMarketing: false } });
+    expect(off.json()).toMatchObject({ skipUsMarketing: false });
+    const [row] = await ta.db.select({ skip: t.workspaces.skipUsMarketing }).from(t.workspaces).where(eq(t.workspaces.id, fresh.workspaceId));
+    expect(row.skip).toBe(false);
+  });
+
   it('an admin sets keywords, confirmation and time zone; agents read them; a bad zone is refused; the keyword opts out', async () => {
     const path = `/workspace/${admin.workspaceId}/campaign-settings`;
     const before = await ta.call('GET', path, { token: admin.token });

@@ -92,6 +92,9 @@ const logsOf = (id: string) => ta.db.select().from(t.campaignLogs).where(eq(t.ca
 beforeAll(async () => {
   ta = await buildTestApp();
   admin = await ta.newAdmin('Campaign Shop');
+  // Its customers are US test numbers and its template a marketing one: the US skip (on by default) has a test of its
+  // own (meta-consent-limits.test.ts).
+  expect((await ta.call('PATCH', `/workspace/${admin.workspaceId}/campaign-settings`, { token: admin.token, body: { skipUsMarketing: false } })).statusCode).toBe(200);
   number = ta.sandbox.addAccount();
   const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
   expect(res.statusCode).toBe(201);

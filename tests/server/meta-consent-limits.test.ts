@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
@@ -68,7 +68,8 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-consent-'));
   files = createFileStore({ dataDir, publicUrl: 'http://parley.test', secret: 's' });
   const db = database.db;
-  const [w] = await db.insert(t.workspaces).values({ name: 'Consent Shop' }).returning();
+  // US test numbers throughout; the skip, on by default, is turned back on by the test that is about it.
+  const [w] = await db.insert(t.workspaces).values({ name: 'Consent Shop', skipUsMarketing: false }).returning();
   ws = w.id;
   const [m] = await db.insert(t.members).values({ uid: `uid-consent-${Date.now()}` }).returning();
   memberId = m.id;
@@ -311,10 +312,12 @@ describe('marketing limits', () => {
     expect(await logOf(recipients[0].id)).toMatchObject({ deliveryState: 'capped' });
   });
 
-  it('marketing templates to US numbers are skipped before sending when the workspace says so; utility still goes', async () => {
+  it('marketing templates to US numbers are skipped before sending, by default; utility still goes', async () => {
     const us = await addContact(`+1415555${String(1000 + ++seq).slice(-4)}`);
     const canada = await addContact(`+1604555${String(1000 + ++seq).slice(-4)}`);
-    await database.db.update(t.workspaces).set({ skipUsMarketing: true }).where(eq(t.workspaces.id, ws));
+    // The workspace as a new one is (the other tests of this file turn the skip off).
+    await database.db.update(t.workspaces).set({ skipUsMarketing: sql`default` }).where(eq(t.workspaces.id, ws));
+    expect((await database.db.select({ skip: t.workspaces.skipUsMarketing }).from(t.workspaces).where(eq(t.workspaces.id, ws)))[0].skip).toBe(true);
     const { recipients } = await campaignFor(marketingId, [us, canada]);
     await runner().tick();
     expect(sends.map((s) => s.target.contactId)).toEqual([canada.id]);

@@ -17,7 +17,7 @@ export async function campaignSettingsOf(ex: Executor, workspaceId: string): Pro
     .select({ timeZone: w.timeZone, optOutKeywords: w.optOutKeywords, optOutConfirmation: w.optOutConfirmation, skipUsMarketing: w.skipUsMarketing })
     .from(w)
     .where(eq(w.id, workspaceId));
-  return row ?? { timeZone: 'UTC', optOutKeywords: [], optOutConfirmation: '', skipUsMarketing: false };
+  return row ?? { timeZone: 'UTC', optOutKeywords: [], optOutConfirmation: '', skipUsMarketing: true };
 }
 
 export async function setCampaignSettings(ex: Executor, workspaceId: string, set: Partial<WorkspaceCampaignSettings>): Promise<void> {

@@ -16,7 +16,7 @@ export const workspaces = pgTable('workspaces', {
   /** Sent after an opt-out when the 24-hour window allows; empty sends nothing. */
   optOutConfirmation: text('opt_out_confirmation').notNull().default('You will no longer receive campaign messages from us. Reply START to subscribe again.'),
   /** Marketing templates to US numbers are skipped before sending (Meta refuses them with 131049); admins turn it on. */
-  skipUsMarketing: boolean('skip_us_marketing').notNull().default(false),
+  skipUsMarketing: boolean('skip_us_marketing').notNull().default(true),
   createdAt: createdAt(),
   // ---- bots ----
   /** The From address of the bots' e-mails (SendEmail steps); null uses SMTP_FROM. */

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import type { CampaignSettings } from '@shared/schemas/entities';
@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, Textarea } from '../../../components/ui/input';
+import { Switch } from '../../../components/ui/switch';
 import { QueryList } from '../../../components/ui/query-list';
 import { errorText } from '../../../lib/api-client';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
@@ -38,6 +39,7 @@ const SettingsForm = z.object({
   }),
   timeZone: z.string().trim().min(1, { error: 'Enter a time zone such as Europe/Paris' }).pipe(shared.timeZone.unwrap()),
   optOutConfirmation: z.string().max(1024, { error: 'At most 1,024 characters' }).pipe(shared.optOutConfirmation.unwrap()),
+  skipUsMarketing: z.boolean(),
 });
 type FormValues = z.infer<typeof SettingsForm>;
 
@@ -45,6 +47,7 @@ const toForm = (s: CampaignSettings): FormValues => ({
   optOutKeywords: s.optOutKeywords.join(', '),
   timeZone: s.timeZone,
   optOutConfirmation: s.optOutConfirmation,
+  skipUsMarketing: s.skipUsMarketing,
 });
 
 /** `/settings/campaigns`: the workspace's opt-out keywords, its time zone (send windows' fallback), the confirmation. */
@@ -68,7 +71,7 @@ function SettingsCard({ workspaceId, settings }: { workspaceId: string; settings
   const { errors, isDirty } = form.formState;
   const onSubmit = form.handleSubmit((v) =>
     save.mutate(
-      { optOutKeywords: splitKeywords(v.optOutKeywords), timeZone: v.timeZone.trim(), optOutConfirmation: v.optOutConfirmation },
+      { optOutKeywords: splitKeywords(v.optOutKeywords), timeZone: v.timeZone.trim(), optOutConfirmation: v.optOutConfirmation, skipUsMarketing: v.skipUsMarketing },
       {
         onSuccess: (saved) => {
           toast.success('Campaign settings saved');
@@ -82,7 +85,7 @@ function SettingsCard({ workspaceId, settings }: { workspaceId: string; settings
   return (
     <Card>
       <CardHeader
-        title="Opt-out and time zone"
+        title="Opt-out, time zone and US marketing"
         description={isAdmin ? undefined : 'Only an admin can change these settings.'}
       />
       <form noValidate onSubmit={onSubmit}>
@@ -113,6 +116,23 @@ function SettingsCard({ workspaceId, settings }: { workspaceId: string; settings
           >
             <Input list="campaign-time-zones" autoComplete="off" placeholder="Europe/Paris" {...form.register('timeZone')} />
           </FormField>
+          <div className="flex max-w-xl items-start justify-between gap-4">
+            <div>
+              <label htmlFor="skip-us-marketing" className="text-[13px] font-medium text-fg">
+                Skip marketing templates to US numbers
+              </label>
+              <p id="skip-us-marketing-hint" className="text-[12px] text-fg-muted">
+                WhatsApp refuses every marketing template to a US number (error 131049). Skipped recipients are logged as capped, never sent. Turn off only if Meta lifts the rule.
+              </p>
+            </div>
+            <Controller
+              control={form.control}
+              name="skipUsMarketing"
+              render={({ field }) => (
+                <Switch id="skip-us-marketing" aria-describedby="skip-us-marketing-hint" checked={field.value} onCheckedChange={field.onChange} onBlur={field.onBlur} disabled={!isAdmin} />
+              )}
+            />
+          </div>
           <datalist id="campaign-time-zones">
             {zones.map((z) => (
               <option key={z} value={z} />
