@@ -140,7 +140,8 @@ function MembersTable({ members, workspaceId, myMemberId, isAdmin }: { members: 
         <tr>
           <TH>Member</TH>
           <TH>Role</TH>
-          <TH>Joined</TH>
+          {/* Below 1280 px the join date gives way: the role, last sign-in and availability are what an admin acts on. */}
+          <TH className="hidden xl:table-cell">Joined</TH>
           <TH>Last sign-in</TH>
           <TH title="Takes automatically assigned conversations, round-robin, up to the capacity">Available</TH>
           {isAdmin && <TH actions />}
@@ -154,12 +155,12 @@ function MembersTable({ members, workspaceId, myMemberId, isAdmin }: { members: 
               <TD>
                 <div className="flex items-center gap-3">
                   <Avatar name={m.displayName || m.email} src={m.photoURL} className="size-8" />
-                  <div className="min-w-0">
+                  <div className="max-w-52 min-w-0 xl:max-w-72">
                     <p className="truncate font-medium">
                       {m.displayName || m.email}
                       {m.id === myMemberId && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
                     </p>
-                    {m.displayName && <p className="truncate text-xs text-fg-muted">{m.email}</p>}
+                    {m.displayName && <p className="truncate text-xs text-fg-muted" title={m.email}>{m.email}</p>}
                   </div>
                 </div>
               </TD>
@@ -172,7 +173,7 @@ function MembersTable({ members, workspaceId, myMemberId, isAdmin }: { members: 
                   </Badge>
                 )}
               </TD>
-              <TD className="text-fg-muted">{formatDate(m.createdAt)}</TD>
+              <TD className="hidden text-fg-muted xl:table-cell">{formatDate(m.createdAt)}</TD>
               <TD className="text-fg-muted">{formatDate(m.metadata.lastSignInTime)}</TD>
               <TD>
                 <div className="flex items-center gap-2">
