@@ -160,7 +160,7 @@ function MembersTable({ members, workspaceId, myMemberId, isAdmin }: { members: 
                       {m.displayName || m.email}
                       {m.id === myMemberId && <span className="ml-2 text-xs font-normal text-fg-subtle">(you)</span>}
                     </p>
-                    {m.displayName && <p className="truncate text-xs text-fg-muted" title={m.email}>{m.email}</p>}
+                    {m.displayName && <p className="truncate text-xs text-fg-muted" title={m.email ?? undefined}>{m.email}</p>}
                   </div>
                 </div>
               </TD>
