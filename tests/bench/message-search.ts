@@ -136,7 +136,7 @@ export const benchmark: Benchmark = {
       }
       const [{ matches: refundMatches }] = rowsOf<{ matches: number }>(
         await db.execute(sql`select count(*)::int as matches from ${t.messages} where workspace_id = ${ws.id}
-          and to_tsvector('simple', coalesce(text, '')) @@ to_tsquery('simple', 'refund:*')`),
+          and search_vector @@ to_tsquery('simple', 'refund:*')`),
       );
       const searchP95 = percentile(all, 95);
       ctx.log(`workspace search p95 ${round(searchP95)} ms; per query ${JSON.stringify(perQuery)}`);
@@ -153,7 +153,7 @@ export const benchmark: Benchmark = {
       ctx.log(`ingesting ${INGEST} inbound messages without them`);
       const withoutIdx = await ingest(database, ws.id, acc, 'without');
       const buildStart = performance.now();
-      await db.execute(sql`create index messages_text_search_idx on messages using gin (to_tsvector('simple', coalesce(text, '')))`);
+      await db.execute(sql`create index messages_text_search_idx on messages using gin (search_vector)`);
       await db.execute(sql`create index messages_workspace_created_idx on messages (workspace_id, created_at, id)`);
       const buildS = (performance.now() - buildStart) / 1000;
       ctx.log(`ingestion ${Math.round(withIdx)} msg/s with the indexes, ${Math.round(withoutIdx)} without; rebuilt in ${round(buildS)} s`);
