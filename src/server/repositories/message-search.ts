@@ -1,7 +1,7 @@
 /**
  * Full-text search of messages: the stored `search_vector` (`to_tsvector('simple', text)`, a generated column)
- * behind the GIN index `messages_text_search_idx`. 'simple' lowercases and splits words without stemming, so it treats every
- * language alike; each word of the query matches as a prefix (`ord` finds "order", "orders").
+ * behind the GIN index `messages_text_search_idx`. 'simple' lowercases and splits words without stemming, so it
+ * treats every language alike; each word of the query matches as a prefix (`ord` finds "order", "orders").
  */
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
