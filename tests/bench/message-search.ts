@@ -4,7 +4,7 @@
  *   texts drawn from a skewed vocabulary (a few words in a third of all messages, most in few), plus a unique
  *   reference in every tenth message, and 10% as many messages in a second workspace;
  * - the workspace search's first page (50), through the repository's own query, over words of every frequency,
- *   two-word and prefix queries and a query that finds nothing: p95 (goal <= 50 ms), and each query's p95;
+ *   two-word and prefix queries and a query that finds nothing: p95 (goal <= 30 ms), and each query's p95;
  * - search inside one conversation;
  * - inbound ingestion through the webhook job's own write (storeInboundBatch, batches of 100 as the job takes
  *   them) with the search indexes, then without them (dropped), then the time to build them again:
@@ -136,7 +136,7 @@ export const benchmark: Benchmark = {
       }
       const [{ matches: refundMatches }] = rowsOf<{ matches: number }>(
         await db.execute(sql`select count(*)::int as matches from ${t.messages} where workspace_id = ${ws.id}
-          and to_tsvector('simple', coalesce(text, '')) @@ to_tsquery('simple', 'refund:*')`),
+          and search_vector @@ to_tsquery('simple', 'refund:*')`),
       );
       const searchP95 = percentile(all, 95);
       ctx.log(`workspace search p95 ${round(searchP95)} ms; per query ${JSON.stringify(perQuery)}`);
@@ -153,14 +153,14 @@ export const benchmark: Benchmark = {
       ctx.log(`ingesting ${INGEST} inbound messages without them`);
       const withoutIdx = await ingest(database, ws.id, acc, 'without');
       const buildStart = performance.now();
-      await db.execute(sql`create index messages_text_search_idx on messages using gin (to_tsvector('simple', coalesce(text, '')))`);
+      await db.execute(sql`create index messages_text_search_idx on messages using gin (search_vector)`);
       await db.execute(sql`create index messages_workspace_created_idx on messages (workspace_id, created_at, id)`);
       const buildS = (performance.now() - buildStart) / 1000;
       ctx.log(`ingestion ${Math.round(withIdx)} msg/s with the indexes, ${Math.round(withoutIdx)} without; rebuilt in ${round(buildS)} s`);
 
       return {
         metrics: {
-          workspaceSearchP95: { value: round(searchP95, 1), unit: 'ms', goal: 50, description: `first page (50) of a workspace message search, ${MESSAGES} messages; queries ${queries.join(' | ')}` },
+          workspaceSearchP95: { value: round(searchP95, 1), unit: 'ms', goal: 30, description: `first page (50) of a workspace message search, ${MESSAGES} messages; queries ${queries.join(' | ')}` },
           ...Object.fromEntries(
             queries.map((q) => [`searchP95_${q.replace(/\W+/g, '_')}`, { value: perQuery[q], unit: 'ms' as const, description: `"${q}": p95, ${found[q]} hits on the first page` }]),
           ),

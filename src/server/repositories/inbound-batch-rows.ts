@@ -105,8 +105,8 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
     created_at: v.createdAt ?? null,
     sent_from_phone: v.sentFromPhone ?? false,
   }));
-  // Columns in the schema's order (drizzle inserts a raw select into every column of the schema, in its order;
-  // the pricing of a message comes later, with its statuses).
+  // Columns in the schema's order (drizzle inserts a raw select into every column of the schema, in its order,
+  // leaving out the generated search_vector; the pricing of a message comes later, with its statuses).
   return ex
     .insert(t.messages)
     .select(

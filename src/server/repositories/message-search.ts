@@ -1,7 +1,7 @@
 /**
- * Full-text search of messages: PostgreSQL's `to_tsvector('simple', text)` behind the GIN index
- * `messages_text_search_idx`. 'simple' lowercases and splits words without stemming, so it treats every
- * language alike; each word of the query matches as a prefix (`ord` finds "order", "orders").
+ * Full-text search of messages: the stored `search_vector` (`to_tsvector('simple', text)`, a generated column)
+ * behind the GIN index `messages_text_search_idx`. 'simple' lowercases and splits words without stemming, so it
+ * treats every language alike; each word of the query matches as a prefix (`ord` finds "order", "orders").
  */
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
@@ -18,7 +18,7 @@ export function searchTerms(q: string): string[] {
 /** A tsquery of prefix terms, all required. Terms hold only letters and digits, so nothing needs quoting. */
 const tsQuery = (terms: string[]) => terms.map((w) => `${w}:*`).join(' & ');
 const matches = (terms: string[]) =>
-  sql`to_tsvector('simple', coalesce(${t.messages.text}, '')) @@ to_tsquery('simple', ${tsQuery(terms)})`;
+  sql`${t.messages.searchVector} @@ to_tsquery('simple', ${tsQuery(terms)})`;
 
 /** Every match in one conversation, oldest first (a conversation's rows are found by its own index). */
 export async function conversationMatches(

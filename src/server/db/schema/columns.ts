@@ -10,3 +10,6 @@ export const workspaceId = () => uuid('workspace_id').notNull();
  * plain btree on such a column also answers `LIKE 'prefix%'`, so no second (text_pattern_ops) index is needed.
  */
 export const bytewiseText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+/** A full-text vector (`tsvector`), read as its text form; the schema only declares it, SQL compares it with `@@`. */
+export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });

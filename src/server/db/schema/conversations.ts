@@ -1,7 +1,7 @@
 /** Conversations, their messages and events, read marks, conversation attributes, canned replies and mentions. */
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { id, createdAt, workspaceId } from './columns';
+import { id, createdAt, tsvector, workspaceId } from './columns';
 import { contacts } from './contacts';
 import { workspaces, members } from './workspaces';
 
@@ -82,12 +82,17 @@ export const messages = pgTable(
     createdAt: createdAt(),
     /** Sent by the business from the WhatsApp Business app on its phone (coexistence echoes), not through Parley. */
     sentFromPhone: boolean('sent_from_phone').notNull().default(false),
+    /**
+     * Addition: the words of the text for full-text search ('simple': no stemming, any language), stored so a
+     * search's check of a message reads the vector instead of parsing its text again. Generated: never written.
+     */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(text, ''))`),
   },
   (t) => [
     index('messages_conversation_idx').on(t.workspaceId, t.conversationId, t.createdAt, t.id),
     uniqueIndex('messages_wa_message_id_uq').on(t.workspaceId, t.waMessageId),
     // Addition: full-text search of message texts and captions ('simple': no stemming, any language).
-    index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', coalesce(${t.text}, ''))`),
+    index('messages_text_search_idx').using('gin', t.searchVector),
     // Addition: a broad search walks the workspace's messages newest first (repositories/message-search.ts).
     index('messages_workspace_created_idx').on(t.workspaceId, t.createdAt, t.id),
   ],
