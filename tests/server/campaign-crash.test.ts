@@ -12,6 +12,7 @@ import { buildApp } from '../../src/server/app';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { TestApp, onPostgres, openTestDatabase, serverProcessEnv, testConfig, type Session } from '../support/server';
+import { allowUsMarketing } from '../support/us-marketing';
 import { startTestSandbox } from '../support/sandbox';
 import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
 import { type ServerProcess, answers, killAllServerProcesses, killHard, startServerProcess } from '../support/server-process';
@@ -104,9 +105,7 @@ describe.skipIf(!onPostgres)('the campaign runner across processes (PostgreSQL)'
     // This process seeds and receives the webhooks; only the children run campaigns.
     await app.parley.services.campaignRunner.stop();
     admin = await ta.newAdmin('Crash Test Shop');
-    // Its customers are US test numbers and its template a marketing one: the US skip (on by default) has a test of
-    // its own (meta-consent-limits.test.ts).
-    expect((await ta.call('PATCH', `/workspace/${admin.workspaceId}/campaign-settings`, { token: admin.token, body: { skipUsMarketing: false } })).statusCode).toBe(200);
+    await allowUsMarketing(ta, admin);
     number = ta.sandbox.addAccount();
     // Parley paces the number at its tier (20/s, as the sandbox is set below): the tests are about crashes, not
     // about 130429s (a pacer at 80/s against a 20/s number made most sends back off and the test slow and flaky).

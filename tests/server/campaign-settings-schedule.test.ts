@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { allowUsMarketing } from '../support/us-marketing';
 import { until } from '../support/until';
 
 let ta: TestApp;
@@ -67,9 +68,7 @@ async function deployRecurring() {
 beforeAll(async () => {
   ta = await buildTestApp();
   admin = await ta.newAdmin('Settings Shop');
-  // Its customers are US test numbers and its template a marketing one: the US skip (on by default) has a test of its
-  // own (meta-consent-limits.test.ts).
-  expect((await ta.call('PATCH', `/workspace/${admin.workspaceId}/campaign-settings`, { token: admin.token, body: { skipUsMarketing: false } })).statusCode).toBe(200);
+  await allowUsMarketing(ta, admin);
   number = ta.sandbox.addAccount();
   const res = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
   expect(res.statusCode).toBe(201);
