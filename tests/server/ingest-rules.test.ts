@@ -501,12 +501,16 @@ describe('statuses', () => {
     expect(await statusOf(id)).toMatchObject({ status: 'delivered', failureReason: null });
   });
 
-  it('retries a recent status for a message not stored yet, up to three attempts; drops an old one', async () => {
+  it('lets a recent status for a message not stored yet wait, longer each time, seven times in all; drops an old one', async () => {
     const p = webhookProcessor(deps());
     const payload = statusPayload(`wamid.not-yet.${Date.now()}`, 'sent');
-    await expect(p.processWebhook(payload, Date.now(), 0)).rejects.toBeInstanceOf(StatusNotYetKnown);
-    await expect(p.processWebhook(payload, Date.now(), 2)).rejects.toThrow('a status arrived for a message that is not stored yet; retried later');
-    await expect(p.processWebhook(payload, Date.now(), 3)).resolves.toBeUndefined();
+    const waited = async (waits: number) => p.processWebhook(payload, Date.now(), waits).then(() => undefined, (err: unknown) => err);
+    const first = await waited(0);
+    expect(first).toBeInstanceOf(StatusNotYetKnown);
+    expect((first as StatusNotYetKnown).afterSeconds).toBe(1);
+    expect(await waited(2)).toMatchObject({ message: 'a status arrived for a message that is not stored yet; retried later', afterSeconds: 4 });
+    expect(await waited(6)).toMatchObject({ afterSeconds: 64 });
+    expect(await waited(7)).toBeUndefined();
     const old = messagesPayload({ statuses: [{ id: `wamid.old.${Date.now()}`, status: 'sent', timestamp: String(Math.floor(Date.now() / 1000) - 121) }] });
     await expect(p.processWebhook(old, Date.now(), 0)).resolves.toBeUndefined();
     const young = messagesPayload({ statuses: [{ id: `wamid.young.${Date.now()}`, status: 'sent', timestamp: String(Math.floor(Date.now() / 1000) - 110) }] });
@@ -525,8 +529,8 @@ describe('statuses', () => {
   it('retries only the delivery whose status waits, and applies the others of the batch', async () => {
     const { id } = await sentMessage();
     const retry = await webhookProcessor(deps()).processDeliveries([
-      { payload: statusPayload(`wamid.not-yet.${Date.now()}`, 'sent'), attempt: 0 },
-      { payload: statusPayload(id, 'delivered'), attempt: 0 },
+      { payload: statusPayload(`wamid.not-yet.${Date.now()}`, 'sent'), waits: 0 },
+      { payload: statusPayload(id, 'delivered'), waits: 0 },
     ] satisfies WebhookDelivery[]);
     expect([...retry.keys()]).toEqual([0]);
     expect((await statusOf(id)).status).toBe('delivered');
@@ -590,8 +594,8 @@ describe('statuses', () => {
     const p = webhookProcessor(deps({ db: failing }));
     const oldUnknown = messagesPayload({ statuses: [{ id: `wamid.old-unknown.${Date.now()}`, status: 'sent', timestamp: String(Math.floor(Date.now() / 1000) - 3600) }] });
     const retry = await p.processDeliveries([
-      { payload: statusPayload(id, 'delivered'), attempt: 5 },
-      { payload: oldUnknown, attempt: 5 },
+      { payload: statusPayload(id, 'delivered'), waits: 5 },
+      { payload: oldUnknown, waits: 5 },
     ]);
     // both statuses were in the failed transaction: both deliveries are retried, even the one about no known message
     expect([...retry.keys()]).toEqual([0, 1]);
@@ -616,7 +620,7 @@ describe('statuses', () => {
       messages: [{ from: c.waId, id: wamid(), timestamp: now(), type: 'text', text: { body: 'nul \u0000 here' } }],
       statuses: [{ id: `wamid.waits.${Date.now()}`, status: 'sent', timestamp: now() }],
     });
-    const retry = await webhookProcessor(deps()).processDeliveries([{ payload, attempt: 0 }]);
+    const retry = await webhookProcessor(deps()).processDeliveries([{ payload, waits: 0 }]);
     expect(retry.size).toBe(1);
     expect(retry.get(0)).not.toBeInstanceOf(StatusNotYetKnown);
     expect(retry.get(0)).toBeInstanceOf(Error);

@@ -314,12 +314,12 @@ describe('statuses', () => {
     const wamid = newWamid();
     const res = await postWebhook(ta, statusUpdate(account.phoneNumberId, wamid, 'delivered'));
     expect(res.statusCode).toBe(200);
-    // The job runs and fails (to be retried) while the message is not stored yet.
+    // The job runs while the message is not stored yet, and queues the delivery again to wait for it.
     await expect
       .poll(
         async () =>
           rowsOf<{ n: number }>(
-            await ta.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'whatsapp.webhook' and data::text like ${`%${wamid}%`} and (state = 'retry' or retry_count > 0)`),
+            await ta.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'whatsapp.webhook' and data::text like ${`%${wamid}%`} and data->>'waits' = '1'`),
           )[0].n,
         { timeout: 10_000, interval: 20 },
       )

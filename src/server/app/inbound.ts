@@ -48,5 +48,8 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
     userIdUpdates(d),
     messageEchoes({ db: d.db, log: d.log, contents: messageContents(d) }),
   ];
-  return createInboundPipeline(d, fields);
+  // A delivery whose status overtook its send waits for it as a job of its own, on its own schedule.
+  const requeue = (delivery: { payload: unknown; receivedAt: number; waits: number }, afterSeconds: number) =>
+    d.jobs.send('whatsapp.webhook', delivery, { startAfter: afterSeconds });
+  return createInboundPipeline({ log: d.log, requeue }, fields);
 }

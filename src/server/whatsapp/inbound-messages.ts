@@ -8,7 +8,7 @@ import * as ch from '../repositories/channel';
 import { type InboundItem, storeInboundBatch } from './inbound-batch';
 import type { MessageContents } from './inbound-contents';
 import type { FieldChange, FieldHandler, InboundHandler, Retries } from './inbound-pipeline';
-import { StatusNotYetKnown, inboundStatuses, statusRetries, timeOf } from './inbound-statuses';
+import { StatusNotYetKnown, inboundStatuses, statusWaitSeconds, timeOf } from './inbound-statuses';
 import { InboundMessage, MessagesValue, StatusUpdate } from './webhook-payload';
 import { customerOf, senderEntry } from './customer-identity';
 import type { CustomerIdentity } from '../repositories/customer-identities';
@@ -201,19 +201,19 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
   /**
    * Messages first (a status may be about a message of the same batch), then statuses. A delivery is retried
    * for a message that failed to store, a status whose transaction failed, or a status waiting for its message
-   * (up to statusRetries attempts).
+   * (as many times as statusWaitSeconds has waits).
    */
   async function handle(changes: FieldChange[]): Promise<Retries> {
     const read = await readChanges(changes);
     const retry = await storeMessages(await itemsOf(await newMessages(read)));
     await applySystemMessages(d.system, read, retry);
-    const attemptOf = new Map(changes.map((c) => [c.index, c.attempt]));
+    const waitsOf = new Map(changes.map((c) => [c.index, c.waits]));
     const list = read.flatMap(({ index, account, statuses: s }) => s.map((x) => ({ index, account, s: x })));
     const results = await statuses.applyStatuses(list);
     results.forEach((known, i) => {
       const { index } = list[i];
       if (known instanceof Error) retry.set(index, known);
-      else if (!known && (attemptOf.get(index) ?? 0) < statusRetries && !retry.has(index)) retry.set(index, new StatusNotYetKnown());
+      else if (!known && (waitsOf.get(index) ?? 0) < statusWaitSeconds.length && !retry.has(index)) retry.set(index, new StatusNotYetKnown(waitsOf.get(index) ?? 0));
     });
     return retry;
   }

@@ -17,11 +17,24 @@ import * as ch from '../repositories/channel';
 import type { StoredItem } from './inbound-batch';
 import { type StatusPricing, WebhookPayload } from './webhook-payload';
 
-/** One webhook delivery as queued: the verified payload, when it arrived, and how many times it was tried. */
+/** One webhook delivery as queued: the verified payload, when it arrived, how many times it waited for a send. */
 export interface WebhookDelivery {
   payload: unknown;
   receivedAt?: number;
-  attempt?: number;
+  waits?: number;
+}
+
+/**
+ * A delivery about something not stored yet (a status that overtook its send): queued again to run after
+ * `afterSeconds`, instead of being retried as a failure on the job's retry delay.
+ */
+export class DeliveryWaits extends Error {
+  constructor(
+    message: string,
+    readonly afterSeconds: number,
+  ) {
+    super(message);
+  }
 }
 
 /** One change of a delivery (`entry[].changes[]`), for the handler of its field. */
@@ -35,8 +48,8 @@ export interface FieldChange {
   value: unknown;
   /** When the delivery reached Parley (epoch ms). */
   receivedAt: number;
-  /** How many times the delivery was tried before (the job's retry count). */
-  attempt: number;
+  /** How many times the delivery was put back to wait for a send it reports on (a status that overtook it). */
+  waits: number;
 }
 
 /** The deliveries to retry, by index, with the error to retry each with. */
@@ -129,6 +142,11 @@ export function eachAccountChange<S extends z.ZodType<NumberValue>>(
 
 interface PipelineDeps {
   log: Pick<FastifyBaseLogger, 'warn' | 'debug'>;
+  /**
+   * Queues a delivery again to run after a delay (the `whatsapp.webhook` job with startAfter). Without it, a
+   * delivery waiting for a send is retried as a failure, on the job's retry delay.
+   */
+  requeue?: (delivery: Required<WebhookDelivery>, afterSeconds: number) => Promise<unknown>;
 }
 
 /** The changes of a batch of deliveries by field, in delivery order; what no handler takes is logged. */
@@ -149,7 +167,7 @@ function changesByField(d: PipelineDeps, fields: Set<string>, deliveries: Webhoo
           continue;
         }
         const list = byField.get(change.field) ?? [];
-        list.push({ index, wabaId: entry.id, at, value: change.value, receivedAt, attempt: delivery.attempt ?? 0 });
+        list.push({ index, wabaId: entry.id, at, value: change.value, receivedAt, waits: delivery.waits ?? 0 });
         byField.set(change.field, list);
       }
     }
@@ -181,19 +199,35 @@ export function createInboundPipeline(d: PipelineDeps, handlers: FieldHandler[])
   return {
     processDeliveries,
     /** One delivery; throws when it should be retried (see processDeliveries). */
-    async processWebhook(payload: unknown, receivedAt = Date.now(), attempt = 0): Promise<void> {
-      const retry = await processDeliveries([{ payload, receivedAt, attempt }]);
+    async processWebhook(payload: unknown, receivedAt = Date.now(), waits = 0): Promise<void> {
+      const retry = await processDeliveries([{ payload, receivedAt, waits }]);
       if (retry.size > 0) throw retry.get(0);
     },
     /**
      * The `whatsapp.webhook` batch job: a burst of deliveries is stored a batch per transaction; answers the jobs
-     * that must be retried (job id -> error), the others count as done.
+     * that must be retried (job id -> error), the others count as done. A delivery that waits (DeliveryWaits) is
+     * queued again after its wait and counts as done.
      */
     async processWebhookBatch(
-      jobs: { data: { payload: unknown; receivedAt?: number }; job: { id: string; retryCount: number } }[],
+      jobs: { data: { payload: unknown; receivedAt?: number; waits?: number }; job: { id: string } }[],
     ): Promise<Map<string, unknown>> {
-      const retry = await processDeliveries(jobs.map(({ data, job }) => ({ ...data, attempt: job.retryCount })));
-      return new Map([...retry].map(([index, err]) => [jobs[index].job.id, err]));
+      const deliveries = jobs.map(({ data }) => ({ payload: data.payload, receivedAt: data.receivedAt ?? Date.now(), waits: data.waits ?? 0 }));
+      const retry = await processDeliveries(deliveries);
+      const failed = new Map<string, unknown>();
+      for (const [index, err] of retry) {
+        const delivery = deliveries[index];
+        if (err instanceof DeliveryWaits && d.requeue) {
+          try {
+            await d.requeue({ ...delivery, waits: delivery.waits + 1 }, err.afterSeconds);
+            continue;
+          } catch (requeueErr) {
+            failed.set(jobs[index].job.id, requeueErr);
+            continue;
+          }
+        }
+        failed.set(jobs[index].job.id, err);
+      }
+      return failed;
     },
   };
 }

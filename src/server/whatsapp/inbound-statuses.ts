@@ -8,19 +8,24 @@ import * as ch from '../repositories/channel';
 import * as conv from '../repositories/conversations';
 import { appendEvents, type NewEvent } from '../repositories/event-log';
 import { failureReasonOf } from './failure-reasons';
-import type { AppliedStatus, InboundHandler } from './inbound-pipeline';
+import { type AppliedStatus, DeliveryWaits, type InboundHandler } from './inbound-pipeline';
 import type { StatusUpdate } from './webhook-payload';
 
 /**
  * A status can overtake the send it is about: Meta (or the sandbox) may deliver `sent` before the send's answer
- * has been stored. A status for an unknown wamid younger than this is retried by the job instead of dropped.
+ * has been stored. A status for an unknown wamid younger than this waits for it instead of being dropped.
  */
 const statusGraceMs = 120_000;
-/** How many times a delivery is retried for such a status (pg-boss backs off: about 35 s in all by default). */
-export const statusRetries = 3;
-export class StatusNotYetKnown extends Error {
-  constructor() {
-    super('a status arrived for a message that is not stored yet; retried later');
+/**
+ * How long a delivery with such a status waits before its next try, by how many times it waited already (about
+ * two minutes in all, the grace). Its own schedule, not the job's retry delay: a busy server can take seconds to
+ * store a send's answer, and a status dropped then is lost for good.
+ */
+export const statusWaitSeconds = [1, 2, 4, 8, 16, 32, 64];
+export class StatusNotYetKnown extends DeliveryWaits {
+  /** `waits`: how many times its delivery waited already. */
+  constructor(waits: number) {
+    super('a status arrived for a message that is not stored yet; retried later', statusWaitSeconds[Math.min(waits, statusWaitSeconds.length - 1)]);
   }
 }
 

@@ -9,7 +9,7 @@ export const whatsappJobs = {
    * One verified WhatsApp webhook delivery (the inbound pipeline: inbound-pipeline.ts); idempotent by wamid.
    * Taken in batches: a burst of deliveries is stored a batch per transaction.
    */
-  'whatsapp.webhook': defineJob(z.object({ payload: z.unknown(), receivedAt: z.number().optional() }), {
+  'whatsapp.webhook': defineJob(z.object({ payload: z.unknown(), receivedAt: z.number().optional(), waits: z.number().int().min(0).optional() }), {
     retryLimit: 8,
     concurrency: 2,
     batchSize: 100,
