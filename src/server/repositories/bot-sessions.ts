@@ -2,6 +2,7 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
+import { messageColumns } from './messages';
 
 export type BotSessionRow = typeof t.botSessions.$inferSelect;
 export type ConversationRow = typeof t.conversations.$inferSelect;
@@ -134,7 +135,7 @@ export async function memberUids(ex: Executor, workspaceId: string, memberIds: s
 /** The customer's messages of a conversation after `after` up to `upTo`, oldest first. */
 export async function inboundBetween(ex: Executor, workspaceId: string, conversationId: string, after: Date | null, upTo: Date) {
   return ex
-    .select()
+    .select(messageColumns)
     .from(t.messages)
     .where(
       and(

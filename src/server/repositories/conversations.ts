@@ -6,11 +6,11 @@ import type { ConversationEventData } from '../../shared/schemas/entities';
 import type { z } from 'zod';
 import { afterCursor, decodeCursor, iso, isUuid, isoOrNull, pageLimit, toPage, type Page, type PageRequest } from './pagination';
 import { toContact } from './resources';
+import { messageColumns, type MessageRow } from './messages';
 import { searchCondition } from './contact-search';
 import { defaultCountryOf } from './workspaces';
 
 export type ConversationRow = typeof t.conversations.$inferSelect;
-export type MessageRow = typeof t.messages.$inferSelect;
 
 export const toConversation = (r: ConversationRow): Conversation => ({
   id: r.id,
@@ -193,7 +193,7 @@ export async function eventsOf(ex: Executor, workspaceId: string, conversationId
 export async function messagesOf(ex: Executor, workspaceId: string, conversationId: string, limit = 500): Promise<Message[]> {
   const m = t.messages;
   const rows = await ex
-    .select()
+    .select(messageColumns)
     .from(m)
     .where(and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId)))
     .orderBy(desc(m.createdAt), desc(m.id))
@@ -272,7 +272,7 @@ export async function messagesPage(
     before = sql`(${m.createdAt}, ${m.id}) < (select a.created_at, a.id from ${anchor.as('a')})`;
   }
   const rows = await ex
-    .select()
+    .select(messageColumns)
     .from(m)
     .where(
       and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), afterCursor(m.createdAt, m.id, req.cursor), before),

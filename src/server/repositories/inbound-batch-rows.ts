@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { ContactRow } from './contacts';
-import type { MessageRow } from './messages';
+import { messageColumns, type MessageRow } from './messages';
 
 /**
  * Set-based versions of the channel's inbound steps (contacts.ts, messages.ts), for a batch of webhook deliveries
@@ -119,7 +119,7 @@ export async function insertMessages(ex: Executor, values: (typeof t.messages.$i
                created_at timestamptz, sent_from_phone boolean)`,
     )
     .onConflictDoNothing({ target: [t.messages.workspaceId, t.messages.waMessageId] })
-    .returning();
+    .returning(messageColumns);
 }
 
 /** Sets the activity times of conversations the caller holds locked (the caller computes them: times never move backwards). */

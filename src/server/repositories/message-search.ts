@@ -8,6 +8,7 @@ import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { Message } from '../../shared';
 import { toMessage } from './conversations';
+import { messageColumns } from './messages';
 import { afterCursor, toPage, type Page } from './pagination';
 
 /** The words of a query as the index knows them (letters and digits, lowercased), at most 8. */
@@ -75,7 +76,7 @@ export async function workspaceMatches(
   if (matched.length === 0) return { items: [], nextCursor: null };
   const selective = matched.length <= SELECTIVE_SEARCH_MESSAGES;
   const rows = await ex
-    .select({ message: m, contact: { id: ct.id, name: ct.name, phoneNumber: ct.phoneNumber } })
+    .select({ message: messageColumns, contact: { id: ct.id, name: ct.name, phoneNumber: ct.phoneNumber } })
     .from(m)
     .innerJoin(cv, and(eq(cv.workspaceId, m.workspaceId), eq(cv.id, m.conversationId)))
     .innerJoin(ct, and(eq(ct.workspaceId, cv.workspaceId), eq(ct.id, cv.contactId)))

@@ -1,15 +1,20 @@
 /**
  * SQL of `messages` by wamid or id, inserts and delivery statuses.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 
-export type MessageRow = typeof t.messages.$inferSelect;
+// Every column but the stored search vector: only the search reads it, and a whole-row read would carry it
+// through every message list, status and insert for nothing.
+const { searchVector: _searchVector, ...messageColumnsOnly } = getTableColumns(t.messages);
+/** What a whole-message read selects and a write returns. */
+export const messageColumns = messageColumnsOnly;
+export type MessageRow = Omit<typeof t.messages.$inferSelect, 'searchVector'>;
 
 export async function messageById(ex: Executor, workspaceId: string, id: string): Promise<MessageRow | null> {
   const [row] = await ex
-    .select()
+    .select(messageColumns)
     .from(t.messages)
     .where(and(eq(t.messages.workspaceId, workspaceId), eq(t.messages.id, id)))
     .limit(1);
@@ -20,7 +25,7 @@ export async function messageById(ex: Executor, workspaceId: string, id: string)
 export async function latestInbound(ex: Executor, workspaceId: string, conversationId: string): Promise<MessageRow | null> {
   const m = t.messages;
   const [row] = await ex
-    .select()
+    .select(messageColumns)
     .from(m)
     .where(and(eq(m.workspaceId, workspaceId), eq(m.conversationId, conversationId), eq(m.creator, 'user'), sql`${m.waMessageId} is not null`))
     .orderBy(desc(m.createdAt), desc(m.id))
@@ -48,6 +53,6 @@ export async function applyStatus(
     .update(m)
     .set({ status, failureReason: status === 'failed' ? failureReason : null })
     .where(and(eq(m.workspaceId, workspaceId), eq(m.waMessageId, wamid), sql`${rank} < ${statusRank[status]}`))
-    .returning();
+    .returning(messageColumns);
   return row ?? null;
 }

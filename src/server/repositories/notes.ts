@@ -4,6 +4,7 @@ import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { Mention } from '../../shared/schemas/agent-tools';
 import { toMessage } from './conversations';
+import { messageColumns, type MessageRow } from './messages';
 import { afterCursor, iso, isoOrNull, toPage, type Page } from './pagination';
 
 export async function insertNote(ex: Executor, values: { workspaceId: string; conversationId: string; memberId: string; text: string }) {
@@ -11,7 +12,7 @@ export async function insertNote(ex: Executor, values: { workspaceId: string; co
     .insert(t.messages)
     // A note has no wamid and no delivery: `sent` only says it is stored as written.
     .values({ ...values, type: 'note', creator: 'agent', status: 'sent' })
-    .returning();
+    .returning(messageColumns);
   return row;
 }
 
@@ -36,13 +37,13 @@ export async function insertMentions(
 
 const mentionColumns = {
   mention: t.messageMentions,
-  message: t.messages,
+  message: messageColumns,
   contact: { id: t.contacts.id, name: t.contacts.name, phoneNumber: t.contacts.phoneNumber },
 };
 
 type MentionJoinRow = {
   mention: typeof t.messageMentions.$inferSelect;
-  message: typeof t.messages.$inferSelect;
+  message: MessageRow;
   contact: { id: string; name: string | null; phoneNumber: string | null };
 };
 
