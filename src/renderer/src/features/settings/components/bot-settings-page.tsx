@@ -3,15 +3,14 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { type BotSettings, BotSettingsBody } from '@shared/schemas/bot-canvas';
-import { Button } from '../../../components/ui/button';
-import { Card, CardHeader } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { QueryList } from '../../../components/ui/query-list';
 import { errorText } from '../../../lib/api-client';
-import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
+import { useWorkspaceId } from '../../../lib/queries/session';
 import { useBotSettings } from '../api/get-bot-settings';
 import { useUpdateBotSettings } from '../api/update-bot-settings';
+import { SettingsFormCard } from './settings-form-card';
 import { SettingsPage } from './settings-page';
 
 /** The field as typed: empty means the server's default sender; anything else is checked by the shared schema. */
@@ -39,7 +38,6 @@ export function BotSettingsPage() {
 }
 
 function SettingsCard({ workspaceId, settings }: { workspaceId: string; settings: BotSettings }) {
-  const isAdmin = useIsAdmin();
   const save = useUpdateBotSettings(workspaceId);
   const form = useForm<FormValues>({ resolver: zodResolver(SettingsForm), values: toForm(settings), mode: 'onTouched' });
   const { errors, isDirty } = form.formState;
@@ -56,28 +54,16 @@ function SettingsCard({ workspaceId, settings }: { workspaceId: string; settings
     ),
   );
   return (
-    <Card>
-      <CardHeader title="E-mail sender" description={isAdmin ? undefined : 'Only an admin can change these settings.'} />
-      <form noValidate onSubmit={onSubmit}>
-        <fieldset disabled={!isAdmin} className="flex flex-col gap-4 px-5 py-5">
-          <FormField
-            label="From address of bot e-mails"
-            optional
-            error={errors.emailFrom?.message}
-            hint="Use an address your mail relay accepts for this server. Leave empty to use the server's default sender (SMTP_FROM)."
-            className="max-w-xl"
-          >
-            <Input type="text" autoComplete="off" placeholder="Bakery <bots@bakery.com>" {...form.register('emailFrom')} />
-          </FormField>
-          {isAdmin && (
-            <div>
-              <Button type="submit" disabled={!isDirty} loading={save.isPending}>
-                Save
-              </Button>
-            </div>
-          )}
-        </fieldset>
-      </form>
-    </Card>
+    <SettingsFormCard title="E-mail sender" onSubmit={onSubmit} isDirty={isDirty} saving={save.isPending}>
+      <FormField
+        label="From address of bot e-mails"
+        optional
+        error={errors.emailFrom?.message}
+        hint="Use an address your mail relay accepts for this server. Leave empty to use the server's default sender (SMTP_FROM)."
+        className="max-w-xl"
+      >
+        <Input type="text" autoComplete="off" placeholder="Bakery <bots@bakery.com>" {...form.register('emailFrom')} />
+      </FormField>
+    </SettingsFormCard>
   );
 }

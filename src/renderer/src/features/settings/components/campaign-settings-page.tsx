@@ -5,8 +5,6 @@ import { toast } from 'sonner';
 import { z } from 'zod';
 import type { CampaignSettings } from '@shared/schemas/entities';
 import { CampaignSettingsBody } from '@shared/schemas/requests';
-import { Button } from '../../../components/ui/button';
-import { Card, CardHeader } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
@@ -15,6 +13,7 @@ import { errorText } from '../../../lib/api-client';
 import { useIsAdmin, useWorkspaceId } from '../../../lib/queries/session';
 import { useCampaignSettings } from '../api/get-campaign-settings';
 import { useUpdateCampaignSettings } from '../api/update-campaign-settings';
+import { SettingsFormCard } from './settings-form-card';
 import { SettingsPage } from './settings-page';
 
 /** The words everyone may use to opt out (the server always honours them; the workspace adds its own). */
@@ -83,70 +82,55 @@ function SettingsCard({ workspaceId, settings }: { workspaceId: string; settings
   );
 
   return (
-    <Card>
-      <CardHeader
-        title="Opt-out, time zone and US marketing"
-        description={isAdmin ? undefined : 'Only an admin can change these settings.'}
-      />
-      <form noValidate onSubmit={onSubmit}>
-        <fieldset disabled={!isAdmin} className="flex flex-col gap-4 px-5 py-5">
-          <FormField
-            label="Opt-out keywords"
-            optional
-            error={errors.optOutKeywords?.message}
-            hint={`Separated by commas. A message that is only one of these (any case) opts the customer out of campaigns, as ${builtInKeywords.join(' and ')} always do; START opts back in.`}
-            className="max-w-xl"
-          >
-            <Input placeholder="ARRET, BAJA" {...form.register('optOutKeywords')} />
-          </FormField>
-          <FormField
-            label="Opt-out confirmation"
-            optional
-            error={errors.optOutConfirmation?.message}
-            hint="Sent to a customer who just opted out. Leave empty to send nothing."
-            className="max-w-xl"
-          >
-            <Textarea rows={3} placeholder="You will not receive campaigns from us any more. Reply START to subscribe again." {...form.register('optOutConfirmation')} />
-          </FormField>
-          <FormField
-            label="Workspace time zone"
-            error={errors.timeZone?.message}
-            hint="Send windows use each customer's own time zone (a timeZone attribute, else the phone number's area); this one when neither tells."
-            className="max-w-sm"
-          >
-            <Input list="campaign-time-zones" autoComplete="off" placeholder="Europe/Paris" {...form.register('timeZone')} />
-          </FormField>
-          <div className="flex max-w-xl items-start justify-between gap-4">
-            <div>
-              <label htmlFor="skip-us-marketing" className="text-[13px] font-medium text-fg">
-                Skip marketing templates to US numbers
-              </label>
-              <p id="skip-us-marketing-hint" className="text-[12px] text-fg-muted">
-                WhatsApp refuses every marketing template to a US number (error 131049). Skipped recipients are logged as capped, never sent. Turn off only if Meta lifts the rule.
-              </p>
-            </div>
-            <Controller
-              control={form.control}
-              name="skipUsMarketing"
-              render={({ field }) => (
-                <Switch id="skip-us-marketing" aria-describedby="skip-us-marketing-hint" checked={field.value} onCheckedChange={field.onChange} onBlur={field.onBlur} disabled={!isAdmin} />
-              )}
-            />
-          </div>
-          <datalist id="campaign-time-zones">
-            {zones.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-          {isAdmin && (
-            <div>
-              <Button type="submit" disabled={!isDirty} loading={save.isPending}>
-                Save
-              </Button>
-            </div>
+    <SettingsFormCard title="Opt-out, time zone and US marketing" onSubmit={onSubmit} isDirty={isDirty} saving={save.isPending}>
+      <FormField
+        label="Opt-out keywords"
+        optional
+        error={errors.optOutKeywords?.message}
+        hint={`Separated by commas. A message that is only one of these (any case) opts the customer out of campaigns, as ${builtInKeywords.join(' and ')} always do; START opts back in.`}
+        className="max-w-xl"
+      >
+        <Input placeholder="ARRET, BAJA" {...form.register('optOutKeywords')} />
+      </FormField>
+      <FormField
+        label="Opt-out confirmation"
+        optional
+        error={errors.optOutConfirmation?.message}
+        hint="Sent to a customer who just opted out. Leave empty to send nothing."
+        className="max-w-xl"
+      >
+        <Textarea rows={3} placeholder="You will not receive campaigns from us any more. Reply START to subscribe again." {...form.register('optOutConfirmation')} />
+      </FormField>
+      <FormField
+        label="Workspace time zone"
+        error={errors.timeZone?.message}
+        hint="Send windows use each customer's own time zone (a timeZone attribute, else the phone number's area); this one when neither tells."
+        className="max-w-sm"
+      >
+        <Input list="campaign-time-zones" autoComplete="off" placeholder="Europe/Paris" {...form.register('timeZone')} />
+      </FormField>
+      <div className="flex max-w-xl items-start justify-between gap-4">
+        <div>
+          <label htmlFor="skip-us-marketing" className="text-[13px] font-medium text-fg">
+            Skip marketing templates to US numbers
+          </label>
+          <p id="skip-us-marketing-hint" className="text-[12px] text-fg-muted">
+            WhatsApp refuses every marketing template to a US number (error 131049). Skipped recipients are logged as capped, never sent. Turn off only if Meta lifts the rule.
+          </p>
+        </div>
+        <Controller
+          control={form.control}
+          name="skipUsMarketing"
+          render={({ field }) => (
+            <Switch id="skip-us-marketing" aria-describedby="skip-us-marketing-hint" checked={field.value} onCheckedChange={field.onChange} onBlur={field.onBlur} disabled={!isAdmin} />
           )}
-        </fieldset>
-      </form>
-    </Card>
+        />
+      </div>
+      <datalist id="campaign-time-zones">
+        {zones.map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
+    </SettingsFormCard>
   );
 }
