@@ -34,6 +34,8 @@ export async function restore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, o
     throw new OpsError('Restore needs PostgreSQL: set DATABASE_URL to the new, empty database to restore into (backups are made of PostgreSQL databases).');
   }
   const env = pgEnvironment(databaseUrl);
+  // Without a database name pg_restore would print the dump as SQL instead of restoring it.
+  if (!env.PGDATABASE) throw new OpsError('DATABASE_URL names no database (postgres://user@host:5432/database): name the new, empty one to restore into');
   const fromDir = path.resolve(opts.fromDir);
   const manifest = await verifiedManifest(fromDir);
   const shipped = shippedMigrations().length;
@@ -60,7 +62,7 @@ export async function restore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, o
   await runProgram({
     program: opts.pgRestore ?? 'pg_restore',
     // Owners and grants of the old server need not exist here: the restoring user owns everything.
-    args: ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${env.PGDATABASE ?? ''}`, path.join(fromDir, backupEntries.database)],
+    args: ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${env.PGDATABASE}`, path.join(fromDir, backupEntries.database)],
     env,
     failure: `pg_restore could not restore into ${describeDatabase(databaseUrl)} (the database was left as it was)`,
   });
