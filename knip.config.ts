@@ -33,6 +33,10 @@ const config: KnipConfig = {
     'scripts/test.mjs!',
     'scripts/check-engines.mjs!',
     'scripts/build/check-release.ts!',
+    // The operator's backup and restore (docs/operations.md), until the server's command line carries them.
+    'scripts/ops.ts!',
+    // npm run report:citus (docs/citus-readiness.md).
+    'scripts/citus-readiness.ts!',
     'resources/generate-icons.mjs!',
     // npm run bench: run.ts loads every module of tests/bench by path except lib-*.ts and types.ts.
     'tests/bench/*.ts',
