@@ -9,7 +9,8 @@
 
 /** Top to bottom. Each entry: a name and the paths (relative to src/server) that belong to it. */
 const serverLayers = [
-  { name: 'the composition root', paths: ['app/', 'app\\.ts$', 'index\\.ts$'] },
+  // cli/ is the production command line (serve, migrate, doctor): it builds the app as index.ts does.
+  { name: 'the composition root', paths: ['app/', 'app\\.ts$', 'index\\.ts$', 'cli/'] },
   { name: 'routes', paths: ['routes/', 'http/'] },
   { name: 'auth', paths: ['auth/'] },
   // automation/ is the admin side of both canvases (bots and campaigns): it builds on the bot engine's admin and preview.
