@@ -58,7 +58,6 @@ describe('the production bundle', () => {
 
   it(`serves the REST contract from a read-only copy ${user}, writing only to PARLEY_DATA_DIR`, async () => {
     const db = onPostgres ? await openTestDatabase({ migrate: false }) : undefined;
-    await db?.database.close();
     const dataDir = layout.dataDir();
     const server = await serveBundle(layout, { ...productionEnv(), PARLEY_DATA_DIR: dataDir, DATABASE_URL: db?.url });
     try {
@@ -104,7 +103,6 @@ describe('the production bundle', () => {
   it.runIf(onPostgres)('migrate run twice at once on PostgreSQL migrates once, with no error', async () => {
     const db = await openTestDatabase({ migrate: false });
     try {
-      await db.database.close();
       const env = { ...productionEnv(), DATABASE_URL: db.url };
       const runs = [runBundle(layout, ['migrate'], env), runBundle(layout, ['migrate'], env)];
       expect(await Promise.all(runs.map((r) => r.exited))).toEqual([0, 0]);
