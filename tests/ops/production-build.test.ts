@@ -1,7 +1,7 @@
 /**
  * The production build as an operator runs it: `npm run build:server`, then `node dist/server/server.js` from a
  * read-only copy holding only the production packages, as a non-root user, with NODE_ENV=production. A contract
- * probe signs up and walks the REST calls of the spec; `migrate` run twice at once migrates once; `doctor` and
+ * probe signs up, imports a CSV (a durable job and the reader thread) and walks the REST calls of the spec; `migrate` run twice at once migrates once; `doctor` and
  * `serve` say in words what is missing. PostgreSQL when DATABASE_URL is set, else PGlite.
  */
 import fs from 'node:fs';
@@ -11,7 +11,9 @@ import { routes } from '../../src/shared/api/routes';
 import { shippedMigrations } from '../../src/server/db/client';
 import { signInWithPassword } from '../../scripts/lib/identity-rest';
 import { asRoot, buildProductionLayout, bundleImports, type Layout, repoRoot, runBundle, serveBundle } from '../support/production-bundle';
+import { multipartBody } from '../support/multipart';
 import { emulatorHost, markEmailVerified, onPostgres, openTestDatabase } from '../support/server';
+import { until } from '../support/until';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -47,6 +49,29 @@ async function call(baseUrl: string, method: string, url: string, token?: string
   return { status: res.status, json: (text ? JSON.parse(text) : undefined) as unknown, text };
 }
 
+/** A CSV import through the bundle: the upload, the durable job and the reader thread; answers the contacts' names. */
+async function importContacts(baseUrl: string, token: string, workspaceId: string): Promise<string[]> {
+  const csv = 'phone,name\n+14155550181,Ann Bundle\n+14155550182,Ben Bundle\n';
+  const { payload, headers } = multipartBody({ fileName: 'contacts.csv', mimeType: 'text/csv', content: csv });
+  const upload = await fetch(`${baseUrl}/import-history/upload`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: new Blob([new Uint8Array(payload)]) });
+  expect(upload.status).toBe(201);
+  const { fileUrl } = routes.uploadImportFile.response.parse(await upload.json());
+  const columnAttributeMap = [
+    { columnName: 'phone', attribute: 'phoneNumber' },
+    { columnName: 'name', attribute: 'name' },
+  ];
+  const started = await call(baseUrl, 'POST', '/import-history', token, { fileName: 'contacts.csv', fileUrl, workspaceId, columnAttributeMap });
+  expect(started.status, started.text).toBe(201);
+  await until(async () => {
+    const history = await call(baseUrl, 'GET', `/workspace/${workspaceId}/import-history`, token);
+    const entries = routes.listImportHistory.response.parse(history.json).items;
+    if (entries.some((e) => e.status === 'failed')) throw new Error(`the import failed: ${history.text}`);
+    return entries.some((e) => e.status === 'completed');
+  }, 60_000);
+  const contacts = await call(baseUrl, 'GET', `/workspace/${workspaceId}/contacts`, token);
+  return routes.listContacts.response.parse(contacts.json).items.map((c) => c.name ?? '').sort();
+}
+
 describe('the production bundle', () => {
   it('imports at run time only packages that are runtime dependencies of package.json', () => {
     const imported = [...bundleImports(path.join(repoRoot, 'dist/server'))].sort();
@@ -71,6 +96,7 @@ describe('the production bundle', () => {
       const member = routes.signUp.response.parse(signUp.json);
       await markEmailVerified(member.uid);
       const { idToken } = await signInWithPassword(emulatorHost(), email, password);
+      expect(await importContacts(server.baseUrl, idToken, member.currentWorkspaceId!)).toEqual(['Ann Bundle', 'Ben Bundle']);
 
       const created = await call(server.baseUrl, 'POST', '/workspace', idToken, { name: 'Bundle Bakery North' });
       expect(created.status, created.text).toBe(201);
