@@ -1,8 +1,9 @@
 /**
  * The production build as an operator runs it: `npm run build:server`, then `node dist/server/server.js` from a
  * read-only copy holding only the production packages, as a non-root user, with NODE_ENV=production. A contract
- * probe signs up, imports a CSV (a durable job and the reader thread) and walks the REST calls of the spec; `migrate` run twice at once migrates once; `doctor` and
- * `serve` say in words what is missing. PostgreSQL when DATABASE_URL is set, else PGlite.
+ * probe signs up, imports a CSV (a durable job and the reader thread) and walks the REST calls of the spec;
+ * `migrate` run twice at once migrates once; `doctor` and `serve` say in words what is missing. PostgreSQL when
+ * DATABASE_URL is set, else PGlite.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -31,6 +31,17 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A network error in words: the common codes said plainly, anything else as the error says it. */
+function networkError(err: unknown): string {
+  // drizzle wraps a driver's error in "Failed query: ..." with the driver's as its cause.
+  const cause = (err as { cause?: unknown }).cause ?? err;
+  const { code, message } = cause as { code?: string; message: string };
+  if (code === 'ECONNREFUSED') return 'nothing accepts connections there (connection refused)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'the host cannot be reached from here';
+  return message;
+}
+
 /** host:port/database of a PostgreSQL URL, without its user name or password. */
 function databaseLabel(url: string): string {
   try {
@@ -63,7 +74,7 @@ async function databaseCheck(config: Config): Promise<CheckResult> {
     }
     return ok(`PostgreSQL at ${label} is reachable and all ${shipped} migrations are applied.`);
   } catch (err) {
-    return fail(`cannot reach PostgreSQL at ${label}: ${(err as Error).message}. Check DATABASE_URL, the network and the credentials.`);
+    return fail(`cannot reach PostgreSQL at ${label}: ${networkError(err)}. Check DATABASE_URL, the network and the credentials.`);
   } finally {
     void database?.close().catch(() => undefined);
   }
@@ -129,7 +140,7 @@ async function smtpCheck(config: Config): Promise<CheckResult> {
     await connects(url.hostname, port, 5_000);
     return ok(`the SMTP server at ${where} accepts connections (doctor neither signs in nor sends).`);
   } catch (err) {
-    return fail(`cannot connect to the SMTP server at ${where}: ${(err as Error).message}.`);
+    return fail(`cannot connect to the SMTP server at ${where}: ${networkError(err)}.`);
   }
 }
 
