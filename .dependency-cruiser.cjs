@@ -9,9 +9,10 @@
 
 /** Top to bottom. Each entry: a name and the paths (relative to src/server) that belong to it. */
 const serverLayers = [
-  // The command line (serve, migrate, backup, restore, …): it starts the composition root or an operation.
-  { name: 'the command line', paths: ['cli/'] },
-  { name: 'the composition root', paths: ['app/', 'app\\.ts$', 'index\\.ts$'] },
+  // The command line (serve, migrate, doctor, backup, restore; index.ts is `serve`): it starts the composition
+  // root or an operation.
+  { name: 'the command line', paths: ['cli/', 'index\\.ts$'] },
+  { name: 'the composition root', paths: ['app/', 'app\\.ts$'] },
   // The operator's tasks (backup, restore): on the infrastructure alone.
   { name: 'operations', paths: ['ops/'] },
   { name: 'routes', paths: ['routes/', 'http/'] },

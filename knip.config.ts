@@ -26,6 +26,9 @@ const config: KnipConfig = {
     // The server (`npm run server`) and its import reader thread, which chunk-reader.ts starts by path.
     'src/server/index.ts!',
     'src/server/imports/chunk-reader-worker.{mjs,ts}!',
+    // The production command line (`parley-server`, bundled by `npm run build:server`) and that build.
+    'src/server/cli/main.ts!',
+    'scripts/build/server-bundle.ts!',
     // The sandbox standing in for Meta (`npm run sandbox`).
     'src/sandbox/cli.ts!',
     // Scripts run by hand, by npm or by the release workflow (scripts/build/check-release.ts).
@@ -33,8 +36,6 @@ const config: KnipConfig = {
     'scripts/test.mjs!',
     'scripts/check-engines.mjs!',
     'scripts/build/check-release.ts!',
-    // The operator's backup and restore (docs/operations.md), until the server's command line carries them.
-    'scripts/ops.ts!',
     // npm run report:citus (docs/citus-readiness.md).
     'scripts/citus-readiness.ts!',
     'resources/generate-icons.mjs!',

@@ -123,3 +123,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
 }
+
+/**
+ * With NODE_ENV=production the server refuses to start without the secrets a business cannot run without; each
+ * problem is a sentence for the operator. Development and tests (any other NODE_ENV) start without them.
+ */
+export function productionConfigProblems(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (!config.whatsappAppSecret) {
+    problems.push('WHATSAPP_APP_SECRET is not set: without the Meta app secret no webhook can be checked, so no message or status from WhatsApp would be accepted.');
+  }
+  if (!config.secretsKey) {
+    problems.push('SECRETS_KEY is not set: without it no WhatsApp number can be connected (access tokens are stored encrypted with it).');
+  }
+  return problems;
+}

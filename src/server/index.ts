@@ -1,27 +1,7 @@
-/** Starts the server: configuration from the environment, listen, and a graceful stop on SIGTERM/SIGINT. */
-import { loadConfig } from './config';
-import { buildApp } from './app';
+/**
+ * `npm run server` (under tsx, from a checkout): the `serve` command of the command line (cli/main.ts), which
+ * the production bundle runs as `node dist/server/server.js serve`.
+ */
+import { serve } from './cli/serve-command';
 
-const config = loadConfig();
-const app = await buildApp({ config });
-
-let stopping = false;
-async function stop(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  app.log.info({ signal }, 'stopping: draining in-flight requests');
-  // close() stops accepting connections, answers 503 to new requests on kept-alive ones, and waits for
-  // in-flight requests before resolving.
-  const timer = setTimeout(() => {
-    app.log.error('drain timed out after 25 s; exiting');
-    process.exit(1);
-  }, 25_000);
-  timer.unref();
-  await app.close();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));
-
-await app.listen({ port: config.port, host: config.host });
-app.log.info({ docs: `${config.publicUrl}/docs`, database: app.parley.db.kind }, 'Parley server ready');
+process.exit(await serve(process.argv.slice(2)));

@@ -170,7 +170,7 @@ describe('backup and restore refusals that need no database', () => {
     const out = path.join(scratch(), 'never');
     const env: NodeJS.ProcessEnv = { ...process.env, PARLEY_DATA_DIR: scratch() };
     delete env.DATABASE_URL;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', 'backup', '--out', out], { cwd: root, env, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', 'backup', '--out', out], { cwd: root, env, encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('Backups need PostgreSQL: DATABASE_URL is not set');
     expect(fs.existsSync(out)).toBe(false);
@@ -205,7 +205,7 @@ describe('backup and restore refusals that need no database', () => {
   });
 
   it('prints its usage for a missing folder', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', 'restore'], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', 'restore'], { cwd: root, encoding: 'utf8' });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('usage: restore --from DIR');
   });

@@ -35,6 +35,8 @@ export interface AppOptions {
   logger?: boolean | object;
   /** Durable jobs: tests list extra jobs (defaults to the product's, app/jobs.ts) and shorten the stop wait. */
   jobs?: { definitions?: JobMap; stopTimeoutMs?: number };
+  /** What this process runs: HTTP and job workers (all, the default), HTTP only (no-jobs), or job workers only. */
+  mode?: 'all' | 'no-jobs' | 'jobs-only';
 }
 
 declare module 'fastify' {

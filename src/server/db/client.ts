@@ -23,15 +23,27 @@ export interface Database {
   raw: RawDatabase;
   /** Runs fn in one transaction. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
-  /** Applies the migrations of `migrationsFolder` (another folder: tests that migrate step by step). */
-  migrate(folder?: string): Promise<void>;
+  /**
+   * Applies the migrations of `migrationsFolder` (another folder: tests that migrate step by step) and answers how
+   * many it applied. On PostgreSQL under an advisory lock: processes starting together migrate once, one at a time.
+   */
+  migrate(folder?: string): Promise<number>;
+  /** How many migrations the database records as applied (0 before the first). */
+  appliedMigrationCount(): Promise<number>;
   /** Whether every migration shipped with this build has been applied. */
   migrationsApplied(): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
+/**
+ * Beside this module: src/server/db/migrations from a checkout, dist/server/migrations in the production bundle
+ * (scripts/build/server-bundle.ts copies the folder there, next to server.js).
+ */
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** The session advisory lock key migrators take on PostgreSQL ("PRLYMIGR" in ASCII). */
+const MIGRATION_LOCK_KEY = '5787772417556957010';
 
 export function shippedMigrations(): { tag: string; when: number }[] {
   const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
@@ -51,7 +63,8 @@ export interface DatabaseOptions {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let db: Executor;
   let close: () => Promise<void>;
-  let runMigrations: (folder: string) => Promise<void>;
+  /** Applies a folder's migrations; answers how many it applied. */
+  let runMigrations: (folder: string) => Promise<number>;
   let kind: Database['kind'];
   let raw: RawDatabase;
 
@@ -65,7 +78,28 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const d = drizzle(pool, { schema });
     db = d as unknown as Executor;
     close = () => pool.end();
-    runMigrations = (folder) => migrate(d, { migrationsFolder: folder });
+    runMigrations = async (folder) => {
+      // A session lock: held on one connection of the pool, which also runs the migrations.
+      const client = await pool.connect();
+      let failed: Error | undefined;
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+          const locked = drizzle(client, { schema });
+          const before = await appliedMigrationCount(locked as unknown as Executor);
+          await migrate(locked, { migrationsFolder: folder });
+          return (await appliedMigrationCount(locked as unknown as Executor)) - before;
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+      } catch (err) {
+        failed = err as Error;
+        throw err;
+      } finally {
+        // A connection that failed mid-way is dropped, not returned to the pool (it might still hold the lock).
+        client.release(failed);
+      }
+    };
     kind = 'postgres';
     raw = { kind: 'postgres', url: opts.url };
   } else {
@@ -78,7 +112,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const d = drizzle(client, { schema });
     db = d as unknown as Executor;
     close = () => client.close();
-    runMigrations = (folder) => migrate(d, { migrationsFolder: folder });
+    runMigrations = async (folder) => {
+      const before = await appliedMigrationCount(db);
+      await migrate(d, { migrationsFolder: folder });
+      return (await appliedMigrationCount(db)) - before;
+    };
     kind = 'pglite';
     raw = { kind: 'pglite', client };
   }
@@ -89,20 +127,25 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     raw,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Executor)),
     migrate: (folder = migrationsFolder) => runMigrations(folder),
+    appliedMigrationCount: () => appliedMigrationCount(db),
     async migrationsApplied() {
-      try {
-        const r = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-        const rows = (r as unknown as { rows: { n: number }[] }).rows;
-        return rows[0].n >= shippedMigrations().length;
-      } catch {
-        return false;
-      }
+      return (await appliedMigrationCount(db)) >= shippedMigrations().length;
     },
     async ping() {
       await db.execute(sql`select 1`);
     },
     close,
   };
+}
+
+/** Rows of drizzle's migrations table; 0 when it does not exist yet (nothing migrated). */
+async function appliedMigrationCount(db: Executor): Promise<number> {
+  try {
+    const r = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    return rowsOf<{ n: number }>(r)[0].n;
+  } catch {
+    return 0;
+  }
 }
 
 /** Rows of a raw `db.execute` on either driver. */
