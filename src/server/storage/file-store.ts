@@ -1,5 +1,6 @@
 /**
- * The file store: uploads on local disk under PARLEY_DATA_DIR/files, addressed by keys of the form
+ * The file store: uploads on local disk under PARLEY_DATA_DIR/files (or in an S3 bucket: s3-file-store.ts, over
+ * the same core, `fileStoreOver`), addressed by keys of the form
  * `<workspaceId>/<area>/<uuid>/<file name>`. The workspace in the key is what the /files route checks
  * membership against, and what `createImport` checks a fileUrl against, so a key can never point outside
  * the store or into another workspace.
