@@ -37,6 +37,13 @@ const Env = z.object({
   EVENTS_RETENTION_DAYS: z.coerce.number().min(1).default(30),
   /** Campaigns: how long a claimed recipient or send stays claimed before a crash is assumed. */
   CAMPAIGN_LEASE_SECONDS: z.coerce.number().min(1).default(20),
+  /** Ours: files on S3-compatible object storage when S3_BUCKET is set (docs/operations.md). */
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0', '']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -73,6 +80,33 @@ export interface Config {
    * a send claimed but never finished counts as unknown (never resent). Absent: 300 s.
    */
   campaigns?: { leaseSeconds: number };
+  /** Files in an S3-compatible bucket instead of under dataDir (S3_BUCKET); absent: on local disk. */
+  s3?: S3Config;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible server's address; absent: AWS's own for the region. */
+  endpoint?: string;
+  region: string;
+  /** Both or neither; neither means the SDK's default chain (environment, profile, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  forcePathStyle: boolean;
+}
+
+/** The S3_ variables as one setting; half a key pair is refused rather than silently falling back. */
+function s3ConfigOf(e: z.infer<typeof Env>): S3Config | undefined {
+  if (!e.S3_BUCKET) return undefined;
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new Error('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default credential chain)');
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' || e.S3_FORCE_PATH_STYLE === '1',
+  };
 }
 
 /** Meta's newest Graph API version when this default was set (v23.0 ends 8 Oct 2027, v26.0's end is not set yet). */
@@ -115,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     realtime: { heartbeatMs: 15_000, recheckMs: 60_000, retentionDays: e.EVENTS_RETENTION_DAYS },
     campaigns: { leaseSeconds: e.CAMPAIGN_LEASE_SECONDS },
+    s3: s3ConfigOf(e),
     rateLimits: {
       signUpPerMinute: e.RATE_LIMIT_SIGNUP,
       invitePerMinute: e.RATE_LIMIT_INVITE,

@@ -17,7 +17,8 @@ import { buildHandlers } from '../routes';
 import { createMailer, type Mailer } from '../services/mailer';
 import { createJobQueue, type JobQueue } from '../jobs/queue';
 import type { JobMap } from '../jobs/names';
-import { createFileStore } from '../storage/file-store';
+import { type FileStore, createFileStore } from '../storage/file-store';
+import { createS3FileStore } from '../storage/s3-file-store';
 import { registerFileRoutes } from '../routes/files';
 import { createRealtime } from '../realtime/stream';
 import { createEventRetention } from '../realtime/retention';
@@ -64,21 +65,28 @@ async function openRuntime(app: FastifyInstance, opts: AppOptions) {
   return { database, jobs, realtime };
 }
 
+/** Files in the S3 bucket when one is configured (S3_BUCKET), else on disk under PARLEY_DATA_DIR/files. */
+async function openFileStore(app: FastifyInstance, config: Config) {
+  if (!config.s3) return createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
+  const s3 = await createS3FileStore({ s3: config.s3, publicUrl: config.publicUrl, secret: config.secretsKey });
+  app.addHook('onClose', async () => s3.close());
+  return s3.store;
+}
+
 /** The services and engines with what they use, and the job handlers. */
-function buildParley(app: FastifyInstance, opts: AppOptions, runtime: Awaited<ReturnType<typeof openRuntime>>) {
+function buildParley(app: FastifyInstance, opts: AppOptions, runtime: Awaited<ReturnType<typeof openRuntime>>, files: FileStore) {
   const { config } = opts;
   const { database, jobs, realtime } = runtime;
   const identity = opts.identity ?? firebaseIdentity(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   if (!opts.identity) app.addHook('onClose', () => identity.close());
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log, config.smtpFrom);
-  const files = createFileStore({ dataDir: config.dataDir, publicUrl: config.publicUrl, secret: config.secretsKey });
   const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
   const retention = createEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });
   registerJobHandlers(jobs, services, retention);
   // Each process runs the campaigns' claim loops; they stop before the jobs and the database.
   app.addHook('preClose', async () => services.campaignRunner.stop());
   app.decorate('parley', { db: database, services, mailer, config, jobs });
-  return { identity, files, services, retention };
+  return { identity, services, retention };
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -88,8 +96,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await installSecurityHeaders(app, config);
   installCors(app, config);
   installJsonBodies(app);
+  // Opened before the runtime: onClose hooks run last-registered first, so the bucket's client closes after the jobs.
+  const files = await openFileStore(app, config);
   const runtime = await openRuntime(app, opts);
-  const { identity, files, services, retention } = buildParley(app, opts, runtime);
+  const { identity, services, retention } = buildParley(app, opts, runtime, files);
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
   // Uploads are read as streams by their handlers (src/server/routes/files.ts), with per-route size limits.

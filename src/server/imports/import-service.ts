@@ -46,7 +46,7 @@ export function importService(d: ServiceDeps) {
         refusal: badRequest('fileUrl must be the fileUrl answered by POST /import-history/upload in this workspace'),
       })) as { key: string };
       try {
-        const info = await inspectCsv(d.files.pathOf(key));
+        const info = await d.files.withLocalCopy(key, inspectCsv);
         planColumns(info.header, body.columnAttributeMap, await attributeIndex(d.db.db, ctx.workspaceId));
       } catch (err) {
         if (err instanceof ImportFileError) throw badRequest(err.message);

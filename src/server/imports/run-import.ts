@@ -177,14 +177,15 @@ async function prePass(path: string, info: CsvInfo): Promise<number> {
   return n;
 }
 
-/** The import's stored file, its CSV shape and its column plan; or the sentence the import fails with. */
-async function prepare(d: ServiceDeps, row: HistoryRow): Promise<{ path: string; info: CsvInfo; plan: ColumnPlan } | { failure: string }> {
+/** The key of the import's stored file, or null when its address is not an upload of its workspace's imports. */
+function importFileKey(d: ServiceDeps, row: HistoryRow): string | null {
   const key = d.files.keyFromUrl(row.fileUrl);
   const parsed = key ? parseKey(key) : null;
-  if (!key || !parsed || parsed.workspaceId !== row.workspaceId || parsed.area !== 'imports') {
-    return { failure: 'The file is not an upload of this workspace' };
-  }
-  const path = d.files.pathOf(key);
+  return key && parsed && parsed.workspaceId === row.workspaceId && parsed.area === 'imports' ? key : null;
+}
+
+/** The CSV shape and column plan of the import's file (at `path`, on disk); or the sentence the import fails with. */
+async function prepare(d: ServiceDeps, row: HistoryRow, path: string): Promise<{ path: string; info: CsvInfo; plan: ColumnPlan } | { failure: string }> {
   try {
     const info = await inspectCsv(path);
     const plan = planColumns(info.header, row.columnAttributeMap as MapEntry[], await attributeIndex(d.db.db, row.workspaceId));
@@ -250,9 +251,15 @@ export function importRunner(d: ServiceDeps) {
   async function run(importId: string, opts: ImportRunOptions = {}): Promise<void> {
     const row = await imports.importById(d.db.db, importId);
     if (!row || row.status !== 'pending') return;
-    const file = await prepare(d, row);
-    if ('failure' in file) return fail(row, file.failure);
-    const total = await readAndWrite(row, file, opts);
+    const key = importFileKey(d, row);
+    if (!key) return fail(row, 'The file is not an upload of this workspace');
+    // The reader needs the file on disk (a worker thread reads it): a stored object is copied there first.
+    const total = await d.files.withLocalCopy(key, async (path) => {
+      const file = await prepare(d, row, path);
+      if (!('failure' in file)) return readAndWrite(row, file, opts);
+      await fail(row, file.failure);
+      return null;
+    });
     if (total == null) return;
     const current = (await imports.importById(d.db.db, importId))!;
     const reportKey = current.rejectedCount > 0 ? await writeReport(d, current) : null;

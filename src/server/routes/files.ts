@@ -33,6 +33,6 @@ export function registerFileRoutes(app: FastifyInstance, files: FileStore, acces
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cache-control', 'private, max-age=300')
       .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${parseKey(key)!.fileName}"`)
-      .send(files.open(key));
+      .send(await files.open(key));
   });
 }

@@ -125,7 +125,7 @@ export function templateService(d: ServiceDeps, channel: Channel, graph: GraphCl
       const stored = await receiveUpload(request, spec, d.files, { workspaceId: ctx.workspaceId, area: 'template-media' });
       const meta = await d.files.stat(stored.key);
       const chunks: Buffer[] = [];
-      for await (const chunk of d.files.open(stored.key)) chunks.push(chunk as Buffer);
+      for await (const chunk of await d.files.open(stored.key)) chunks.push(chunk as Buffer);
       const { handle } = await viaGraph(d.log, 'resumable upload', () =>
         graph.resumableUpload(creds, {
           data: Buffer.concat(chunks),

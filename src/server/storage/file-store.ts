@@ -1,5 +1,6 @@
 /**
- * The file store: uploads on local disk under PARLEY_DATA_DIR/files, addressed by keys of the form
+ * The file store: uploads on local disk under PARLEY_DATA_DIR/files (or in an S3 bucket: s3-file-store.ts, over
+ * the same core, `fileStoreOver`), addressed by keys of the form
  * `<workspaceId>/<area>/<uuid>/<file name>`. The workspace in the key is what the /files route checks
  * membership against, and what `createImport` checks a fileUrl against, so a key can never point outside
  * the store or into another workspace.
@@ -57,7 +58,8 @@ export interface ResolveOptions {
 
 export interface FileStore {
   put(input: PutInput): Promise<StoredFile>;
-  open(key: string): Readable;
+  /** The file's content; fails (as reading an unknown file does) when the key names nothing stored. */
+  open(key: string): Promise<Readable>;
   /** Metadata of a stored file, or null when the key names nothing stored. */
   stat(key: string): Promise<FileMeta | null>;
   /** An expiring link anyone can fetch (for links handed to Meta). */
@@ -76,8 +78,22 @@ export interface FileStore {
   publicLink(ref: FileReference, ttlSeconds: number): string;
   verifySignature(key: string, expires: string | undefined, sig: string | undefined): boolean;
   remove(key: string): Promise<void>;
-  /** Absolute path on disk (readers that need random access, such as the import job). */
-  pathOf(key: string): string;
+  /**
+   * Runs `work` with a path on this machine's disk holding the file (readers that need random access or a
+   * worker thread, such as the import job): the file itself on disk, a temporary copy of a remote object that
+   * is removed once `work` settles. When the key names nothing stored, the path names no file.
+   */
+  withLocalCopy<T>(key: string, work: (path: string) => Promise<T>): Promise<T>;
+}
+
+/** Where a store keeps the bytes; keys, links, signatures and reference checks are the same for every kind. */
+export interface ObjectBackend {
+  /** Stores the (size-limited) content under `key` with its metadata; nothing is left when `content` fails. */
+  write(key: string, meta: { workspaceId: string; mimeType: string; fileName: string }, content: Readable): Promise<void>;
+  read(key: string): Promise<Readable>;
+  stat(key: string): Promise<FileMeta | null>;
+  remove(key: string): Promise<void>;
+  withLocalCopy<T>(key: string, work: (path: string) => Promise<T>): Promise<T>;
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -106,25 +122,31 @@ export function formatBytes(n: number): string {
 
 export const tooLarge = (maxBytes: number) => new HttpError(413, `The file is larger than the limit of ${formatBytes(maxBytes)}`);
 
-export interface FileStoreOptions {
-  /** PARLEY_DATA_DIR; files live under its `files` folder. */
-  dataDir: string;
-  publicUrl: string;
-  /** Secret the signed links derive from; absent means a random key kept in the store's folder. */
-  secret?: string;
+/** The content of an upload, refused (413) once more than `maxBytes` arrive or when its sender cut it. */
+async function* sizeLimited(source: Readable, maxBytes: number | undefined, counted: { size: number }): AsyncGenerator<Buffer> {
+  const max = maxBytes ?? Number.POSITIVE_INFINITY;
+  for await (const chunk of source) {
+    counted.size += (chunk as Buffer).length;
+    if (counted.size > max) throw tooLarge(max);
+    yield chunk as Buffer;
+  }
+  // @fastify/multipart cuts a file at its limit and marks it truncated instead of failing the stream.
+  if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(maxBytes ?? counted.size);
 }
 
-export function createFileStore(opts: FileStoreOptions): FileStore {
-  const root = path.resolve(opts.dataDir, 'files');
-  fs.mkdirSync(root, { recursive: true });
-  const signingKey = createHmac('sha256', 'parley-file-links').update(opts.secret ?? localSecret(root)).digest();
-  const base = opts.publicUrl.replace(/\/+$/, '');
+export interface FileLinkOptions {
+  publicUrl: string;
+  /** Secret the signed links derive from. */
+  secret: string;
+}
 
-  const pathOf = (key: string) => {
-    if (!parseKey(key)) throw new Error('Invalid file key');
-    return path.join(root, ...key.split('/'));
-  };
-  const metaPath = (key: string) => `${pathOf(key)}.meta.json`;
+/**
+ * A file store over a backend: keys, addresses, signed links and the reference check are the same whether
+ * the bytes are on disk or in a bucket, so the tenancy rules are one code path.
+ */
+export function fileStoreOver(objects: ObjectBackend, opts: FileLinkOptions): FileStore {
+  const signingKey = createHmac('sha256', 'parley-file-links').update(opts.secret).digest();
+  const base = opts.publicUrl.replace(/\/+$/, '');
   const sign = (key: string, expires: string) => createHmac('sha256', signingKey).update(`${key}\n${expires}`).digest('base64url');
   const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
   const baseUrl = new URL(base);
@@ -144,51 +166,22 @@ export function createFileStore(opts: FileStoreOptions): FileStore {
     if (u.origin !== baseUrl.origin || !u.pathname.startsWith(filesPrefix)) return null;
     return u.pathname.slice(filesPrefix.length);
   };
+  const validKey = (key: string) => {
+    if (!parseKey(key)) throw new Error('Invalid file key');
+    return key;
+  };
 
   const store: FileStore = {
     async put(input) {
-      const key = `${input.workspaceId}/${input.area}/${randomUUID()}/${safeFileName(input.fileName)}`;
-      if (!parseKey(key)) throw new Error('Invalid file key');
-      const file = pathOf(key);
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      const partial = `${file}.part`;
-      let size = 0;
-      const max = input.maxBytes ?? Number.POSITIVE_INFINITY;
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          if (size > max) done(tooLarge(max));
-          else done(null, chunk);
-        },
-      });
+      const key = validKey(`${input.workspaceId}/${input.area}/${randomUUID()}/${safeFileName(input.fileName)}`);
+      const counted = { size: 0 };
       const source = Buffer.isBuffer(input.data) ? Readable.from([input.data]) : input.data;
-      try {
-        // Streamed to disk: a 200 MB upload never sits in memory.
-        await pipeline(source, counter, fs.createWriteStream(partial, { mode: 0o600 }));
-        // @fastify/multipart cuts a file at its limit and marks it truncated instead of failing the stream.
-        if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(input.maxBytes ?? size);
-        // The customer's file name and type: as private as the file.
-        await fsp.writeFile(metaPath(key), JSON.stringify({ mimeType: input.mimeType, fileName: input.fileName, size }), { mode: 0o600 });
-        await fsp.rename(partial, file);
-      } catch (err) {
-        await fsp.rm(path.dirname(file), { recursive: true, force: true });
-        throw err;
-      }
-      return { key, url: `${base}/files/${encodeKey(key)}`, size };
+      const content = Readable.from(sizeLimited(source, input.maxBytes, counted), { objectMode: false });
+      await objects.write(key, { workspaceId: input.workspaceId, mimeType: input.mimeType, fileName: input.fileName }, content);
+      return { key, url: `${base}/files/${encodeKey(key)}`, size: counted.size };
     },
-    open(key) {
-      return fs.createReadStream(pathOf(key));
-    },
-    async stat(key) {
-      if (!parseKey(key)) return null;
-      try {
-        const meta = JSON.parse(await fsp.readFile(metaPath(key), 'utf8')) as FileMeta;
-        await fsp.access(pathOf(key));
-        return meta;
-      } catch {
-        return null;
-      }
-    },
+    open: async (key) => objects.read(validKey(key)),
+    stat: async (key) => (parseKey(key) ? objects.stat(key) : null),
     signedUrl(key, ttlSeconds) {
       const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(ttlSeconds)));
       return `${base}/files/${encodeKey(key)}?expires=${expires}&sig=${sign(key, expires)}`;
@@ -237,13 +230,65 @@ export function createFileStore(opts: FileStoreOptions): FileStore {
       const got = Buffer.from(sig);
       return want.length === got.length && timingSafeEqual(want, got);
     },
-    async remove(key) {
-      if (!parseKey(key)) return;
-      await fsp.rm(path.dirname(pathOf(key)), { recursive: true, force: true });
-    },
-    pathOf,
+    remove: async (key) => (parseKey(key) ? objects.remove(key) : undefined),
+    withLocalCopy: async (key, work) => objects.withLocalCopy(validKey(key), work),
   };
   return store;
+}
+
+export interface FileStoreOptions {
+  /** PARLEY_DATA_DIR; files live under its `files` folder. */
+  dataDir: string;
+  publicUrl: string;
+  /** Secret the signed links derive from; absent means a random key kept in the store's folder. */
+  secret?: string;
+}
+
+/** The store on local disk: each file in its own folder, beside it its name and type in a `.meta.json`. */
+export function createFileStore(opts: FileStoreOptions): FileStore {
+  const root = path.resolve(opts.dataDir, 'files');
+  fs.mkdirSync(root, { recursive: true });
+  const pathOf = (key: string) => path.join(root, ...key.split('/'));
+  const metaPath = (key: string) => `${pathOf(key)}.meta.json`;
+  const disk: ObjectBackend = {
+    async write(key, meta, content) {
+      const file = pathOf(key);
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      const partial = `${file}.part`;
+      let size = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        // Streamed to disk: a 200 MB upload never sits in memory.
+        await pipeline(content, counter, fs.createWriteStream(partial, { mode: 0o600 }));
+        // The customer's file name and type: as private as the file.
+        await fsp.writeFile(metaPath(key), JSON.stringify({ mimeType: meta.mimeType, fileName: meta.fileName, size }), { mode: 0o600 });
+        await fsp.rename(partial, file);
+      } catch (err) {
+        await fsp.rm(path.dirname(file), { recursive: true, force: true });
+        throw err;
+      }
+    },
+    read: async (key) => fs.createReadStream(pathOf(key)),
+    async stat(key) {
+      try {
+        const meta = JSON.parse(await fsp.readFile(metaPath(key), 'utf8')) as FileMeta;
+        await fsp.access(pathOf(key));
+        return meta;
+      } catch {
+        return null;
+      }
+    },
+    async remove(key) {
+      await fsp.rm(path.dirname(pathOf(key)), { recursive: true, force: true });
+    },
+    withLocalCopy: (key, work) => work(pathOf(key)),
+  };
+  return fileStoreOver(disk, { publicUrl: opts.publicUrl, secret: opts.secret ?? localSecret(root) });
 }
 
 /** A random signing secret kept beside the files, so signed links survive a restart. */
