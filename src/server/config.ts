@@ -37,6 +37,8 @@ const Env = z.object({
   EVENTS_RETENTION_DAYS: z.coerce.number().min(1).default(30),
   /** Campaigns: how long a claimed recipient or send stays claimed before a crash is assumed. */
   CAMPAIGN_LEASE_SECONDS: z.coerce.number().min(1).default(20),
+  /** Ours: the Bearer token /metrics asks for; unset, /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -73,6 +75,8 @@ export interface Config {
    * a send claimed but never finished counts as unknown (never resent). Absent: 300 s.
    */
   campaigns?: { leaseSeconds: number };
+  /** The Bearer token of /metrics (METRICS_TOKEN); absent, /metrics answers 404. */
+  metricsToken?: string;
 }
 
 /** Meta's newest Graph API version when this default was set (v23.0 ends 8 Oct 2027, v26.0's end is not set yet). */
@@ -107,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     appUrl: e.APP_URL ?? publicUrl,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     jobs: {
       pollingIntervalSeconds: e.JOBS_POLLING_INTERVAL_SECONDS,
       retryLimit: e.JOBS_RETRY_LIMIT,

@@ -28,7 +28,15 @@ export interface Database {
   /** Whether every migration shipped with this build has been applied. */
   migrationsApplied(): Promise<boolean>;
   ping(): Promise<void>;
+  /** The connection pool right now (PGlite, one in-process session: 1 connection, none idle, none waiting). */
+  pool(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -54,6 +62,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let runMigrations: (folder: string) => Promise<void>;
   let kind: Database['kind'];
   let raw: RawDatabase;
+  let poolStats: () => PoolStats;
 
   if (opts.url) {
     const pg = await import('pg');
@@ -68,6 +77,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     runMigrations = (folder) => migrate(d, { migrationsFolder: folder });
     kind = 'postgres';
     raw = { kind: 'postgres', url: opts.url };
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
@@ -81,6 +91,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     runMigrations = (folder) => migrate(d, { migrationsFolder: folder });
     kind = 'pglite';
     raw = { kind: 'pglite', client };
+    poolStats = () => ({ total: 1, idle: 0, waiting: 0 });
   }
 
   return {
@@ -101,6 +112,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     async ping() {
       await db.execute(sql`select 1`);
     },
+    pool: () => poolStats(),
     close,
   };
 }

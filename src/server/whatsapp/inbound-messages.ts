@@ -13,12 +13,15 @@ import { InboundMessage, MessagesValue, StatusUpdate } from './webhook-payload';
 import { customerOf, senderEntry } from './customer-identity';
 import type { CustomerIdentity } from '../repositories/customer-identities';
 import type { SystemMessages } from './system-messages';
+import type { Metrics } from '../metrics/metrics';
 
 export interface MessagesDeps {
   db: Database;
   log: Pick<FastifyBaseLogger, 'warn'>;
   contents: MessageContents;
   system: SystemMessages;
+  /** Counts inbound messages by number and outcome, and the lag of messages and statuses. */
+  metrics?: Pick<Metrics, 'messages' | 'webhookLagSeconds'>;
 }
 
 interface ReceivedMessage {
@@ -51,6 +54,8 @@ async function applySystemMessages(system: SystemMessages, read: MessagesChange[
 
 export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): FieldHandler {
   const statuses = inboundStatuses(d, handlers);
+  const counted = (account: ch.AccountRow, outcome: 'stored' | 'duplicate' | 'failed') =>
+    d.metrics?.messages.inc({ direction: 'in', number: account.phoneNumberId, outcome });
 
   /** The inbound messages and statuses of one `messages` change; null when it has none Parley can use. */
   async function readChange(change: FieldChange, accountOf: (phoneNumberId: string) => Promise<ch.AccountRow | null>): Promise<MessagesChange | null> {
@@ -123,7 +128,10 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
     for (const { index, account, messages } of changes) {
       for (const message of messages) {
         const key = `${account.workspaceId}:${message.m.id}`;
-        if (seen.has(key)) continue;
+        if (seen.has(key)) {
+          counted(account, 'duplicate');
+          continue;
+        }
         seen.add(key);
         fresh.push({ index, account, ...message });
       }
@@ -154,6 +162,12 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
   /** Stores one workspace's messages in one transaction, then hands them to each handler in turn. */
   async function storeAndHandle(ws: string, items: InboundItem[]): Promise<void> {
     const batch = await d.db.transaction((tx) => storeInboundBatch(tx, ws, items));
+    const storedAt = Date.now();
+    for (const item of items) {
+      const fresh = batch.stored.has(item.wamid);
+      counted(item.account, fresh ? 'stored' : 'duplicate');
+      if (fresh) d.metrics?.webhookLagSeconds.observe({ kind: 'message' }, Math.max(0, storedAt - item.sentAt.getTime()) / 1000);
+    }
     for (const h of handlers) {
       if (!h.onMessagesStored) continue;
       try {
@@ -182,6 +196,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
         await storeAndHandle(ws, list.map((p) => p.item));
       } catch (err) {
         if (list.length === 1) {
+          counted(list[0].item.account, 'failed');
           failed.set(list[0].index, err);
           continue;
         }
@@ -190,6 +205,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
           try {
             await storeAndHandle(ws, [p.item]);
           } catch (one) {
+            counted(p.item.account, 'failed');
             failed.set(p.index, one);
           }
         }
