@@ -11,6 +11,8 @@ import type { JobQueue } from '../jobs/queue';
 import type { Realtime } from '../realtime/stream';
 import { recipientTotals } from '../repositories/campaign-totals';
 import { type Metrics, statusClass } from '../metrics/metrics';
+import { haltingCodes } from '../messaging/send-outcomes';
+import { haltScope } from '../campaigns/halts';
 
 /** Every answer's duration by route pattern (never the raw URL), method and status class. */
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
@@ -57,9 +59,21 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The series the alerts watch start at 0: Prometheus's increase() sees no rise in a series whose first sample is
+ * already 1, so the first 131048 or halt would otherwise go unalerted.
+ */
+function zeroAlertedSeries(metrics: Metrics): void {
+  for (const code of haltingCodes) {
+    metrics.graphErrors.inc({ code: String(code) }, 0);
+    metrics.campaignHalts.inc({ code: String(code), scope: haltScope(code) }, 0);
+  }
+}
+
 /** GET /metrics (Prometheus text format) for a caller with `Authorization: Bearer <METRICS_TOKEN>`. */
 export function registerMetricsRoute(app: FastifyInstance, config: Config, metrics: Metrics, parts: ScrapeParts): void {
   readStateAtScrape(metrics, parts);
+  zeroAlertedSeries(metrics);
   const token = config.metricsToken;
   if (!token) return;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
