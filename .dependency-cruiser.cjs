@@ -26,7 +26,7 @@ const serverLayers = [
   { name: 'realtime', paths: ['realtime/'] },
   { name: 'repositories', paths: ['repositories/'] },
   { name: 'jobs', paths: ['jobs/'] },
-  { name: 'infrastructure', paths: ['db/', 'storage/', 'identity/', 'crypto/', 'config\\.ts$', 'errors\\.ts$'] },
+  { name: 'infrastructure', paths: ['db/', 'storage/', 'identity/', 'crypto/', 'metrics/', 'config\\.ts$', 'errors\\.ts$'] },
 ];
 
 const SERVER = '^src/server/';

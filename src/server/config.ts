@@ -44,6 +44,8 @@ const Env = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0', '']).default('false'),
+  /** Ours: the Bearer token /metrics asks for; unset, /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -82,6 +84,8 @@ export interface Config {
   campaigns?: { leaseSeconds: number };
   /** Files in an S3-compatible bucket instead of under dataDir (S3_BUCKET); absent: on local disk. */
   s3?: S3Config;
+  /** The Bearer token of /metrics (METRICS_TOKEN); absent, /metrics answers 404. */
+  metricsToken?: string;
 }
 
 export interface S3Config {
@@ -141,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     appUrl: e.APP_URL ?? publicUrl,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     jobs: {
       pollingIntervalSeconds: e.JOBS_POLLING_INTERVAL_SECONDS,
       retryLimit: e.JOBS_RETRY_LIMIT,

@@ -25,6 +25,8 @@ import { createEventRetention } from '../realtime/retention';
 import { createServer, installCors, installJsonBodies, installSecurityHeaders, registerDocs, registerHealthChecks } from './http-setup';
 import { buildServices } from './services';
 import { jobDefinitions, registerJobHandlers } from './jobs';
+import { createMetrics, type Metrics } from '../metrics/metrics';
+import { installRequestMetrics, registerMetricsRoute } from './metrics';
 
 export interface AppOptions {
   config: Config;
@@ -42,7 +44,7 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    parley: { db: Database; services: Services; mailer: Mailer; config: Config; jobs: JobQueue };
+    parley: { db: Database; services: Services; mailer: Mailer; config: Config; jobs: JobQueue; metrics: Metrics };
   }
 }
 
@@ -74,18 +76,18 @@ async function openFileStore(app: FastifyInstance, config: Config) {
 }
 
 /** The services and engines with what they use, and the job handlers. */
-function buildParley(app: FastifyInstance, opts: AppOptions, runtime: Awaited<ReturnType<typeof openRuntime>>, files: FileStore) {
+function buildParley(app: FastifyInstance, opts: AppOptions, runtime: Awaited<ReturnType<typeof openRuntime>>, files: FileStore, metrics: Metrics) {
   const { config } = opts;
   const { database, jobs, realtime } = runtime;
   const identity = opts.identity ?? firebaseIdentity(config.firebaseProjectId, config.firebaseAuthEmulatorHost);
   if (!opts.identity) app.addHook('onClose', () => identity.close());
   const mailer = opts.mailer ?? createMailer(config.smtpUrl, app.log, config.smtpFrom);
-  const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime });
+  const services = buildServices({ config, db: database, identity, mailer, log: app.log, jobs, files, realtime, metrics });
   const retention = createEventRetention({ db: database, jobs, log: app.log, retentionDays: config.realtime.retentionDays ?? 30 });
   registerJobHandlers(jobs, services, retention);
   // Each process runs the campaigns' claim loops; they stop before the jobs and the database.
   app.addHook('preClose', async () => services.campaignRunner.stop());
-  app.decorate('parley', { db: database, services, mailer, config, jobs });
+  app.decorate('parley', { db: database, services, mailer, config, jobs, metrics });
   return { identity, services, retention };
 }
 
@@ -96,17 +98,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await installSecurityHeaders(app, config);
   installCors(app, config);
   installJsonBodies(app);
+  // One registry per app (tests build many in one process), handed to the parts that count.
+  const metrics = createMetrics();
+  installRequestMetrics(app, metrics);
   // Opened before the runtime: onClose hooks run last-registered first, so the bucket's client closes after the jobs.
   const files = await openFileStore(app, config);
   const runtime = await openRuntime(app, opts);
-  const { identity, services, retention } = buildParley(app, opts, runtime, files);
+  const { identity, services, retention } = buildParley(app, opts, runtime, files, metrics);
 
   await app.register(rateLimit, { global: false, max: 100, timeWindow: '1 minute' });
   // Uploads are read as streams by their handlers (src/server/routes/files.ts), with per-route size limits.
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1 } });
   const tokenFailureLimit = app.createRateLimit({ max: config.rateLimits.tokenFailuresPerMinute, timeWindow: '1 minute' });
   await registerDocs(app);
-  registerHealthChecks(app, config, runtime.database);
+  registerHealthChecks(app, config, runtime.database, { jobs: runtime.jobs, stream: runtime.realtime.hub });
+  registerMetricsRoute(app, config, metrics, runtime);
 
   const accessDeps = {
     db: runtime.database,
@@ -124,6 +130,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     appSecret: config.whatsappAppSecret,
     enqueue: (payload) => services.channel.enqueueWebhook(payload),
     onVerified: () => services.webhookSetup.verified(),
+    metrics,
   });
   // Job workers start once everything is registered; a listed job without a handler makes ready() fail.
   app.addHook('onReady', async () => {

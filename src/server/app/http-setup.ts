@@ -143,16 +143,31 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 }
 
-export function registerHealthChecks(app: FastifyInstance, config: Config, database: Database): void {
+/** What /readyz asks beyond the database: the job workers run, and the event stream's listener hears NOTIFYs. */
+interface ReadinessParts {
+  jobs: { running(): boolean };
+  stream: { listening(): Promise<boolean> };
+}
+
+/** A check that does not answer within `ms` counts as failed (a readiness probe must answer). */
+const within = (ms: number, check: Promise<boolean>) =>
+  Promise.race([check, new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())]);
+
+export function registerHealthChecks(app: FastifyInstance, config: Config, database: Database, parts: ReadinessParts): void {
   // projectId: the desktop app checks it is a Parley server of its own Firebase project before it sends tokens.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', projectId: config.firebaseProjectId }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    // Each failing part is named (`failing`), the first one in words (`status`).
+    const failing: { part: string; status: string }[] = [];
     try {
       await database.ping();
-      if (!(await database.migrationsApplied())) return reply.code(503).send({ status: 'migrations pending' });
-      return { status: 'ready', database: database.kind };
+      if (!(await database.migrationsApplied())) failing.push({ part: 'migrations', status: 'migrations pending' });
     } catch {
-      return reply.code(503).send({ status: 'database unreachable' });
+      failing.push({ part: 'database', status: 'database unreachable' });
     }
+    if (!parts.jobs.running()) failing.push({ part: 'jobs', status: 'job workers not running' });
+    if (!(await within(5000, parts.stream.listening()))) failing.push({ part: 'stream', status: 'event stream listener down' });
+    if (failing.length === 0) return { status: 'ready', database: database.kind };
+    return reply.code(503).send({ status: failing[0].status, failing: failing.map((f) => f.part) });
   });
 }

@@ -39,7 +39,7 @@ export function buildInboundPipeline(d: InboundDeps): InboundPipeline {
   ];
   // Run in this order; messages first, since a status may be about a message of the same batch.
   const fields: FieldHandler[] = [
-    inboundMessages({ db: d.db, log: d.log, contents: messageContents(d), system: systemMessages(d) }, messageHandlers),
+    inboundMessages({ db: d.db, log: d.log, contents: messageContents(d), system: systemMessages(d), metrics: d.metrics }, messageHandlers),
     templateReviews(d),
     numberQuality(d),
     templateCategoryUpdates(d),

@@ -45,7 +45,7 @@ import { uploadService } from '../services/uploads';
 
 export function buildServices(deps: ServiceDeps): Services {
   // The WhatsApp channel: one Graph client (GRAPH_API_URL) and the channel's shared parts (tokens, webhook job).
-  const graph = createGraphClient({ baseUrl: deps.config.graphApiUrl, log: deps.log });
+  const graph = createGraphClient({ baseUrl: deps.config.graphApiUrl, log: deps.log, metrics: deps.metrics });
   const channel = createChannel(deps, graph);
   const templatesSync = templateSync(deps, channel, graph);
   const health = numberHealth(deps, channel, graph);

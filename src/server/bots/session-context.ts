@@ -9,7 +9,7 @@ import type { NewEvent } from '../repositories/event-log';
 import type { ServiceDeps } from '../services/context';
 
 /** What the live runtime uses of the server. */
-export type BotRuntimeDeps = Pick<ServiceDeps, 'db' | 'log' | 'jobs' | 'mailer' | 'identity' | 'config'>;
+export type BotRuntimeDeps = Pick<ServiceDeps, 'db' | 'log' | 'jobs' | 'mailer' | 'identity' | 'config' | 'metrics'>;
 
 export interface Runtime {
   d: BotRuntimeDeps;

@@ -34,14 +34,28 @@ import { noEffects, queueEffects, runCommittedDelivery } from './turn-effects';
 type Turns = ReturnType<typeof sessionTurns>;
 const deliverRetryLimit = botJobs['bots.deliver'].retryLimit ?? 0;
 
-/** Runs `body` as one turn: its transaction with its effects queued last, then (once committed) its network. */
-async function inTurn(rt: Runtime, ws: string, body: (t: TurnScope) => Promise<void>): Promise<void> {
+/** What began a turn (the `trigger` label of its metric). */
+type TurnTrigger = 'inbound' | 'assigned' | 'timeout' | 'call' | 'failed_send';
+
+/**
+ * Runs `body` as one turn: its transaction with its effects queued last, then (once committed) its network.
+ * Its duration (the transaction) is counted by trigger and outcome.
+ */
+async function inTurn(rt: Runtime, ws: string, trigger: TurnTrigger, body: (t: TurnScope) => Promise<void>): Promise<void> {
   const fx = noEffects();
-  await rt.d.db.transaction(async (tx) => {
-    const t = { tx, ws, fx };
-    await body(t);
-    await queueEffects(rt, t);
-  });
+  const began = performance.now();
+  const took = (outcome: 'committed' | 'failed') => rt.d.metrics?.botTurnSeconds.observe({ trigger, outcome }, (performance.now() - began) / 1000);
+  try {
+    await rt.d.db.transaction(async (tx) => {
+      const t = { tx, ws, fx };
+      await body(t);
+      await queueEffects(rt, t);
+    });
+  } catch (err) {
+    took('failed');
+    throw err;
+  }
+  took('committed');
   runCommittedDelivery(rt, fx);
 }
 
@@ -177,12 +191,12 @@ async function endOnFailedSend(rt: Runtime, t: TurnScope, sessionId: string, rea
 export function botSessionRuntime(d: BotRuntimeDeps, outbound: Pick<Outbound, 'send'>) {
   const rt: Runtime = { d, log: d.log.child({ area: 'bots' }) };
   const turns = sessionTurns(rt);
-  const deliver = sessionDelivery(outbound, (ws, sessionId, reason) => inTurn(rt, ws, (t) => endOnFailedSend(rt, t, sessionId, reason)));
+  const deliver = sessionDelivery(outbound, (ws, sessionId, reason) => inTurn(rt, ws, 'failed_send', (t) => endOnFailedSend(rt, t, sessionId, reason)));
 
   return {
     /** `bots.turn`: applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order. */
     onInbound: (data: { workspaceId: string; conversationId: string; from: string; upTo: string }): Promise<void> =>
-      inTurn(rt, data.workspaceId, (t) => applyInbound(rt, turns, t, data)),
+      inTurn(rt, data.workspaceId, 'inbound', (t) => applyInbound(rt, turns, t, data)),
 
     /**
      * `bots.assigned`: an agent handed the conversation to a bot from live chat. Starts a session at Start of the
@@ -191,15 +205,15 @@ export function botSessionRuntime(d: BotRuntimeDeps, outbound: Pick<Outbound, 's
      * being live on the conversation's number.
      */
     onAssigned: (data: { workspaceId: string; conversationId: string; botId: string }): Promise<void> =>
-      inTurn(rt, data.workspaceId, (t) => startAssigned(rt, turns, t, data)),
+      inTurn(rt, data.workspaceId, 'assigned', (t) => startAssigned(rt, turns, t, data)),
 
     /** `bots.timeout`: the waiting node's no-answer edge, or the session's expiry, if nothing happened since. */
     onTimeout: (data: { workspaceId: string; sessionId: string; step: number; kind: 'noAnswer' | 'expire' }): Promise<void> =>
-      inTurn(rt, data.workspaceId, (t) => applyTimeout(rt, turns, t, data)),
+      inTurn(rt, data.workspaceId, 'timeout', (t) => applyTimeout(rt, turns, t, data)),
 
     /** `bots.call`: the HTTP call a walk paused at, outside any transaction, then the walk resumed in its own. */
     onCall: async (data: CallJob): Promise<void> => {
-      if (await makeRecordedCall(rt, data)) await inTurn(rt, data.workspaceId, (t) => resumeAfterCall(rt, turns, t, data));
+      if (await makeRecordedCall(rt, data)) await inTurn(rt, data.workspaceId, 'call', (t) => resumeAfterCall(rt, turns, t, data));
     },
 
     /** `bots.deliver`: the durable path of a turn's sends; a send failing for good ends its session. */

@@ -10,6 +10,7 @@ import type { CampaignRow } from '../repositories/campaigns';
 import { templateHaltCodes } from '../messaging/send-outcomes';
 import type { CanvasOf } from './canvas-cache';
 import { campaignUpdated } from './events';
+import type { Metrics } from '../metrics/metrics';
 
 /** A refusal that halts: where it was met (campaign, number, template) and Meta's code and words. */
 export interface Halt {
@@ -56,4 +57,9 @@ export async function applyHalts(tx: Executor, workspaceId: string, met: Halt[],
     if (paused.length > 0) out.push({ ...cause, scope: haltScope(cause.code), campaigns: paused });
   }
   return out;
+}
+
+/** Counts the campaigns the committed halts paused, by Meta's code and scope (an alert watches it). */
+export function countHalts(metrics: Pick<Metrics, 'campaignHalts'> | undefined, applied: AppliedHalt[]): void {
+  for (const h of applied) metrics?.campaignHalts.inc({ code: String(h.code), scope: h.scope }, h.campaigns.length);
 }

@@ -17,11 +17,11 @@ import { completeCampaignsOf } from './completion';
 import type { Progress } from './events';
 import { type BatchContext, type Outcome, type StepDeps, runRecipientStep } from './recipient-step';
 import { noticeHalts } from './halt-notices';
-import type { AppliedHalt } from './halts';
+import { type AppliedHalt, countHalts } from './halts';
 import { type PortfolioTurns, portfolioBudget } from './portfolio-budget';
 import { applyOutcomeEffects } from './send-outcomes';
 
-export interface BatchDeps extends Omit<StepDeps, 'stillClaimed' | 'sendState'>, Pick<ServiceDeps, 'db' | 'log' | 'identity' | 'mailer'> {
+export interface BatchDeps extends Omit<StepDeps, 'stillClaimed' | 'sendState'>, Pick<ServiceDeps, 'db' | 'log' | 'identity' | 'mailer' | 'metrics'> {
   progress: Pick<Progress, 'changed'>;
   canvasOf: CanvasOf;
   portfolioTurns: PortfolioTurns;
@@ -90,6 +90,7 @@ async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedR
       ctx.portfolio.release();
     }
   })();
+  countHalts(b.metrics, halts);
   await noticeHalts(b, workspaceId, halts);
   for (const id of new Set(claimed.map((c) => c.campaignId))) b.progress.changed(workspaceId, id);
   for (const row of finished) b.log.info({ campaignId: row.id }, 'campaign completed');

@@ -51,14 +51,14 @@ function untilNextSweep(now: number, periodMs: number): number {
 }
 
 /** What the runner uses of the server. */
-type RunnerDeps = Pick<ServiceDeps, 'db' | 'log' | 'files' | 'identity' | 'mailer'>;
+type RunnerDeps = Pick<ServiceDeps, 'db' | 'log' | 'files' | 'identity' | 'mailer' | 'metrics'>;
 
 export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'send'>, progress: Progress, opts: RunnerOptions = {}) {
   const batchSize = opts.batchSize ?? 200;
   const leaseMs = opts.leaseMs ?? 20_000;
   const idleMs = opts.idleMs ?? 1000;
   const chunk = opts.snapshotChunk ?? 5000;
-  const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, identity: d.identity, mailer: d.mailer, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache(), portfolioTurns: portfolioTurns() };
+  const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, identity: d.identity, mailer: d.mailer, metrics: d.metrics, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache(), portfolioTurns: portfolioTurns() };
   let stopped = true;
   /** The idle loops' early wake-ups. */
   const wakers = new Set<() => void>();

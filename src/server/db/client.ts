@@ -33,7 +33,15 @@ export interface Database {
   /** Whether every migration shipped with this build has been applied. */
   migrationsApplied(): Promise<boolean>;
   ping(): Promise<void>;
+  /** The connection pool right now (PGlite, one in-process session: 1 connection, none idle, none waiting). */
+  pool(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 /**
@@ -67,6 +75,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let runMigrations: (folder: string) => Promise<number>;
   let kind: Database['kind'];
   let raw: RawDatabase;
+  let poolStats: () => PoolStats;
 
   if (opts.url) {
     const pg = await import('pg');
@@ -102,6 +111,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
     kind = 'postgres';
     raw = { kind: 'postgres', url: opts.url };
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
@@ -119,6 +129,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
     kind = 'pglite';
     raw = { kind: 'pglite', client };
+    poolStats = () => ({ total: 1, idle: 0, waiting: 0 });
   }
 
   return {
@@ -134,6 +145,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     async ping() {
       await db.execute(sql`select 1`);
     },
+    pool: () => poolStats(),
     close,
   };
 }

@@ -76,3 +76,13 @@ export async function unfinishedJobCounts(ex: Executor, names: string[]): Promis
       group by name, state`),
   );
 }
+
+/** Jobs due and waiting for a worker (created or retrying, start time passed), by name: how many, and the oldest's wait. */
+export async function waitingJobs(ex: Executor): Promise<{ name: string; waiting: number; oldestSeconds: number }[]> {
+  return rowsOf<{ name: string; waiting: number; oldestSeconds: number }>(
+    await ex.execute(sql`
+      select name, count(*)::int as waiting, extract(epoch from now() - min(start_after))::float8 as "oldestSeconds"
+      from pgboss.job where state < 'active' and start_after <= now()
+      group by name`),
+  );
+}

@@ -11,6 +11,7 @@ import { httpErrorNames } from '../../shared/errors';
 import { verifyWebhookSignature } from '../whatsapp/signature';
 import { WEBHOOK_PATH } from '../whatsapp/webhook-path';
 import { jsonNestsDeeperThan, tooDeepMessage } from './json-depth';
+import type { Metrics } from '../metrics/metrics';
 
 export interface WebhookRouteOptions {
   verifyToken: string | undefined;
@@ -19,6 +20,8 @@ export interface WebhookRouteOptions {
   enqueue(payload: unknown): Promise<void>;
   /** Remembers that Meta's verification call succeeded (shown in WhatsApp settings). */
   onVerified?: () => Promise<void>;
+  /** Counts each accepted delivery's acknowledgement time. */
+  metrics?: Pick<Metrics, 'webhookAckSeconds'>;
 }
 
 const errorBody = (statusCode: number, message: string) => ({ statusCode, message, error: httpErrorNames[statusCode] ?? 'Error' });
@@ -89,6 +92,7 @@ export async function registerWhatsappWebhook(app: FastifyInstance, opts: Webhoo
           return reply.code(400).send(errorBody(400, 'The webhook body is not JSON'));
         }
         await opts.enqueue(payload);
+        opts.metrics?.webhookAckSeconds.observe(reply.elapsedTime / 1000);
         return reply.code(200).send({ success: true });
       },
     );

@@ -15,7 +15,7 @@ import type PgBoss from 'pg-boss';
 import type { Config } from '../config';
 import type { Database, Executor } from '../db/client';
 import type { JobDefinition, JobInput, JobMap, JobName, ProductJobs } from './names';
-import { executorDb, unfinishedJobCounts } from '../db/pg-boss-adapter';
+import { executorDb, unfinishedJobCounts, waitingJobs } from '../db/pg-boss-adapter';
 import { createBossLifecycle } from './boss';
 import { createGroupInsert } from './group-insert';
 import type { BatchHandler, BatchHandlerOf, HandlerOf, JobHandler, RegisteredHandler } from './handler-types';
@@ -76,6 +76,13 @@ export interface JobQueue<M extends JobMap = ProductJobs> {
   start(): Promise<void>;
   /** Stops fetching, waits for running jobs (up to stopTimeoutMs; then they are failed and retried later). */
   stop(): Promise<void>;
+  /** Whether the workers run: started, and not stopped (readiness). */
+  running(): boolean;
+  /**
+   * Every listed job's backlog: how many are due and waiting for a worker, and how long the oldest has waited
+   * (one query). Empty while the queue is not running.
+   */
+  backlog(): Promise<{ name: string; waiting: number; oldestSeconds: number }[]>;
 }
 
 export interface JobQueueOptions {
@@ -225,5 +232,13 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
 
     // Runs under way here finish; what is still pending here is left to the workers (after its startAfter).
     stop: () => boss.stop(local.settled, opts.stopTimeoutMs ?? 10_000),
+
+    running: () => boss.boss() !== undefined && !boss.stopped(),
+
+    async backlog() {
+      if (!boss.boss() || boss.stopped()) return [];
+      const rows = new Map((await waitingJobs(database.db)).map((r) => [r.name, r]));
+      return Object.keys(definitions).map((name) => rows.get(name) ?? { name, waiting: 0, oldestSeconds: 0 });
+    },
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
+import type { Metrics } from '../metrics/metrics';
 
 export type OutboundLog = Pick<FastifyBaseLogger, 'warn'>;
 
@@ -12,4 +13,6 @@ export interface OutboundDeps {
   log: OutboundLog;
   /** Our own stored files: a link to one is handed to Meta as an expiring signed link it can fetch. */
   files: { keyFromUrl(url: string): string | null; signedUrl(key: string, ttlSeconds: number): string };
+  /** Counts sends by number and outcome, and the pacer's waits. */
+  metrics?: Pick<Metrics, 'messages' | 'pacerWaitSeconds'>;
 }

@@ -34,7 +34,8 @@ import { OutboundRequest, type OutboundRequest as Request } from './outbound-req
 import { resolveTarget } from './outbound-target';
 import { type Pacer, createPacer } from './pacer';
 import { claimSend } from './send-claim';
-import { type GraphCall, callGraph, reportUnknown, settleNotStored, settleNotTaken } from './send-call';
+import { type GraphCall, type SendOutcome, callGraph, notTakenOutcome, reportUnknown, settleNotStored, settleNotTaken } from './send-call';
+import type { SendTarget } from './outbound-target';
 import { OutcomeUnknownError, SendInFlightError, type SentMessage } from './send-outcomes';
 
 export interface OutboundOptions {
@@ -47,7 +48,10 @@ export interface OutboundOptions {
 
 export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'>, graph: Pick<GraphClient, 'sendMessage'>, opts: OutboundOptions = {}) {
   const inFlightMs = opts.inFlightMs ?? 5 * 60_000;
-  const pacer = opts.pacer ?? createPacer(d.db);
+  const pacer = opts.pacer ?? createPacer(d.db, { metrics: d.metrics });
+  /** A send that reached the Graph step, by its number's phone number id and how it ended. */
+  const counted = (target: SendTarget, outcome: SendOutcome) =>
+    d.metrics?.messages.inc({ direction: 'out', number: target.account.phoneNumberId, outcome });
   const call: GraphCall = { db: d.db, log: d.log, channel, graph, pacer, maxThrottled: opts.maxThrottled ?? 5 };
   const publicLink = publicLinkOf(d.files);
   const accepted = createAcceptedWriter(d.db);
@@ -70,6 +74,7 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
     const claimed = await claimSend(d.db, req, target, stored.type, inFlightMs);
     if ('replay' in claimed) return claimed.replay;
     if ('unknown' in claimed) {
+      counted(target, 'unknown');
       reportUnknown(d.log, req, claimed.unknown, 'claim never finished');
       throw new OutcomeUnknownError(claimed.unknown);
     }
@@ -80,12 +85,16 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
     try {
       wamid = (await callGraph(call, req, target, sendId, message)).wamid;
     } catch (err) {
+      counted(target, notTakenOutcome(err));
       return settleNotTaken(call, req, sendId, err);
     }
 
     try {
-      return await accepted.store({ req, target, sendId, wamid, stored });
+      const sent = await accepted.store({ req, target, sendId, wamid, stored });
+      counted(target, 'sent');
+      return sent;
     } catch (err) {
+      counted(target, 'unknown');
       await settleNotStored(call, req, sendId, wamid);
       throw err;
     }

@@ -11,6 +11,7 @@
  * the number's next slot `backoffSeconds` away for every process.
  */
 import type { Database } from '../db/client';
+import type { Metrics } from '../metrics/metrics';
 import * as pacers from '../repositories/send-pacers';
 
 export interface PacedAccount {
@@ -24,6 +25,8 @@ export interface PacerOptions {
   backoffSeconds?: number;
   /** Seconds of sends the bucket may let out at once (default 0.5). */
   burstSeconds?: number;
+  /** Counts each send's wait for its slot. */
+  metrics?: Pick<Metrics, 'pacerWaitSeconds'>;
 }
 
 export function createPacer(database: Database, opts: PacerOptions = {}) {
@@ -63,11 +66,14 @@ export function createPacer(database: Database, opts: PacerOptions = {}) {
   return {
     /** Waits for the number's next send slot; answers how long it waited (ms). */
     take(account: PacedAccount): Promise<number> {
-      return new Promise((resolve, reject) => {
+      return new Promise<number>((resolve, reject) => {
         let list = waiting.get(account.id);
         if (!list) waiting.set(account.id, (list = []));
         list.push({ account, resolve, reject });
         reserveWaiting(account.id);
+      }).then((waitMs) => {
+        opts.metrics?.pacerWaitSeconds.observe(waitMs / 1000);
+        return waitMs;
       });
     },
     /** Meta answered 130429: nothing more from this number until the back-off has passed. */

@@ -48,14 +48,23 @@ export async function callGraph(c: GraphCall, req: OutboundRequest, target: Send
   }
 }
 
-/** Settles a send Meta did not take: `pending` when waiting may help, `failed` for good, `unknown` when it may have. */
+/** How a send ends: Meta took it, refused it for good, refused it for now, or may have it. */
+export type SendOutcome = 'sent' | 'failed' | 'pending' | 'unknown';
+
+/** The outcome of a send Meta did not take: `pending` when waiting may help, `failed` for good, `unknown` when it may have. */
+export function notTakenOutcome(err: unknown): Exclude<SendOutcome, 'sent'> {
+  if (!(err instanceof GraphApiError) || err.mayHaveArrived) return 'unknown';
+  // 131056 (pair rate): too many messages to this one customer. Not the number's fault (no back-off) and not
+  // final: the key stays sendable, and the caller (a campaign's runner) tries that recipient again later.
+  // An account-level refusal (haltingCodes) stays sendable too: the same send goes once the account is fixed.
+  return err.retryable || err.code === pairRateLimitCode || (err.code !== undefined && haltingCodes.has(err.code)) ? 'pending' : 'failed';
+}
+
+/** Settles a send Meta did not take (notTakenOutcome). */
 export async function settleNotTaken(c: Pick<GraphCall, 'db' | 'log'>, req: OutboundRequest, sendId: string, err: unknown): Promise<never> {
   const ws = req.workspaceId;
-  if (err instanceof GraphApiError && !err.mayHaveArrived) {
-    // 131056 (pair rate): too many messages to this one customer. Not the number's fault (no back-off) and not
-    // final: the key stays sendable, and the caller (a campaign's runner) tries that recipient again later.
-    // An account-level refusal (haltingCodes) stays sendable too: the same send goes once the account is fixed.
-    const status = err.retryable || err.code === pairRateLimitCode || (err.code !== undefined && haltingCodes.has(err.code)) ? 'pending' : 'failed';
+  const status = notTakenOutcome(err);
+  if (err instanceof GraphApiError && status !== 'unknown') {
     await sends.finish(c.db.db, ws, sendId, { status, errorCode: err.code ?? null, failureReason: err.userMessage });
     throw err;
   }

@@ -23,12 +23,18 @@ export interface EventHub {
    */
   subscribePresence(workspaceId: string, fn: (json: string) => void): () => void;
   stop(): Promise<void>;
+  /**
+   * Whether notifications are being received (readiness): starts the listener if no stream has yet, and answers
+   * false while its connection is down (reconnecting) or the hub is stopped.
+   */
+  listening(): Promise<boolean>;
   /** Subscribers right now (tests check clean-up on disconnect). */
   readonly size: number;
 }
 
 interface Listener {
   stop(): Promise<void>;
+  connected(): boolean;
 }
 
 export function createEventHub(database: Database, log: FastifyBaseLogger): EventHub {
@@ -55,8 +61,9 @@ export function createEventHub(database: Database, log: FastifyBaseLogger): Even
 
   async function listenPglite(): Promise<Listener> {
     if (database.raw.kind !== 'pglite') throw new Error('not PGlite');
-    const unlisten = await database.raw.client.listen(eventChannel, deliver);
-    return { stop: () => unlisten() };
+    const pglite = database.raw.client;
+    const unlisten = await pglite.listen(eventChannel, deliver);
+    return { stop: () => unlisten(), connected: () => !pglite.closed };
   }
 
   async function listenPostgres(url: string): Promise<Listener> {
@@ -97,12 +104,25 @@ export function createEventHub(database: Database, log: FastifyBaseLogger): Even
 
     await connect();
     return {
+      connected: () => client !== undefined && !closing,
       async stop() {
         closing = true;
         if (timer) clearTimeout(timer);
         await client?.end().catch(() => undefined);
       },
     };
+  }
+
+  /** The listener, started on the first call, so a server (or a test) that streams nothing holds no extra connection. */
+  async function started(): Promise<Listener> {
+    if (stopped) throw new Error('The event hub is stopped');
+    listener ??= database.raw.kind === 'pglite' ? listenPglite() : listenPostgres(database.raw.url);
+    try {
+      return await listener;
+    } catch (err) {
+      listener = undefined;
+      throw err;
+    }
   }
 
   return {
@@ -113,15 +133,7 @@ export function createEventHub(database: Database, log: FastifyBaseLogger): Even
     },
 
     async subscribe(workspaceId, fn) {
-      if (stopped) throw new Error('The event hub is stopped');
-      // Started on the first subscriber, so a server (or a test) that streams nothing holds no extra connection.
-      listener ??= database.raw.kind === 'pglite' ? listenPglite() : listenPostgres(database.raw.url);
-      try {
-        await listener;
-      } catch (err) {
-        listener = undefined;
-        throw err;
-      }
+      await started();
       let set = subscribers.get(workspaceId);
       if (!set) subscribers.set(workspaceId, (set = new Set()));
       set.add(fn);
@@ -139,6 +151,14 @@ export function createEventHub(database: Database, log: FastifyBaseLogger): Even
         set.delete(fn);
         if (set.size === 0 && presence.get(workspaceId) === set) presence.delete(workspaceId);
       };
+    },
+
+    async listening() {
+      if (stopped) return false;
+      return started().then(
+        (l) => l.connected(),
+        () => false,
+      );
     },
 
     async stop() {

@@ -6,6 +6,7 @@ import type { Mailer } from './mailer';
 import type { JobQueue } from '../jobs/queue';
 import type { Realtime } from '../realtime/stream';
 import type { FileStore } from '../storage/file-store';
+import type { Metrics } from '../metrics/metrics';
 
 /** What every service may use. */
 export interface ServiceDeps {
@@ -20,6 +21,8 @@ export interface ServiceDeps {
   files: FileStore;
   /** Live event streams (SSE) and their LISTEN fan-out; services append events with realtime/event-log.ts. */
   realtime: Realtime;
+  /** The app's metrics (src/server/metrics): the composition root always gives them; a part built alone may go without. */
+  metrics?: Metrics;
 }
 
 /** Postgres unique-violation, whichever driver raised it. */

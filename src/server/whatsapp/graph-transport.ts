@@ -4,6 +4,7 @@
  * that may have reached Meta is not); and the paging of list answers.
  */
 import { GraphApiError, graphErrorFromResponse, isRetryable } from './graph-errors';
+import type { Metrics } from '../metrics/metrics';
 
 export interface GraphClientLogger {
   warn(obj: object, msg: string): void;
@@ -22,6 +23,8 @@ export interface GraphClientOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   log?: GraphClientLogger;
+  /** Counts every failed attempt by Meta's error code. */
+  metrics?: Pick<Metrics, 'graphErrors'>;
 }
 
 export interface Call {
@@ -66,6 +69,7 @@ interface Settings {
   backoffBase: number;
   backoffMax: number;
   log?: GraphClientLogger;
+  metrics?: Pick<Metrics, 'graphErrors'>;
 }
 
 function settingsOf(opts: GraphClientOptions): Settings {
@@ -80,8 +84,12 @@ function settingsOf(opts: GraphClientOptions): Settings {
     backoffBase: opts.backoffBaseMs ?? 500,
     backoffMax: opts.backoffMaxMs ?? 8_000,
     log: opts.log,
+    metrics: opts.metrics,
   };
 }
+
+/** The label of a failed attempt: Meta's code, else `network` or the HTTP status. */
+const errorCodeLabel = (e: GraphApiError) => (e.code !== undefined ? String(e.code) : e.network ? 'network' : `http_${e.httpStatus}`);
 
 function backoff(s: Settings, attempt: number, retryAfter: string | null): number {
   const exp = Math.min(s.backoffMax, s.backoffBase * 2 ** attempt);
@@ -140,6 +148,16 @@ function networkFailure(call: Call, where: string, err: unknown): GraphApiError 
   return new GraphApiError({ httpStatus: 0, network: true, timeout: timedOut, message });
 }
 
+/** networkFailure, counting the failure it throws at once too (the request may have reached Meta). */
+function countedNetworkFailure(s: Settings, call: Call, where: string, err: unknown): GraphApiError {
+  try {
+    return networkFailure(call, where, err);
+  } catch (mayHaveArrived) {
+    s.metrics?.graphErrors.inc({ code: 'network' });
+    throw mayHaveArrived;
+  }
+}
+
 /** One Graph call with timeout, error mapping and the retry policy. */
 async function request<T>(s: Settings, token: string, call: Call): Promise<T> {
   const where = `${call.method} ${urlFor(s, call).pathname}`;
@@ -154,8 +172,9 @@ async function request<T>(s: Settings, token: string, call: Call): Promise<T> {
       retryAfter = res.headers.get('retry-after');
     } catch (err) {
       if (call.signal?.aborted) throw err;
-      error = networkFailure(call, where, err);
+      error = countedNetworkFailure(s, call, where, err);
     }
+    s.metrics?.graphErrors.inc({ code: errorCodeLabel(error) });
     if (error.code === 130429 && call.retryThrottled === false) throw error;
     const retryable = isRetryable(error.httpStatus, error.code, error.network);
     if (!retryable || n + 1 >= maxAttempts) throw error;

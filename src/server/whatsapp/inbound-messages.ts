@@ -13,12 +13,15 @@ import { InboundMessage, MessagesValue, StatusUpdate } from './webhook-payload';
 import { customerOf, senderEntry } from './customer-identity';
 import type { CustomerIdentity } from '../repositories/customer-identities';
 import type { SystemMessages } from './system-messages';
+import type { Metrics } from '../metrics/metrics';
 
 export interface MessagesDeps {
   db: Database;
   log: Pick<FastifyBaseLogger, 'warn'>;
   contents: MessageContents;
   system: SystemMessages;
+  /** Counts inbound messages by number and outcome, and the lag of messages and statuses. */
+  metrics?: Pick<Metrics, 'messages' | 'webhookLagSeconds'>;
 }
 
 interface ReceivedMessage {
@@ -47,6 +50,45 @@ async function applySystemMessages(system: SystemMessages, read: MessagesChange[
       }
     }
   }
+}
+
+type InboundOutcome = 'stored' | 'duplicate' | 'failed';
+const countInbound = (d: MessagesDeps, account: ch.AccountRow, outcome: InboundOutcome) =>
+  d.metrics?.messages.inc({ direction: 'in', number: account.phoneNumberId, outcome });
+
+/** Counts a workspace's committed batch: each message stored now (and its lag from Meta's timestamp) or stored meanwhile. */
+function countStored(d: MessagesDeps, items: InboundItem[], stored: Set<string>): void {
+  const storedAt = Date.now();
+  for (const item of items) {
+    const fresh = stored.has(item.wamid);
+    countInbound(d, item.account, fresh ? 'stored' : 'duplicate');
+    if (fresh) d.metrics?.webhookLagSeconds.observe({ kind: 'message' }, Math.max(0, storedAt - item.sentAt.getTime()) / 1000);
+  }
+}
+
+/** Drops repeated deliveries (stored already, or twice in this batch). */
+async function newMessages(d: MessagesDeps, changes: MessagesChange[]): Promise<(ReceivedMessage & { index: number; account: ch.AccountRow })[]> {
+  const wamidsOf = new Map<string, string[]>();
+  for (const { account, messages } of changes) {
+    const list = wamidsOf.get(account.workspaceId) ?? [];
+    list.push(...messages.map((x) => x.m.id));
+    wamidsOf.set(account.workspaceId, list);
+  }
+  const seen = new Set<string>();
+  for (const [ws, wamids] of wamidsOf) for (const w of await ch.storedWamids(d.db.db, ws, wamids)) seen.add(`${ws}:${w}`);
+  const fresh: (ReceivedMessage & { index: number; account: ch.AccountRow })[] = [];
+  for (const { index, account, messages } of changes) {
+    for (const message of messages) {
+      const key = `${account.workspaceId}:${message.m.id}`;
+      if (seen.has(key)) {
+        countInbound(d, account, 'duplicate');
+        continue;
+      }
+      seen.add(key);
+      fresh.push({ index, account, ...message });
+    }
+  }
+  return fresh;
 }
 
 export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): FieldHandler {
@@ -109,28 +151,6 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
     return read;
   }
 
-  /** Drops repeated deliveries (stored already, or twice in this batch). */
-  async function newMessages(changes: MessagesChange[]): Promise<(ReceivedMessage & { index: number; account: ch.AccountRow })[]> {
-    const wamidsOf = new Map<string, string[]>();
-    for (const { account, messages } of changes) {
-      const list = wamidsOf.get(account.workspaceId) ?? [];
-      list.push(...messages.map((x) => x.m.id));
-      wamidsOf.set(account.workspaceId, list);
-    }
-    const seen = new Set<string>();
-    for (const [ws, wamids] of wamidsOf) for (const w of await ch.storedWamids(d.db.db, ws, wamids)) seen.add(`${ws}:${w}`);
-    const fresh: (ReceivedMessage & { index: number; account: ch.AccountRow })[] = [];
-    for (const { index, account, messages } of changes) {
-      for (const message of messages) {
-        const key = `${account.workspaceId}:${message.m.id}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        fresh.push({ index, account, ...message });
-      }
-    }
-    return fresh;
-  }
-
   /** What each new message is stored as (its media fetched meanwhile); reactions and the like are left out. */
   async function itemsOf(fresh: Awaited<ReturnType<typeof newMessages>>): Promise<Pending[]> {
     const items = await Promise.all(
@@ -154,6 +174,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
   /** Stores one workspace's messages in one transaction, then hands them to each handler in turn. */
   async function storeAndHandle(ws: string, items: InboundItem[]): Promise<void> {
     const batch = await d.db.transaction((tx) => storeInboundBatch(tx, ws, items));
+    countStored(d, items, batch.stored);
     for (const h of handlers) {
       if (!h.onMessagesStored) continue;
       try {
@@ -182,6 +203,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
         await storeAndHandle(ws, list.map((p) => p.item));
       } catch (err) {
         if (list.length === 1) {
+          countInbound(d, list[0].item.account, 'failed');
           failed.set(list[0].index, err);
           continue;
         }
@@ -190,6 +212,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
           try {
             await storeAndHandle(ws, [p.item]);
           } catch (one) {
+            countInbound(d, p.item.account, 'failed');
             failed.set(p.index, one);
           }
         }
@@ -205,7 +228,7 @@ export function inboundMessages(d: MessagesDeps, handlers: InboundHandler[]): Fi
    */
   async function handle(changes: FieldChange[]): Promise<Retries> {
     const read = await readChanges(changes);
-    const retry = await storeMessages(await itemsOf(await newMessages(read)));
+    const retry = await storeMessages(await itemsOf(await newMessages(d, read)));
     await applySystemMessages(d.system, read, retry);
     const waitsOf = new Map(changes.map((c) => [c.index, c.waits]));
     const list = read.flatMap(({ index, account, statuses: s }) => s.map((x) => ({ index, account, s: x })));

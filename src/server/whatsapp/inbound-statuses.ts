@@ -10,6 +10,7 @@ import { appendEvents, type NewEvent } from '../repositories/event-log';
 import { failureReasonOf } from './failure-reasons';
 import { type AppliedStatus, DeliveryWaits, type InboundHandler } from './inbound-pipeline';
 import type { StatusUpdate } from './webhook-payload';
+import type { Metrics } from '../metrics/metrics';
 
 /**
  * A status can overtake the send it is about: Meta (or the sandbox) may deliver `sent` before the send's answer
@@ -38,6 +39,8 @@ export function timeOf(ts: string | undefined): Date {
 export interface StatusesDeps {
   db: Database;
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /** The lag of each status that changed a message (Meta's timestamp to stored). */
+  metrics?: Pick<Metrics, 'webhookLagSeconds'>;
 }
 
 export interface StatusOf {
@@ -107,6 +110,11 @@ export function inboundStatuses(d: StatusesDeps, handlers: InboundHandler[]) {
       } catch (err) {
         for (const i of indexes) out[i] = err instanceof Error ? err : new Error(String(err));
         continue;
+      }
+      const storedAt = Date.now();
+      for (const i of indexes) {
+        const s = list[i].s;
+        if (changed.has(s.id)) d.metrics?.webhookLagSeconds.observe({ kind: 'status' }, Math.max(0, storedAt - timeOf(s.timestamp).getTime()) / 1000);
       }
       const unknown = [...new Set(indexes.map((i) => list[i].s.id).filter((w) => !changed.has(w)))];
       const stored = unknown.length > 0 ? await ch.storedWamids(d.db.db, ws, unknown) : new Set<string>();
