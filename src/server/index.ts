@@ -3,7 +3,10 @@ import { loadConfig } from './config';
 import { buildApp } from './app';
 
 const config = loadConfig();
-const app = await buildApp({ config });
+// --no-jobs: serve HTTP, run no job workers; --jobs-only: run the workers, answer only health checks.
+const flags = new Set(process.argv.slice(2));
+if (flags.has('--no-jobs') && flags.has('--jobs-only')) throw new Error('--no-jobs and --jobs-only exclude each other');
+const app = await buildApp({ config, mode: flags.has('--jobs-only') ? 'jobs-only' : flags.has('--no-jobs') ? 'no-jobs' : 'all' });
 
 let stopping = false;
 async function stop(signal: string) {
