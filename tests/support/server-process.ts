@@ -38,11 +38,12 @@ export const answers = (p: ServerProcess) => fetch(`${p.baseUrl}/readyz`, { sign
 
 /**
  * Starts a server with `env` on top of this process's environment (LOG_LEVEL silent, a data dir of its own,
- * HOST 127.0.0.1 and a free PORT unless given) and waits until it answers /readyz.
+ * HOST 127.0.0.1 and a free PORT unless given) and command-line `args` (`--no-jobs`, `--jobs-only`), and waits
+ * until it answers /readyz.
  */
-export async function startServerProcess(env: NodeJS.ProcessEnv, opts: { readyMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: NodeJS.ProcessEnv, opts: { readyMs?: number; args?: string[] } = {}): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/index.ts', ...(opts.args ?? [])], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'silent', PARLEY_DATA_DIR: `/tmp/parley-proc-${randomUUID()}`, ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: 'ignore',

@@ -38,9 +38,18 @@ export interface AppOptions {
   logger?: boolean | object;
   /** Durable jobs: tests list extra jobs (defaults to the product's, app/jobs.ts) and shorten the stop wait. */
   jobs?: { definitions?: JobMap; stopTimeoutMs?: number };
-  /** What this process runs: HTTP and job workers (all, the default), HTTP only (no-jobs), or job workers only. */
-  mode?: 'all' | 'no-jobs' | 'jobs-only';
+  /**
+   * What this process runs (docs/operations.md, "Several processes"): 'all' (the default); 'no-jobs' serves HTTP
+   * and sends jobs but runs no job workers and no campaign claim loops; 'jobs-only' runs them and answers only
+   * its health checks (and metrics) on HTTP.
+   */
+  mode?: ServerMode;
 }
+
+type ServerMode = 'all' | 'no-jobs' | 'jobs-only';
+
+/** What a jobs-only process still answers: the load balancer's and the monitoring's checks. */
+const jobsOnlyPaths = new Set(['/healthz', '/readyz', '/metrics']);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,7 +63,7 @@ async function openRuntime(app: FastifyInstance, opts: AppOptions) {
   const database =
     opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') }));
   if (!opts.database) await database.migrate();
-  const jobs = createJobQueue({ database, config, log: app.log, definitions: jobDefinitions, ...opts.jobs });
+  const jobs = createJobQueue({ database, config, log: app.log, definitions: jobDefinitions, work: opts.mode !== 'no-jobs', ...opts.jobs });
   const realtime = createRealtime({ database, log: app.log, heartbeatMs: config.realtime.heartbeatMs, recheckMs: config.realtime.recheckMs });
   // Event streams never finish on their own: end them first, or closing would wait for them forever.
   app.addHook('preClose', async () => realtime.closeStreams());
@@ -103,6 +112,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installRequestMetrics(app, metrics);
   // Opened before the runtime: onClose hooks run last-registered first, so the bucket's client closes after the jobs.
   const files = await openFileStore(app, config);
+  if (opts.mode === 'jobs-only') {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!jobsOnlyPaths.has(request.url.split('?')[0])) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'This process runs jobs only' });
+    });
+  }
   const runtime = await openRuntime(app, opts);
   const { identity, services, retention } = buildParley(app, opts, runtime, files, metrics);
 
@@ -136,7 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', async () => {
     await runtime.jobs.start();
     void retention.schedule();
-    services.campaignRunner.start();
+    if (opts.mode !== 'no-jobs') services.campaignRunner.start();
   });
   return app;
 }

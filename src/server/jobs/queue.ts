@@ -92,6 +92,11 @@ export interface JobQueueOptions {
   /** Listed jobs: the product's (src/server/app/jobs.ts); tests add their own. */
   definitions: JobMap;
   stopTimeoutMs?: number;
+  /**
+   * False: this process only sends (a web process told to skip jobs): no workers, and a job meant to run in its
+   * sender waits in the queue for another process's workers instead.
+   */
+  work?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -109,6 +114,7 @@ function retryOptions(def: JobDefinition, config: Config, o: SendOptions) {
 export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOptions): JobQueue<M> {
   const { database, config, log } = opts;
   const { definitions } = opts;
+  const works = opts.work ?? true;
   const handlers = new Map<string, RegisteredHandler>();
   const known = (name: string) => {
     if (!Object.hasOwn(definitions, name)) throw new Error(`Unknown job ${name}: list it in src/server/app/jobs.ts`);
@@ -120,7 +126,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     config,
     log,
     started: async (b) => {
-      for (const name of handlers.keys()) await workers.start(b, name);
+      if (works) for (const name of handlers.keys()) await workers.start(b, name);
     },
     failed: () => workers.clear(),
   });
@@ -144,13 +150,13 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     if (handlers.has(name)) throw new Error(`Job ${name} already has a handler`);
     handlers.set(name, handler);
     const b = boss.boss();
-    if (b) void workers.start(b, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
+    if (b && works) void workers.start(b, name).catch((err) => log.error({ err, job: name }, 'job workers did not start'));
   }
 
   /** A send outside a transaction and without a key: group-committed, and run here when its definition says so. */
   async function sendKeyless(name: string, def: JobDefinition, data: object, o: SendOptions): Promise<string> {
     const id = randomUUID();
-    const here = def.runInSenderSeconds !== undefined && o.startAfter === undefined && handlers.has(name);
+    const here = works && def.runInSenderSeconds !== undefined && o.startAfter === undefined && handlers.has(name);
     const delay = here ? def.runInSenderSeconds : o.startAfter;
     const startAfter = delay instanceof Date ? delay.toISOString() : delay !== undefined ? `${delay} seconds` : undefined;
     await insertJob({
@@ -168,7 +174,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
 
   /** A send in a transaction, or with a key: one pg-boss send. */
   async function sendOne(name: string, def: JobDefinition, data: object, o: SendOptions): Promise<string | null> {
-    const inSender = !!(o.tx && o.runInSender && def.runInSenderSeconds !== undefined && o.startAfter === undefined && handlers.has(name));
+    const inSender = !!(works && o.tx && o.runInSender && def.runInSenderSeconds !== undefined && o.startAfter === undefined && handlers.has(name));
     if (o.tx) {
       // Starting pg-boss inside a caller's transaction would wait for that transaction on PGlite (one session)
       // and not on PostgreSQL; refusing alike on both keeps a transaction's job the same everywhere.
@@ -205,6 +211,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     },
 
     runCommitted(name, id, input) {
+      if (!works) return; // sent without the in-sender delay: the workers elsewhere take it at once
       local.queue(name, id, known(name).payload.parse(input));
     },
 
