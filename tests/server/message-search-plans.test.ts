@@ -1,9 +1,9 @@
 /**
  * The workspace message search answers the same pages whichever plan it takes (repositories/message-search.ts):
- * a word dense among the newest messages (the bounded walk fills the page), a rare word (the index's matches
- * fetched by id and sorted), and a word in more than 2,000 old messages (the walk of the newest-first index).
- * Each is paged to its end with cursors and compared with the same search done in memory; another workspace's
- * messages with the same words never show.
+ * a word in at most 2,000 messages (the index's matches fetched by id and sorted) and a word in more (the walk of
+ * the newest-first index), on the first page and on later ones (a dense word's tail is selective again). Each is
+ * paged to its end with cursors and compared with the same search done in memory; another workspace's messages
+ * with the same words never show.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../src/server/db/schema';
@@ -81,7 +81,7 @@ describe('workspace message search', () => {
       .map((m) => m.text);
 
   it.each([
-    ['dense', 50, 'a word in every tenth message: the newest messages fill each page'],
+    ['dense', 50, 'a word in every tenth message: matches fetched by id'],
     ['rare', 2, 'a word in three old messages: the matches are fetched by id'],
     ['broad', 50, 'a word in 2,100 old messages: the newest-first walk'],
   ])('answers every match of %s once, newest first, page by page (%s per page: %s)', async (word, limit) => {

@@ -3,7 +3,7 @@
  * behind the GIN index `messages_text_search_idx`. 'simple' lowercases and splits words without stemming, so it
  * treats every language alike; each word of the query matches as a prefix (`ord` finds "order", "orders").
  */
-import { type SQL, and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { Message } from '../../shared';
@@ -47,36 +47,11 @@ export interface SearchHit {
 
 /** A search matching at most this many messages is answered from those rows, sorted (see workspaceMatches). */
 const SELECTIVE_SEARCH_MESSAGES = 2000;
-/**
- * How many of the newest messages (after the cursor) the first, bounded walk reads. A word in more than about
- * 2.5% of the messages fills a page of 50 within them, without the index count below, which builds a bitmap of
- * every match first (13 ms for a word in 47,000 messages); a rarer search pays this walk, about 2 ms, then goes on.
- */
-const FIRST_WALK_MESSAGES = 2000;
-
-/** The newest page (and one more) of matches among the newest FIRST_WALK_MESSAGES after the cursor. */
-async function walkNewest(ex: Executor, workspaceId: string, terms: string[], after: SQL | undefined, limit: number) {
-  const m = t.messages;
-  const newest = ex
-    .select({ id: m.id, createdAt: m.createdAt, words: m.searchVector })
-    .from(m)
-    .where(and(eq(m.workspaceId, workspaceId), after))
-    .orderBy(desc(m.createdAt), desc(m.id))
-    .limit(FIRST_WALK_MESSAGES)
-    .as('newest');
-  return ex
-    .select({ id: newest.id })
-    .from(newest)
-    .where(sql`${newest.words} @@ to_tsquery('simple', ${tsQuery(terms)})`)
-    .orderBy(desc(newest.createdAt), desc(newest.id))
-    .limit(limit);
-}
 
 /**
  * Messages of the workspace matching every term, newest first, with the contact of their conversation.
- * How many messages match decides the plan (as for contacts, repositories/contact-list.ts): a page that the
- * newest messages fill is answered from them (walkNewest); otherwise the first query asks the GIN index for up
- * to 2,001 matches; up to 2,000 are fetched by id and sorted; a broader search walks the
+ * How many messages match decides the plan (as for contacts, repositories/contact-list.ts): the first query asks
+ * the GIN index for up to 2,001 matches; up to 2,000 are fetched by id and sorted; a broader search walks the
  * workspace's newest-first index (`messages_workspace_created_idx`) and checks each message, where matches are
  * dense enough to fill a page early. The planner's own estimate cannot tell "order" in 1% of messages from "order"
  * in 40%, and its wrong guess costs either a sort of 400,000 rows or a walk of the whole table for 11 rows.
@@ -93,24 +68,28 @@ export async function workspaceMatches(
   const m = t.messages;
   const cv = t.conversations;
   const ct = t.contacts;
-  let ids: string[] | null = (await walkNewest(ex, workspaceId, terms, after, page.limit + 1)).map((r) => r.id);
-  if (ids.length <= page.limit) {
-    const matched = await ex
-      .select({ id: m.id })
-      .from(m)
-      .where(and(eq(m.workspaceId, workspaceId), matches(terms)))
-      .limit(SELECTIVE_SEARCH_MESSAGES + 1);
-    if (matched.length === 0) return { items: [], nextCursor: null };
-    ids = matched.length <= SELECTIVE_SEARCH_MESSAGES ? matched.map((r) => r.id) : null;
-  }
+  const matched = await ex
+    .select({ id: m.id })
+    .from(m)
+    .where(and(eq(m.workspaceId, workspaceId), matches(terms)))
+    .limit(SELECTIVE_SEARCH_MESSAGES + 1);
+  if (matched.length === 0) return { items: [], nextCursor: null };
+  const selective = matched.length <= SELECTIVE_SEARCH_MESSAGES;
   const rows = await ex
     .select({ message: messageColumns, contact: { id: ct.id, name: ct.name, phoneNumber: ct.phoneNumber } })
     .from(m)
     .innerJoin(cv, and(eq(cv.workspaceId, m.workspaceId), eq(cv.id, m.conversationId)))
     .innerJoin(ct, and(eq(ct.workspaceId, cv.workspaceId), eq(ct.id, cv.contactId)))
-    .where(and(eq(m.workspaceId, workspaceId), ids ? sql`${m.id} = any(${sql.param(ids)}::uuid[])` : undefined, matches(terms), after))
-    // By ids: an order key no index provides, so the few matches are collected and sorted.
-    .orderBy(...(ids ? [sql`${m.createdAt} + interval '0 seconds' desc`, desc(m.id)] : [desc(m.createdAt), desc(m.id)]))
+    .where(
+      and(
+        eq(m.workspaceId, workspaceId),
+        selective ? sql`${m.id} = any(${sql.param(matched.map((r) => r.id))}::uuid[])` : undefined,
+        matches(terms),
+        after,
+      ),
+    )
+    // Selective: an order key no index provides, so the few matches are collected and sorted.
+    .orderBy(...(selective ? [sql`${m.createdAt} + interval '0 seconds' desc`, desc(m.id)] : [desc(m.createdAt), desc(m.id)]))
     .limit(page.limit + 1);
   return toPage(rows, page.limit, (r) => ({ at: r.message.createdAt, id: r.message.id }), (r) => ({ message: toMessage(r.message), contact: r.contact }));
 }
