@@ -3,7 +3,10 @@
  * counters moving by what really happened: a customer's message through the webhook, sends through the sandbox,
  * a refusal from WhatsApp.
  */
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../src/server/db/schema';
 import type { SandboxAccount } from '../../src/sandbox';
 import { buildTestApp, type Session, type TestApp } from '../support/server';
 import { newCustomers } from '../support/customers';
@@ -109,4 +112,22 @@ describe('counters', () => {
     // The sandbox reported the sent message's statuses: their lag is counted too.
     expect(moved('parley_webhook_lag_seconds_count', { kind: 'status' })).toBeGreaterThanOrEqual(1);
   }, 120_000);
+
+  it('campaign gauges sum every campaign: recipients still to go and finished, and sends by outcome', async () => {
+    const before = await scrape(ta);
+    // Two rows of one campaign as the triggers keep them (an unfolded delta beside the folded sum).
+    const campaignId = randomUUID();
+    const row = { workspaceId: admin.workspaceId, campaignId };
+    await ta.db.insert(t.campaignCounts).values([
+      { ...row, folded: true, recipients: 10, pending: 4, sent: 5, delivered: 4, read: 2, replied: 1, failed: 1, optedOut: 1 },
+      { ...row, pending: -1, sent: 1, unknown: 1, capped: 1 },
+    ]);
+    const after = await scrape(ta);
+    const moved = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    expect(moved('parley_campaign_recipients', { state: 'pending' })).toBe(3);
+    expect(moved('parley_campaign_recipients', { state: 'finished' })).toBe(7);
+    const sends = { sent: 6, delivered: 4, read: 2, replied: 1, failed: 1, unknown: 1, opted_out: 1, capped: 1 };
+    for (const [outcome, n] of Object.entries(sends)) expect(moved('parley_campaign_sends', { outcome }), outcome).toBe(n);
+    await ta.db.delete(t.campaignCounts).where(eq(t.campaignCounts.campaignId, campaignId));
+  });
 });

@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import type { Realtime } from '../realtime/stream';
-import { recipientTotals } from '../repositories/campaign-totals';
+import { campaignTotals, sendOutcomes } from '../repositories/campaign-totals';
 import { type Metrics, statusClass } from '../metrics/metrics';
 import { haltingCodes } from '../messaging/send-outcomes';
 import { haltScope } from '../campaigns/halts';
@@ -28,7 +28,7 @@ interface ScrapeParts {
   realtime: Pick<Realtime, 'openStreams'>;
 }
 
-/** The gauges read at each scrape: one query for the job queue, one for campaign recipients, the rest from memory. */
+/** The gauges read at each scrape: one query for the job queue, one for campaign recipients and sends, the rest from memory. */
 function readStateAtScrape(metrics: Metrics, { database, jobs, realtime }: ScrapeParts): void {
   metrics.onScrape(async () => {
     const backlog = await jobs.backlog();
@@ -40,9 +40,10 @@ function readStateAtScrape(metrics: Metrics, { database, jobs, realtime }: Scrap
     }
   });
   metrics.onScrape(async () => {
-    const totals = await recipientTotals(database.db);
-    metrics.campaignRecipients.set({ state: 'pending' }, totals.pending);
-    metrics.campaignRecipients.set({ state: 'finished' }, totals.finished);
+    const totals = await campaignTotals(database.db);
+    metrics.campaignRecipients.set({ state: 'pending' }, totals.recipients.pending);
+    metrics.campaignRecipients.set({ state: 'finished' }, totals.recipients.finished);
+    for (const outcome of sendOutcomes) metrics.campaignSends.set({ outcome }, totals.sends[outcome]);
   });
   metrics.onScrape(() => {
     metrics.streamClients.set(realtime.openStreams);

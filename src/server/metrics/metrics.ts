@@ -91,6 +91,12 @@ function instruments(registry: Registry) {
       labelNames: ['state'] as const,
       registers,
     }),
+    campaignSends: new Gauge({
+      name: 'parley_campaign_sends',
+      help: 'Campaign sends of every campaign (one per recipient and send step), by outcome as the campaign results count them.',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
     streamClients: new Gauge({ name: 'parley_stream_clients', help: 'Open event streams (SSE) of this process.', registers }),
     dbPoolTotal: new Gauge({ name: 'parley_db_pool_total', help: "Connections of the app's database pool (PGlite: 1).", registers }),
     dbPoolIdle: new Gauge({ name: 'parley_db_pool_idle', help: "Idle connections of the app's database pool (PGlite: 0).", registers }),
