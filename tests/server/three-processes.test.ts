@@ -5,7 +5,8 @@
  * the web process that is sending the campaign is killed with SIGKILL while the campaign runs and the bot
  * sessions wait for their customers. Nothing is sent twice, every campaign recipient gets one outcome, every
  * customer's answer is received once and answered once, and every stream reconnects through the proxy and
- * resumes from Last-Event-ID with contiguous ids.
+ * resumes from Last-Event-ID with contiguous ids. The three share one S3 bucket (s3rver): a file uploaded to one web
+ * process is served by the other, and through the proxy after the kill.
  *
  * The test process hosts the sandbox (each server reaches it through a counting forwarder, which tells which
  * process sends) and seeds through an app of its own whose jobs and campaign runner stop before the servers start.
@@ -25,6 +26,8 @@ import { type GraphForwarder, startGraphForwarder } from '../support/graph-forwa
 import { type Proxy, startHaproxy } from '../support/haproxy';
 import { type ResumingStream, firstGap, openResumingStream } from '../support/sse-client';
 import { until } from '../support/until';
+import { type TestBucket, startTestBucket } from '../support/s3';
+import { multipartBody } from '../support/multipart';
 
 // This helper's ports (loopback): the proxy, then the three servers.
 const proxyPort = 47400;
@@ -41,6 +44,8 @@ let number: SandboxAccount;
 let accountId: string;
 let templateId: string;
 let proxy: Proxy | undefined;
+/** The file store the three processes share (a local S3-compatible server). */
+let bucket: TestBucket;
 const forwarders: GraphForwarder[] = [];
 const streams: ResumingStream[] = [];
 
@@ -105,6 +110,7 @@ describe.runIf(!!process.env.DATABASE_URL)('three server processes behind HAProx
 
   beforeAll(async () => {
     const opened = await openTestDatabase();
+    bucket = await startTestBucket('parley-three-processes');
     const seeding: { app?: FastifyInstance } = {};
     sandbox = await startSandbox({
       port: 0,
@@ -150,7 +156,14 @@ describe.runIf(!!process.env.DATABASE_URL)('three server processes behind HAProx
 
     // Two web processes that also run jobs, and one jobs-only process; each reaches the sandbox through a forwarder.
     for (let i = 0; i < 3; i++) forwarders.push(await startGraphForwarder(sandbox.baseUrl));
-    const env = (i: number, port: number) => ({ ...serverProcessEnv(opened.url!, forwarders[i].baseUrl), PORT: String(port), CAMPAIGN_LEASE_SECONDS: '10' });
+    const s3Env = {
+      S3_BUCKET: bucket.s3.bucket,
+      S3_ENDPOINT: bucket.s3.endpoint,
+      S3_ACCESS_KEY_ID: bucket.s3.credentials!.accessKeyId,
+      S3_SECRET_ACCESS_KEY: bucket.s3.credentials!.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+    };
+    const env = (i: number, port: number) => ({ ...serverProcessEnv(opened.url!, forwarders[i].baseUrl), ...s3Env, PORT: String(port), CAMPAIGN_LEASE_SECONDS: '10' });
     const started = await Promise.all([
       startServerProcess(env(0, webPorts[0]), { readyMs: 120_000 }),
       startServerProcess(env(1, webPorts[1]), { readyMs: 120_000 }),
@@ -167,6 +180,7 @@ describe.runIf(!!process.env.DATABASE_URL)('three server processes behind HAProx
     await proxy?.stop();
     await Promise.all(forwarders.map((f) => f.close()));
     await ta?.close();
+    await bucket?.close();
   });
 
   it('a web process killed with SIGKILL mid-campaign and mid-sessions: nothing lost or sent twice, streams resume without a gap', async () => {
@@ -181,6 +195,23 @@ describe.runIf(!!process.env.DATABASE_URL)('three server processes behind HAProx
     // Bot sessions, their webhooks spread over both web processes: each waits for its customer's answer.
     await Promise.all(customers.map((waId) => sandbox.customers.say(waId, 'hi', { phoneNumberId: number.phoneNumberId })));
     await until(() => customers.every((waId) => sentTo(waId).some((b) => b.includes('What do you wish for?'))), 60_000);
+
+    // Files: uploaded to one web process, served by the other from the shared bucket.
+    const csv = 'phone,name\n+14155550177,Shared\n';
+    const { payload, headers } = multipartBody({ fileName: 'shared.csv', mimeType: 'text/csv', content: csv });
+    const uploaded = await fetch(`http://127.0.0.1:${webPorts[0]}/import-history/upload`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${admin.token}` },
+      body: new Uint8Array(payload),
+    });
+    expect(uploaded.status).toBe(201);
+    const filePath = new URL(((await uploaded.json()) as { fileUrl: string }).fileUrl).pathname;
+    const readFrom = async (base: string) => {
+      const res = await fetch(`${base}${filePath}`, { headers: { authorization: `Bearer ${admin.token}` } });
+      return [res.status, await res.text()];
+    };
+    expect(await readFrom(`http://127.0.0.1:${webPorts[1]}`)).toEqual([200, csv]);
+    expect(await bucket.keys(`${admin.workspaceId}/`)).toEqual([filePath.replace(/^\/files\//, '')]);
 
     const id = await campaignDraft();
     const deployed = await viaProxy('POST', `/campaign/${id}/deploy`, {});
@@ -222,6 +253,9 @@ describe.runIf(!!process.env.DATABASE_URL)('three server processes behind HAProx
     // The survivors did the rest (the dead one sent nothing more).
     expect(forwarders[victim].messages).toBe(othersAtKill[victim]);
     expect(forwarders.reduce((n, f) => n + f.messages, 0)).toBeGreaterThan(othersAtKill.reduce((n, m) => n + m, 0));
+
+    // The file outlives whichever process died: the proxy's survivor serves it.
+    expect(await readFrom(proxy!.baseUrl)).toEqual([200, csv]);
 
     // Every answer was received once and answered once; every session completed, nothing sent twice.
     await until(() => customers.every((waId, i) => sentTo(waId).some((b) => b.includes(`Wish noted: wish ${i}`))), 60_000);
