@@ -15,6 +15,7 @@ import { TestApp, onPostgres, openTestDatabase, serverProcessEnv, testConfig, ty
 import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
 import { answers, killAllServerProcesses, killHard, startServerProcess, type ServerProcess } from '../support/server-process';
 import { until } from '../support/until';
+import { seedWishBot } from '../support/wish-bot';
 
 let ta: TestApp;
 let url: string;
@@ -59,25 +60,7 @@ describe.skipIf(!onPostgres)('a bot session across processes (PostgreSQL)', () =
     admin = await ta.newAdmin('Bot Crash Shop');
     number = ta.sandbox.addAccount();
     const acc = await ta.call('POST', '/whatsapp', { token: admin.token, body: { ...number, verifiedName: undefined, workspaceId: admin.workspaceId } });
-    const attr = await ta.call('POST', '/attribute', { token: admin.token, body: { name: 'wish', format: 'text', workspaceId: admin.workspaceId } });
-    const bot = (await ta.call('POST', '/bot', { token: admin.token, body: { workspaceId: admin.workspaceId } })).json().id;
-    const pos = { x: 0, y: 0 };
-    const rfInstance = {
-      nodes: [
-        { id: 'start', type: 'StartNode', position: pos, data: { label: 'Start' }, deletable: false },
-        { id: 'hello', type: 'SendMessageNode', position: pos, data: { label: 'Hello', messageBlocks: [{ id: 'b', type: 'text', text: 'Hello from the bot' }] } },
-        { id: 'ask', type: 'CollectInputNode', position: pos, data: { label: 'Ask', body: 'What do you wish for?', variableId: attr.json().id } },
-        { id: 'done', type: 'SendMessageNode', position: pos, data: { label: 'Done', messageBlocks: [{ id: 'b', type: 'text', text: 'Wish noted: {{wish}}' }] } },
-      ],
-      edges: [
-        { id: 'e1', source: 'start', target: 'hello' },
-        { id: 'e2', source: 'hello', target: 'ask' },
-        { id: 'e3', source: 'ask', target: 'done' },
-      ],
-    };
-    await ta.call('PATCH', `/bot/${bot}`, { token: admin.token, body: { rfInstance } });
-    await ta.call('PATCH', `/bot/${bot}/connectWaba`, { token: admin.token, body: { wabaAccountId: acc.json().id } });
-    expect((await ta.call('PATCH', `/bot/${bot}`, { token: admin.token, body: { isActive: true } })).statusCode).toBe(200);
+    await seedWishBot(ta, admin, acc.json().id);
     // Only the children run jobs.
     await app.parley.jobs.stop();
   }, 180_000);

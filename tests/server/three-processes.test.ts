@@ -26,6 +26,7 @@ import { type GraphForwarder, startGraphForwarder } from '../support/graph-forwa
 import { type Proxy, startHaproxy } from '../support/haproxy';
 import { type ResumingStream, firstGap, openResumingStream } from '../support/sse-client';
 import { until } from '../support/until';
+import { seedWishBot } from '../support/wish-bot';
 import { type TestBucket, startTestBucket } from '../support/s3';
 import { multipartBody } from '../support/multipart';
 
@@ -48,29 +49,6 @@ let proxy: Proxy | undefined;
 let bucket: TestBucket;
 const forwarders: GraphForwarder[] = [];
 const streams: ResumingStream[] = [];
-
-/** The bot: greets, asks for a wish, confirms it (it waits for the customer between the question and the answer). */
-async function seedBot() {
-  const attr = await ta.call('POST', '/attribute', { token: admin.token, body: { name: 'wish', format: 'text', workspaceId: admin.workspaceId } });
-  const bot = (await ta.call('POST', '/bot', { token: admin.token, body: { workspaceId: admin.workspaceId } })).json().id;
-  const pos = { x: 0, y: 0 };
-  const rfInstance = {
-    nodes: [
-      { id: 'start', type: 'StartNode', position: pos, data: { label: 'Start' }, deletable: false },
-      { id: 'hello', type: 'SendMessageNode', position: pos, data: { label: 'Hello', messageBlocks: [{ id: 'b', type: 'text', text: 'Hello from the bot' }] } },
-      { id: 'ask', type: 'CollectInputNode', position: pos, data: { label: 'Ask', body: 'What do you wish for?', variableId: attr.json().id } },
-      { id: 'done', type: 'SendMessageNode', position: pos, data: { label: 'Done', messageBlocks: [{ id: 'b', type: 'text', text: 'Wish noted: {{wish}}' }] } },
-    ],
-    edges: [
-      { id: 'e1', source: 'start', target: 'hello' },
-      { id: 'e2', source: 'hello', target: 'ask' },
-      { id: 'e3', source: 'ask', target: 'done' },
-    ],
-  };
-  await ta.call('PATCH', `/bot/${bot}`, { token: admin.token, body: { rfInstance } });
-  await ta.call('PATCH', `/bot/${bot}/connectWaba`, { token: admin.token, body: { wabaAccountId: accountId } });
-  expect((await ta.call('PATCH', `/bot/${bot}`, { token: admin.token, body: { isActive: true } })).statusCode).toBe(200);
-}
 
 /** A one-time campaign of `recipients` contacts, ready to deploy (through the proxy). */
 async function campaignDraft(): Promise<string> {
@@ -147,7 +125,7 @@ describe.runIf(!!process.env.DATABASE_URL)('three server processes behind HAProx
       body: { name: 'several_sale', language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Sale today' }], whatsappAccountId: accountId, workspaceId: admin.workspaceId },
     });
     templateId = tpl.json().id;
-    await seedBot();
+    await seedWishBot(ta, admin, accountId);
     await sandbox.settle();
     await seeding.app.parley.jobs.drain();
     // From here on the seeding app runs nothing: only the three servers do.
