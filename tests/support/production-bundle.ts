@@ -1,7 +1,7 @@
 /**
  * The production bundle (npm run build:server) laid out as the image runs it: dist/ with package.json and
  * package-lock.json in a read-only folder whose node_modules holds only the production packages (links to this
- * checkout's installed ones, since a test cannot download), and a data folder, the only place the server writes.
+ * checkout's installed ones, or copies where the server's user cannot read the checkout; a test cannot download), and a data folder, the only place the server writes.
  * When the tests run as root (CI, containers) the server runs as `nobody`, as the image's non-root user does.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -32,12 +32,22 @@ export function bundleImports(distDir: string): Set<string> {
   return new Set(names);
 }
 
-/** Links node_modules/<name> for every package the lockfile installs without dev (`npm ci --omit=dev`). */
+/** Whether the server's user can read this file (a checkout under a private folder, such as `mktemp -d`, it cannot). */
+function serverUserCanRead(file: string): boolean {
+  if (!asRoot) return true;
+  return spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', 'test', '-r', file]).status === 0;
+}
+
+/**
+ * Puts node_modules/<name> in place for every package the lockfile installs without dev (`npm ci --omit=dev`):
+ * a link to this checkout's copy, or a copy of it where the server's user cannot reach the checkout.
+ */
 function linkProductionPackages(appDir: string) {
   const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, { dev?: boolean }>;
   };
   const installed = fs.realpathSync(path.join(repoRoot, 'node_modules'));
+  const copy = !serverUserCanRead(path.join(installed, 'zod', 'package.json'));
   for (const [key, meta] of Object.entries(lock.packages)) {
     const name = key.replace(/^node_modules\//, '');
     if (!key.startsWith('node_modules/') || name.includes('node_modules/') || meta.dev) continue;
@@ -45,7 +55,8 @@ function linkProductionPackages(appDir: string) {
     if (!fs.existsSync(source)) continue; // an optional package of another platform
     const target = path.join(appDir, 'node_modules', name);
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.symlinkSync(source, target);
+    if (copy) fs.cpSync(source, target, { recursive: true, dereference: true });
+    else fs.symlinkSync(source, target);
   }
 }
 
