@@ -18,8 +18,8 @@ const commands: Record<string, Command> = {
   serve: { summary: 'migrate, then serve HTTP and run the job workers (--no-jobs: HTTP only; --jobs-only: workers only)', run: serve },
   migrate: { summary: 'apply pending database migrations and exit (safe to run beside starting servers)', run: migrate },
   doctor: { summary: 'check the configuration and what it points at; exit code 1 when something is wrong', run: doctor },
-  backup: { summary: backupCommand.description, run: (args) => backupCommand.run(args) },
-  restore: { summary: restoreCommand.description, run: (args) => restoreCommand.run(args) },
+  backup: { summary: 'back up the PostgreSQL database and the file store into a new folder (--out DIR)', run: backupCommand },
+  restore: { summary: 'restore a backup folder (--from DIR) into an empty PostgreSQL database and an empty file store', run: restoreCommand },
 };
 
 function usage(): string {

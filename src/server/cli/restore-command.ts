@@ -3,19 +3,15 @@ import { loadConfig } from '../config';
 import { restore } from '../ops/restore';
 import { folderArgument, reportFailure } from './folder-argument';
 
-export const restoreCommand = {
-  name: 'restore',
-  description: 'Restore a backup folder (--from DIR) into an empty PostgreSQL database and an empty file store',
-  async run(argv: string[]): Promise<number> {
-    const fromDir = folderArgument(argv, 'from', 'restore --from DIR');
-    if (fromDir === null) return 2;
-    try {
-      const { manifest, pendingMigrations } = await restore(loadConfig(), { fromDir });
-      const next = pendingMigrations > 0 ? `start the server: it applies the ${pendingMigrations} newer migrations first` : 'start the server';
-      process.stdout.write(`Restored the backup of ${manifest.createdAt} (${manifest.fileCount} files); ${next}\n`);
-      return 0;
-    } catch (err) {
-      return reportFailure('restore', err);
-    }
-  },
-};
+export async function restoreCommand(argv: string[]): Promise<number> {
+  const fromDir = folderArgument(argv, 'from', 'restore --from DIR');
+  if (fromDir === null) return 2;
+  try {
+    const { manifest, pendingMigrations } = await restore(loadConfig(), { fromDir });
+    const next = pendingMigrations > 0 ? `start the server: it applies the ${pendingMigrations} newer migrations first` : 'start the server';
+    process.stdout.write(`Restored the backup of ${manifest.createdAt} (${manifest.fileCount} files); ${next}\n`);
+    return 0;
+  } catch (err) {
+    return reportFailure('restore', err);
+  }
+}
