@@ -48,6 +48,8 @@ export class DesktopSession {
   private syncStatus: SyncStatus = signedOutStatus;
   private viewing: string | null = null;
   private badge = 0;
+  /** the last workspace switch (startWorkspace), settled */
+  private switching: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -129,7 +131,18 @@ export class DesktopSession {
     }
   }
 
-  async startWorkspace(workspaceId: string): Promise<SyncStatus> {
+  /**
+   * Follows `workspaceId`: the open workspace's sync stops, its file closes, and this workspace's own file opens
+   * and syncs (incrementally from its last sequence when it was synced before). Switches run one after another:
+   * a quick switch there and back never leaves two caches open or the wrong one followed.
+   */
+  startWorkspace(workspaceId: string): Promise<SyncStatus> {
+    const run = this.switching.then(() => this.switchWorkspace(workspaceId));
+    this.switching = run.catch(() => undefined);
+    return run;
+  }
+
+  private async switchWorkspace(workspaceId: string): Promise<SyncStatus> {
     const { uid, store } = this.requireUser();
     if (this.sync && this.openCache && this.syncStatus.workspaceId === workspaceId) return this.syncStatus;
     if (!isSafeFileId(workspaceId)) throw new IpcError(400, 'Not a workspace id', 'invalid-workspace');
@@ -137,11 +150,21 @@ export class DesktopSession {
     const file = workspaceCacheFile(this.deps.userDataDir, uid, workspaceId);
     const opened = openWorkspaceCache(file);
     this.openCache = opened;
+    this.viewing = null;
+    // the badge and a restart follow the workspace now open (before its sync says anything)
+    this.setBadge(opened.badgeCount());
+    this.rememberWorkspace(store, workspaceId);
     this.syncStatus = { ...signedOutStatus, state: 'syncing', workspaceId, lastSeq: opened.lastSeq, lastSyncedAt: opened.lastSyncedAt };
     this.sync = this.createSync({ uid, store, workspaceId, file, opened });
     this.sync.start();
     this.setStatus(this.sync.status());
     return this.syncStatus;
+  }
+
+  /** The stored member record names the workspace followed, so the next start (even offline) reopens it. */
+  private rememberWorkspace(store: UserStore, workspaceId: string): void {
+    const me = store.me();
+    if (me && me.currentWorkspaceId !== workspaceId && me.workspaceIds.includes(workspaceId)) store.setMe({ ...me, currentWorkspaceId: workspaceId });
   }
 
   async stopWorkspace(): Promise<void> {
