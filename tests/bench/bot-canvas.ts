@@ -18,7 +18,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const OPEN_GOAL_MS = 1000;
 // A folder: each view's first pan and zoom is also recorded as a Chromium trace there (fit.json, zoom100.json).
 const TRACE_DIR = process.env.BENCH_TRACE_DIR;
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'viz', 'v8.execute'];
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'viz', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
 const FRAME_GOAL_MS = 16.7;
 const FIT_FRAME_GOAL_MS = 33;
 
