@@ -15,6 +15,7 @@ const tones = {
  * The card every canvas node is drawn in: a header (icon, kind, the node's label) to drag it by, then its form.
  * The body carries `nodrag nowheel`, so typing, selecting text and scrolling in a field never move the canvas.
  * Feature node components wrap their form in it and are memoised (`memo(function XNode(props) …)`).
+ * Drawn in full at every zoom: the campaign canvases it serves have a handful of steps, whose forms stay usable.
  */
 export function CanvasNode({
   id,
@@ -50,7 +51,7 @@ export function CanvasNode({
   return (
     <div
       className={cn(
-        'rounded-xl border bg-surface text-fg shadow-sm transition-shadow',
+        'rounded-xl border bg-surface text-fg shadow-sm transition-shadow [contain:layout_style]',
         width,
         problems.length ? 'border-danger' : 'border-border-strong',
         selected && 'ring-2 ring-accent ring-offset-1 ring-offset-bg',

@@ -34,7 +34,9 @@
  *     validate={(g) => validateMyCanvas(g)} save={(g) => patch({ rfInstance: g })}
  *     describeNode={(n) => n.data.label} readOnly={locked} readOnlyReason="Deployed: steps are locked" />
  *
- * Inside the frame, `useNodeData(id)` edits one node. `graphOf(state)` is what is saved.
+ * Inside the frame, `useNodeData(id)` edits one node. `graphOf(state)` is what is saved. On a canvas of more
+ * than 100 nodes only the nodes and edges in view are in the DOM (`onlyRenderVisibleElements`); `useZoomedOut()`
+ * lets a node draw a plain box with its title when zoomed out (the bot cards do; CanvasNode draws its form).
  */
 export { CanvasFrame, type CanvasController } from './canvas-frame';
 export { CanvasNode } from './canvas-node';
@@ -42,3 +44,4 @@ export { CanvasLeaveGuard } from './leave-guard';
 export { useNodeData } from './context';
 export { type PaletteEntry } from './palette';
 export { type CanvasGraph, type CanvasStore, createCanvasStore, graphOf } from './store';
+export { useZoomedOut } from './zoom';

@@ -1,13 +1,14 @@
 /**
  * The canvas views of the 14 bot node kinds: one memoised card (icon, title, the node's label, a short summary
  * of what it does, its handles) and one row view for children (list items, reply buttons, condition branches).
- * Views read only their own props, the editor context and one boolean of the preview store, so a 500-node
- * canvas re-renders only what changed.
+ * Views read only their own props, the editor context, one boolean of the preview store and one of the zoom
+ * (zoomed out, cards draw a plain box with their title), so a 500-node canvas re-renders only what changed.
  */
 import { botRuntime, type BotNodeType } from '@shared/schemas/bot-canvas';
 import { Handle, type NodeProps, Position, useNodeConnections, useNodesData } from '@xyflow/react';
 import { AlertTriangle } from 'lucide-react';
 import { type ReactNode, memo, useMemo } from 'react';
+import { useZoomedOut } from '../../../../components/canvas';
 import { cn } from '../../../../lib/cn';
 import { CHILD_HEIGHT, CHILD_WIDTH, NODE_WIDTH } from '../../canvas/children';
 import { memberName, useBotEditor, usePreviewCursor } from '../../canvas/editor-context';
@@ -41,11 +42,22 @@ function useIsPreviewed(id: string) {
   return usePreviewCursor((s) => s.nodeId === id);
 }
 
-function useProblem(type: BotNodeType, data: Data) {
-  return useMemo(() => {
+// A node's data object is replaced on each edit, so its problem is kept by object: a node that scrolls back into
+// view (only those in view are drawn) or switches between card and box does not parse its data again.
+const problemsByData = new WeakMap<Data, string | null>();
+
+function problemOf(type: BotNodeType, data: Data) {
+  let problem = problemsByData.get(data);
+  if (problem === undefined) {
     const parsed = botNodeKinds[type].schema.safeParse(data);
-    return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Incomplete');
-  }, [type, data]);
+    problem = parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Incomplete');
+    problemsByData.set(data, problem);
+  }
+  return problem;
+}
+
+function useProblem(type: BotNodeType, data: Data) {
+  return useMemo(() => problemOf(type, data), [type, data]);
 }
 
 function Summary({ type, data }: { type: BotNodeType; data: Data }): ReactNode {
@@ -100,8 +112,27 @@ function OutHandle({ id, label, index, toChildren }: { id?: string; label?: stri
   );
 }
 
-/** The card of a top-level node (every kind but children). */
-export const BotNodeCard = memo(function BotNodeCard({ id, type, data, selected }: NodeProps<BotCanvasNode>) {
+/** A card's connection points, the same when zoomed in or out (edges are drawn to them). */
+function CardHandles({ type }: { type: BotNodeType }) {
+  const kind = botNodeKinds[type];
+  const extras = extraHandlesOf(type);
+  return (
+    <>
+      {type !== 'StartNode' && <Handle type="target" position={Position.Top} title="Entry" className="!size-3 !border-2 !border-surface !bg-fg-subtle" />}
+      {(kind.hasOutput || kind.child) && <OutHandle toChildren={!!kind.child} />}
+      {extras.map((h, i) => (
+        <OutHandle key={h.id} id={h.id} label={h.label} index={extras.length - 1 - i} />
+      ))}
+    </>
+  );
+}
+
+/** The card of a top-level node (every kind but children); a plain box with its title when zoomed out. */
+export const BotNodeCard = memo(function BotNodeCard(props: NodeProps<BotCanvasNode>) {
+  return useZoomedOut() ? <BotNodeBox {...props} /> : <BotNodeFull {...props} />;
+});
+
+function BotNodeFull({ id, type, data, selected }: NodeProps<BotCanvasNode>) {
   const kind = botNodeKinds[type];
   const Icon = kind.icon;
   const problem = useProblem(type, data);
@@ -113,13 +144,12 @@ export const BotNodeCard = memo(function BotNodeCard({ id, type, data, selected 
       data-testid={`bot-node-${id}`}
       data-node-type={type}
       className={cn(
-        'relative flex flex-col rounded-lg border bg-surface text-left shadow-sm',
+        'relative flex flex-col rounded-lg border bg-surface text-left shadow-sm [contain:layout_style]',
         selected ? 'border-accent ring-2 ring-accent/40' : 'border-border-strong',
         previewed && 'ring-4 ring-sky-400/70',
       )}
       style={{ width: NODE_WIDTH, minHeight: 72 }}
     >
-      {type !== 'StartNode' &&  <Handle type="target" position={Position.Top} title="Entry" className="!size-3 !border-2 !border-surface !bg-fg-subtle" />}
       <div className="flex items-center gap-2 border-b border-border px-3 py-2">
         <span className={cn('flex size-6 shrink-0 items-center justify-center rounded-md', kind.tone)}>
           <Icon className="size-3.5" aria-hidden />
@@ -144,16 +174,40 @@ export const BotNodeCard = memo(function BotNodeCard({ id, type, data, selected 
           ))}
         </div>
       )}
-      {(kind.hasOutput || kind.child) && <OutHandle toChildren={!!kind.child} />}
-      {extras.map((h, i) => (
-        <OutHandle key={h.id} id={h.id} label={h.label} index={extras.length - 1 - i} />
-      ))}
+      <CardHandles type={type} />
     </div>
   );
-});
+}
+
+/**
+ * Zoomed out: the node's title, large enough to read at that zoom, in a box of the card's last measured height
+ * (so React Flow need not measure it again and its edges stay where they were); no icon, summary or shadow.
+ */
+function BotNodeBox({ id, type, data, selected, height }: NodeProps<BotCanvasNode>) {
+  const kind = botNodeKinds[type];
+  const problem = useProblem(type, data);
+  const previewed = useIsPreviewed(id);
+  return (
+    <div
+      data-testid={`bot-node-${id}`}
+      data-node-type={type}
+      className={cn(
+        'relative flex items-center gap-2 rounded-lg border-2 bg-surface px-4 [contain:layout_style]',
+        selected ? 'border-accent' : problem ? 'border-warning-text' : 'border-border-strong',
+        previewed && 'ring-4 ring-sky-400/70',
+      )}
+      style={{ width: NODE_WIDTH, height: height || 72 }}
+    >
+      <p className="min-w-0 flex-1 truncate text-[28px] font-semibold text-fg">{str(data.label) || kind.title}</p>
+      {problem && <AlertTriangle className="size-7 shrink-0 text-warning-text" role="img" aria-label={`Incomplete: ${problem}`} />}
+      <CardHandles type={type} />
+    </div>
+  );
+}
 
 /** The row of a child: a list item, a reply button or a condition branch (its conditions read from its parent). */
 export const BotChildRow = memo(function BotChildRow({ id, type, data, selected }: NodeProps<BotCanvasNode>) {
+  const zoomedOut = useZoomedOut();
   const previewed = useIsPreviewed(id);
   const problem = useProblem(type, data);
   const Icon = botNodeKinds[type].icon;
@@ -162,16 +216,21 @@ export const BotChildRow = memo(function BotChildRow({ id, type, data, selected 
       data-testid={`bot-node-${id}`}
       data-node-type={type}
       className={cn(
-        'relative flex items-center gap-2 rounded-md border bg-subtle px-3 text-[13px] text-fg',
+        'relative flex items-center gap-2 rounded-md border bg-subtle px-3 text-[13px] text-fg [contain:layout_style]',
         selected ? 'border-accent ring-2 ring-accent/40' : 'border-border',
         previewed && 'ring-4 ring-sky-400/70',
       )}
       style={{ width: CHILD_WIDTH, height: CHILD_HEIGHT }}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} title="From its parent" className="!size-2.5 !border-2 !border-surface !bg-fg-subtle" />
-      <Icon className="size-3.5 shrink-0 text-fg-subtle" aria-hidden />
+      {/* Zoomed out: the label only (a branch's conditions read its parent; not worth it at that size). */}
+      {!zoomedOut && <Icon className="size-3.5 shrink-0 text-fg-subtle" aria-hidden />}
       <span className="min-w-0 flex-1 truncate">
-        {type === 'ConditionBranchNode' ? <BranchText id={id} data={data} /> : str(data.label) || <em className="text-fg-subtle">No label yet</em>}
+        {type === 'ConditionBranchNode' && !zoomedOut ? (
+          <BranchText id={id} data={data} />
+        ) : (
+          str(data.label) || (type === 'ConditionBranchNode' && data.type === 'Default' ? 'Default' : <em className="text-fg-subtle">No label yet</em>)
+        )}
       </span>
       {problem && <AlertTriangle className="size-3.5 shrink-0 text-warning-text" role="img" aria-label={`Incomplete: ${problem}`} />}
       <OutHandle />
