@@ -5,9 +5,13 @@
  * is pinned here: a change that adds one shows up as a failure naming the statements.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readTurn } from '../../src/server/repositories/bot-turn-read';
 import type { SandboxAccount } from '../../src/sandbox';
-import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { landedIn } from '../support/customers';
+import { buildTestApp, onPostgres, type Session, type TestApp } from '../support/server';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 let ta: TestApp;
@@ -122,5 +126,35 @@ describe("a bot turn's round trips", () => {
     expect(statements).toEqual(['read the turn', 'update contacts', 'update bot_sessions', 'insert a job', 'lock the event log', 'insert events']);
     // The reply and the question again.
     expect(ta.sandbox.sent.filter((m) => m.waId === waId)).toHaveLength(3);
+  });
+
+  // PGlite is one session: no turn can commit while another waits for its lock.
+  it.skipIf(!onPostgres)('reads again when a turn of the conversation committed while this one waited for its lock', async () => {
+    const { conversation } = await landedIn(ta, admin.workspaceId, waId);
+    const ws = admin.workspaceId;
+    const read = () => ta.database.transaction((tx) => readTurn(tx, ws, conversation.id, new Date(0), new Date(), []));
+    expect((await read()).stale).toBe(false);
+    // Another turn: holds the conversation, moves the session on, commits once the read below is waiting for it.
+    let locked!: () => void;
+    let commit!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const mayCommit = new Promise<void>((r) => (commit = r));
+    const other = ta.database.transaction(async (tx) => {
+      await tx.execute(sql`select id from conversations where id = ${conversation.id} for update`);
+      await tx.execute(sql`update bot_sessions set step = step + 1 where conversation_id = ${conversation.id} and status = 'active'`);
+      locked();
+      await mayCommit;
+    });
+    await isLocked;
+    const waiting = read();
+    await sleep(300);
+    commit();
+    await other;
+    const got = await waiting;
+    expect(got.stale).toBe(true);
+    // Read again (what the turn does), under the lock, after that commit: nothing is stale and the step is the new one.
+    const again = await read();
+    expect(again.stale).toBe(false);
+    expect(again.facts.session?.step).toBe(got.facts.session?.step);
   });
 });
