@@ -19,13 +19,14 @@ import type { OutboundRequest } from '../messaging/outbound-request';
 import type { JobInfo } from '../jobs/queue';
 import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
+import { type TurnRead, type TurnValues, readTurn } from '../repositories/bot-turn-read';
 import { makeRecordedCall } from './session-calls';
 import type { CallJob, BotRuntimeDeps, KeyedBotMail, Runtime, TurnScope } from './session-context';
 import { sendBotMail, sessionDelivery } from './session-delivery';
 import { endSession } from './session-end';
 import { isOptKeyword } from '../../shared/opt-out-words';
 import { answerOf } from './session-messages';
-import { insertAtStart, startSession } from './session-start';
+import { type LiveBot, sessionAtStart, startSession } from './session-start';
 import { scheduleExpiry } from './session-timers';
 import { type TurnResult, sessionTurns } from './session-turn';
 import { botJobs } from './jobs';
@@ -63,25 +64,45 @@ async function inTurn(rt: Runtime, ws: string, trigger: TurnTrigger, body: (t: T
 const pausedAtCall = (session: s.BotSessionRow | null) => session?.waitingFor === 'call';
 
 /**
+ * The turn's read (readTurn, one statement), again when a turn of the conversation committed while this one
+ * waited for the conversation's lock; the versions it brought are cached.
+ */
+async function readInbound(turns: Turns, { tx, ws }: TurnScope, data: { conversationId: string; from: string; upTo: string }) {
+  const read = () => readTurn(tx, ws, data.conversationId, new Date(data.from), new Date(data.upTo), turns.cachedVersionIds(ws));
+  let got = await read();
+  if (got.stale) got = await read();
+  turns.cacheVersions(got.versions);
+  return got;
+}
+
+/** The number's live bot with its published version (cached, else read), or null. */
+async function liveBotOf(turns: Turns, { tx, ws }: TurnScope, live: TurnRead['live']): Promise<LiveBot | null> {
+  if (!live || live.workspaceId !== ws) return null;
+  const version = await turns.versionOf(tx, ws, live.versionId);
+  return version && { botId: live.botId, workspaceId: live.workspaceId, version };
+}
+
+/**
  * Applies the conversation's inbound messages after `from`, up to `upTo`, each once, in order: a member who took
  * over or wrote ends the session, an expired one ends, a message starts a session or answers the running one.
  * Bots yield to people: once a member has the conversation, an agent wrote since it was last closed, or a session
  * gave up on it (needs a person), no session starts in it; opt-out and opt-in keywords, and a contact who opted
- * out, neither start nor advance one.
+ * out, neither start nor advance one. Reads in one statement (readTurn); the first turn uses the values it read.
  */
 async function applyInbound(rt: Runtime, turns: Turns, t: TurnScope, data: { conversationId: string; from: string; upTo: string }): Promise<void> {
-  const { tx, ws } = t;
-  let c = await s.lockConversation(tx, ws, data.conversationId);
+  const read = await readInbound(turns, t, data);
+  let c = read.conversation;
   if (!c) return;
-  const facts = await s.turnFacts(tx, ws, c);
+  const facts = read.facts;
   let session = facts.session;
   // Whether an agent wrote since the session started: read with the session for the first message, asked
   // again for a session started by an earlier message of this turn.
   let agentWrote: boolean | null = facts.agentWroteInSession;
   let peopleHaveIt = facts.agentWroteSinceOpen;
-  const after = session?.handledUntil ?? new Date(new Date(data.from).getTime() - 1);
-  for (const m of await s.inboundBetween(tx, ws, c.id, after, new Date(data.upTo))) {
-    if (session && (c.assigneeMemberId || (agentWrote ?? (await s.agentWroteSince(tx, ws, c.id, session.createdAt))))) {
+  // The attribute values as read; a turn may change them, so the turns after the first read them again.
+  let values: TurnValues | undefined = read.values;
+  for (const m of read.messages) {
+    if (session && (c.assigneeMemberId || (agentWrote ?? (await s.agentWroteSince(t.tx, t.ws, c.id, session.createdAt))))) {
       c = await endSession(rt, t, session, c, 'member');
       session = null;
       peopleHaveIt = true;
@@ -97,13 +118,14 @@ async function applyInbound(rt: Runtime, turns: Turns, t: TurnScope, data: { con
     let turn: TurnResult;
     if (!session) {
       if (peopleHaveIt || c.needsPerson) continue;
-      const started = await startSession(t, c, m.text);
+      const started = await startSession(t, c, m.text, await liveBotOf(turns, t, read.live));
       if (!started) continue;
       c = { ...c, assigneeBotId: started.botId };
-      turn = await turns.applyTurn(t, c, started, null, m.createdAt, m.createdAt, true);
+      turn = await turns.applyTurn(t, c, started, null, m.createdAt, { handledUntil: m.createdAt, fresh: true, values });
     } else {
-      turn = await turns.applyTurn(t, c, session, answerOf(m), m.createdAt, m.createdAt);
+      turn = await turns.applyTurn(t, c, session, answerOf(m), m.createdAt, { handledUntil: m.createdAt, values });
     }
+    values = undefined;
     c = turn.c;
     session = turn.session;
     // A session that ended here gave the conversation to a member or to people: no other starts in this turn.
@@ -127,9 +149,10 @@ async function startAssigned(rt: Runtime, turns: Turns, t: TurnScope, data: { co
     rt.log.warn({ conversationId: c.id, botId: data.botId }, 'conversation handed to a bot that is no longer live on its number; no session');
     return;
   }
+  // The messages before the handoff are not answers: the session has handled them.
   const now = new Date();
-  const session = await insertAtStart(tx, ws, c, live, now);
-  await turns.applyTurn(t, c, session, null, now, undefined, true);
+  const session = sessionAtStart(ws, c, { botId: live.bot.id, workspaceId: live.bot.workspaceId, version: live.version }, now);
+  await turns.applyTurn(t, c, session, null, now, { fresh: true });
 }
 
 /** A due time: the session's expiry, or the waiting node's no-answer edge, if nothing happened since. */

@@ -10,6 +10,7 @@ import type { Executor } from '../db/client';
 import * as calls from '../repositories/bot-calls';
 import * as s from '../repositories/bot-sessions';
 import * as v from '../repositories/bot-versions';
+import type { TurnValues } from '../repositories/bot-turn-read';
 import * as r from '../repositories/resources';
 import type { AttributeInfo, BotEnv, BotMessage, HttpCall, HttpOutcome, RunState } from './executor-contract';
 import type { Runtime, TurnScope } from './session-context';
@@ -28,34 +29,52 @@ export interface TurnResult {
 
 /**
  * Published versions by id: immutable once published (a new deploy is a new row), so cached without expiry,
- * bounded (oldest dropped first). Saves a statement and the canvas's JSON decoding on every turn.
+ * bounded (oldest dropped first). Saves the canvas's transfer and JSON decoding on every turn; the turn's read
+ * names the ids it has, so it brings only the versions missing here.
  */
 function versionCache() {
   const versions = new Map<string, v.BotVersionRow>();
-  return async (tx: Executor, ws: string, versionId: string) => {
-    const key = `${ws}:${versionId}`;
-    const hit = versions.get(key);
-    if (hit) return hit;
-    const row = await v.versionOfSession(tx, ws, versionId);
-    if (row) {
-      if (versions.size >= 500) versions.delete(versions.keys().next().value!);
-      versions.set(key, row);
-    }
-    return row;
+  const put = (row: v.BotVersionRow) => {
+    const key = `${row.workspaceId}:${row.id}`;
+    versions.delete(key);
+    if (versions.size >= 500) versions.delete(versions.keys().next().value!);
+    versions.set(key, row);
+  };
+  return {
+    put,
+    /** The workspace's most recently used versions (at most 16: a read naming more would cost more than it saves). */
+    idsOf(ws: string): string[] {
+      const ids = [...versions.values()].filter((row) => row.workspaceId === ws).map((row) => row.id);
+      return ids.slice(-16);
+    },
+    async get(tx: Executor, ws: string, versionId: string) {
+      const hit = versions.get(`${ws}:${versionId}`);
+      if (hit) return hit;
+      const row = await v.versionOfSession(tx, ws, versionId);
+      if (row) put(row);
+      return row;
+    },
   };
 }
 
 /**
  * The workspace's attributes and the values known before the session's answers (the contact's and the
- * conversation's, by name), in one statement. Attributes can be renamed or deleted at any time, so they are read
- * with the values rather than cached.
+ * conversation's, by name). Attributes can be renamed or deleted at any time, so they are read with the values
+ * (by the turn's read, or in one statement) rather than cached.
  */
-async function turnContext(tx: Executor, ws: string, c: s.ConversationRow) {
-  const ctx = await s.turnContext(tx, ws, c.contactId, c.id);
+function contextOf(ctx: TurnValues) {
   const attributes = new Map<string, AttributeInfo>(ctx.attributes.map((a) => [a.id, { id: a.id, name: a.name, format: a.format as AttributeInfo['format'], type: a.type as AttributeInfo['type'] }]));
   const known: Record<string, string> = {};
   for (const [k, val] of Object.entries(ctx.contact)) if (val !== null && val !== undefined) known[k] = String(val);
   return { attributes, known: { ...known, ...ctx.conversation } };
+}
+
+/** How a turn runs: `fresh`, a session not stored yet (the turn inserts it); `values`, read already by the turn. */
+interface TurnOptions {
+  /** The last inbound message the turn handles. */
+  handledUntil?: Date;
+  fresh?: boolean;
+  values?: TurnValues;
 }
 
 /** The HTTP call a walk paused at: recorded in the turn, made after it committed. */
@@ -124,21 +143,32 @@ async function storeCollected({ tx, ws, fx }: TurnScope, c: s.ConversationRow, a
   if (contact) fx.events.push({ type: 'contact.updated', payload: { contact: r.toContact(contact) } });
 }
 
+/** The stored columns of a session (a fresh one is inserted with the state its first turn reached). */
+function sessionValues(session: s.BotSessionRow) {
+  const { createdAt: _c, updatedAt: _u, ...values } = session;
+  return values;
+}
+
 export function sessionTurns(rt: Runtime) {
-  const versionOf = versionCache();
+  const versions = versionCache();
 
   /**
    * Runs one turn of a session (start, an answer, or a timeout) and saves it with its effects, with the last
-   * inbound message it handled (`handledUntil`). Answers the conversation as it stands after the turn, and the
-   * session, or null when it ended. `fresh`: the session was just inserted (its expiry job is queued here; later
-   * turns only push the expiry later, which the job finds when it runs).
+   * inbound message it handled (`handledUntil`), in one statement per table. Answers the conversation as it stands
+   * after the turn, and the session, or null when it ended. `fresh`: the session is new and not stored yet: the
+   * turn inserts it with the state it reached, and queues its expiry job (later turns only push the expiry later,
+   * which the job finds when it runs).
    */
-  async function applyTurn(t: TurnScope, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, handledUntil?: Date, fresh = false): Promise<TurnResult> {
+  async function applyTurn(t: TurnScope, c: s.ConversationRow, session: s.BotSessionRow, answer: BotPreviewAnswer | null, at: Date, o: TurnOptions = {}): Promise<TurnResult> {
     const { tx, ws } = t;
-    const version = session.botVersionId ? await versionOf(tx, ws, session.botVersionId) : null;
-    if (!version) return { c: await endSession(rt, t, session, c, 'failed', null, '', handledUntil), session: null };
+    const { handledUntil, fresh = false } = o;
+    const version = session.botVersionId ? await versions.get(tx, ws, session.botVersionId) : null;
+    if (!version) {
+      if (fresh) await s.insertSession(tx, sessionValues(session));
+      return { c: await endSession(rt, t, session, c, 'failed', null, '', handledUntil), session: null };
+    }
     const rf = version.rfInstance as BotRfInstance;
-    const { attributes, known } = await turnContext(tx, ws, c);
+    const { attributes, known } = contextOf(o.values ?? (await s.turnContext(tx, ws, c.contactId, c.id)));
     const { env, handoff, pending } = liveEnv(rt, t, session, attributes, known);
     const before = (session.variables ?? {}) as Record<string, string>;
     const state: RunState = { currentNodeId: session.currentNodeId, step: session.step, waitingFor: session.waitingFor, invalidAnswers: session.invalidAnswers, variables: before };
@@ -149,7 +179,7 @@ export function sessionTurns(rt: Runtime) {
     const expiresAt = new Date(Math.min(windowEnd, at.getTime() + idleMinutesOf(rf) * 60_000));
     const minutes = turn.ended ? null : noAnswerMinutesOf(rf, turn.state);
     const noAnswerAt = minutes ? new Date(at.getTime() + minutes * 60_000) : null;
-    const saved = await s.updateSession(tx, ws, session.id, {
+    const next = {
       currentNodeId: turn.state.currentNodeId ?? session.currentNodeId,
       step: turn.state.step,
       waitingFor: turn.state.waitingFor,
@@ -158,8 +188,9 @@ export function sessionTurns(rt: Runtime) {
       expiresAt,
       noAnswerAt,
       ...(handledUntil && { handledUntil }),
-    });
-    if (turn.ended) return { c: await endSession(rt, t, session, c, turn.ended, handoff.memberId, handoff.message), session: null };
+    };
+    const saved = fresh ? await s.insertSession(tx, { ...sessionValues(session), ...next }) : await s.updateSession(tx, ws, session.id, next);
+    if (turn.ended) return { c: await endSession(rt, t, saved ?? session, c, turn.ended, handoff.memberId, handoff.message), session: null };
     const waitingStep = { id: session.id, step: turn.state.step };
     if (fresh) await scheduleExpiry(rt, tx, ws, waitingStep, expiresAt);
     if (turn.guard && pending.call) await recordPendingCall(rt, t, session, pending.call, turn.guard);
@@ -167,5 +198,11 @@ export function sessionTurns(rt: Runtime) {
     return { c, session: saved };
   }
 
-  return { applyTurn };
+  return {
+    applyTurn,
+    /** The versions a turn's read brought (see versionCache). */
+    cacheVersions: (rows: v.BotVersionRow[]) => rows.forEach(versions.put),
+    cachedVersionIds: versions.idsOf,
+    versionOf: versions.get,
+  };
 }

@@ -9,6 +9,7 @@ import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
 import type { OutboundRequest } from './outbound-request';
 import type { ContactRow } from '../repositories/contacts';
+import { conversationTarget } from '../repositories/send-targets';
 
 export const outsideWindowMessage =
   'More than 24 hours have passed since the customer last wrote; send an approved template to reopen the conversation';
@@ -28,22 +29,23 @@ async function checkAddress(ex: Executor, ws: string, contact: ContactRow, conte
   }
 }
 
+/** The contact and the number of the request's target, with its conversation when it names one. */
+async function targetRows(ex: Executor, req: OutboundRequest) {
+  const ws = req.workspaceId;
+  if ('conversationId' in req.target) {
+    // A conversation's send (a reply, a bot's message): the three rows in one statement.
+    const found = await conversationTarget(ex, ws, req.target.conversationId);
+    if (!found) throw notFound('Conversation not found');
+    return found;
+  }
+  const { contactId, whatsappAccountId } = req.target;
+  const [contact, account] = await Promise.all([r.contacts.get(ex, ws, contactId), whatsappAccountId ? ch.account(ex, ws, whatsappAccountId) : null]);
+  return { conversation: null, contact, account };
+}
+
 export async function resolveTarget(ex: Executor, req: OutboundRequest) {
   const ws = req.workspaceId;
-  let conversation: ch.ConversationRow | null;
-  let contactId: string;
-  let accountId: string | null;
-  if ('conversationId' in req.target) {
-    conversation = await ch.conversation(ex, ws, req.target.conversationId);
-    if (!conversation) throw notFound('Conversation not found');
-    contactId = conversation.contactId;
-    accountId = conversation.whatsappAccountId;
-  } else {
-    contactId = req.target.contactId;
-    accountId = req.target.whatsappAccountId;
-    conversation = null;
-  }
-  const [contact, account] = await Promise.all([r.contacts.get(ex, ws, contactId), accountId ? ch.account(ex, ws, accountId) : null]);
+  const { conversation, contact, account } = await targetRows(ex, req);
   if (!contact) throw notFound('Contact not found');
   if (!account) throw conflict('This conversation has no connected WhatsApp number to send from');
   await checkAddress(ex, ws, contact, req.content);

@@ -1,8 +1,7 @@
 /** SQL of live bot sessions: locking, inbound messages to apply, attribute writes. */
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
-import { messageColumns } from './messages';
 
 export type BotSessionRow = typeof t.botSessions.$inferSelect;
 export type ConversationRow = typeof t.conversations.$inferSelect;
@@ -130,24 +129,6 @@ export async function memberUids(ex: Executor, workspaceId: string, memberIds: s
     .innerJoin(t.workspaceMembers, and(eq(t.workspaceMembers.memberId, t.members.id), eq(t.workspaceMembers.workspaceId, workspaceId)))
     .where(inArray(t.members.id, memberIds));
   return new Map(rows.map((r) => [r.id, r.uid]));
-}
-
-/** The customer's messages of a conversation after `after` up to `upTo`, oldest first. */
-export async function inboundBetween(ex: Executor, workspaceId: string, conversationId: string, after: Date | null, upTo: Date) {
-  return ex
-    .select(messageColumns)
-    .from(t.messages)
-    .where(
-      and(
-        eq(t.messages.workspaceId, workspaceId),
-        eq(t.messages.conversationId, conversationId),
-        eq(t.messages.creator, 'user'),
-        after ? gt(t.messages.createdAt, after) : undefined,
-        lte(t.messages.createdAt, upTo),
-      ),
-    )
-    .orderBy(asc(t.messages.createdAt), asc(t.messages.id))
-    .limit(100);
 }
 
 /** Whether an agent wrote in the conversation since the session started (an agent's reply takes over). */
