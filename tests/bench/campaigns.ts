@@ -34,6 +34,7 @@ const TOP = env('BENCH_CAMPAIGN_TOP', 5000);
 const BIG = env('BENCH_CAMPAIGN_BIG', 1_000_000);
 const CALLS = env('BENCH_CAMPAIGN_CALLS', 100);
 const RECORDS = env('BENCH_CAMPAIGN_RECORDS', 1000);
+const TRIGGER_CONCURRENCY = env('BENCH_CAMPAIGN_TRIGGER_CONCURRENCY', 4);
 /** The kill -9 run: recipients at 250 msg/s, the share sent before the kill, the lease of the claims the dead process held. */
 const KILL = env('BENCH_CAMPAIGN_KILL', 10_000);
 const KILL_AT = env('BENCH_CAMPAIGN_KILL_AT', 0.5);
@@ -299,7 +300,7 @@ async function bigSegmentMetrics(url: string, database: Database, log: Log): Pro
     await big.app.parley.services.campaigns.pause(big.ctx, id, {});
     log(`${BIG}-contact segment: deploy to first send ${round(firstSend, 2)} s, snapshot complete after ${round(snapshot, 1)} s`);
     metrics.big_deploy_to_first_send = { value: round(firstSend, 2), unit: 's', goal: 10, description: `deploy to first send, ${BIG}-contact segment` };
-    metrics.big_snapshot_complete = { value: round(snapshot, 1), unit: 's', description: `deploy to every recipient written (${BIG})` };
+    metrics.big_snapshot_complete = { value: round(snapshot, 1), unit: 's', goal: 60, description: `deploy to every recipient written (${BIG})` };
   } finally {
     await big.app.close();
     await big.sandbox.close();
@@ -327,7 +328,8 @@ async function triggerMetrics(url: string, database: Database, log: Log): Promis
     const accepted = (CALLS * RECORDS) / ((performance.now() - t0) / 1000);
     log(`trigger: ${CALLS} calls x ${RECORDS} records, ${round(accepted)} records/s accepted, call to first send p95 ${round(percentile(firstSends, 95))} ms`);
     metrics.trigger_records_per_s = { value: round(accepted), unit: 'rows/s', description: `records accepted per second (${CALLS} calls of ${RECORDS}, one key)` };
-    metrics.trigger_first_send_p95 = { value: round(percentile(firstSends, 95)), unit: 'ms', goal: 1000, description: 'call to its first send, p95' };
+    metrics.trigger_first_send_p95 = { value: round(percentile(firstSends, 95)), unit: 'ms', goal: 500, description: 'call to its first send, p95' };
+    Object.assign(metrics, await triggerThroughput(rec, id, log));
     // Its runs' backlog (records accepted faster than the machine sends) would otherwise be sent by the next part's
     // server, against this part's closed sandbox.
     await database.db.update(t.campaignRuns).set({ status: 'cancelled' }).where(eq(t.campaignRuns.campaignId, id));
@@ -336,6 +338,28 @@ async function triggerMetrics(url: string, database: Database, log: Log): Promis
     await rec.sandbox.close();
   }
   return metrics;
+}
+
+/**
+ * Calls back to back, as a caller holding one key sends them (TRIGGER_CONCURRENCY in flight, not waiting for
+ * sends), with a new key so the latency part's calls are not in its window: the time 100 calls take.
+ */
+async function triggerThroughput(rec: Setup, id: string, log: Log): Promise<Record<string, Metric>> {
+  const key = (await rec.app.parley.services.campaigns.rotateTriggerKey(rec.ctx, id)).triggerKey;
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: TRIGGER_CONCURRENCY }, async () => {
+      for (let c = next++; c < CALLS; c = next++) {
+        const records = Array.from({ length: RECORDS }, (_, i) => ({ phone: `+1651${2_000_000 + c * RECORDS + i}` }));
+        const res = await rec.app.inject({ method: 'POST', url: `/outbound/${id}`, headers: { 'x-parley-key': key }, payload: records });
+        if (res.statusCode !== 200) throw new Error(`trigger answered ${res.statusCode} ${res.body}`);
+      }
+    }),
+  );
+  const per100 = ((performance.now() - t0) / 1000) * (100 / CALLS);
+  log(`trigger back to back: ${CALLS} calls x ${RECORDS} records, ${TRIGGER_CONCURRENCY} in flight: ${round(1000 / per100, 1)} calls per 10 s`);
+  return { trigger_100_calls: { value: round(per100, 2), unit: 's', goal: 10, description: `time for 100 calls of ${RECORDS} records, one key, ${TRIGGER_CONCURRENCY} in flight (goal: >= 100 calls per 10 s)` } };
 }
 
 async function killMetrics(url: string, database: Database, log: Log): Promise<Record<string, Metric>> {

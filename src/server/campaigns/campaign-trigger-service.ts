@@ -10,9 +10,8 @@ import type { OutboundResult } from '../../shared/schemas/entities';
 import { ownValue } from '../../shared/own-value';
 import { conflict, notFound } from '../errors';
 import { lockCampaign } from '../repositories/campaigns';
-import { attributeNamesOf, mergeContactAttributes } from '../repositories/campaign-contacts';
-import { insertRecipients, insertRun } from '../repositories/campaign-runs';
-import { upsertContactsByPhone } from '../repositories/inbound-batch-rows';
+import { type TriggerPerson, attributeNamesOf, upsertTriggerContacts } from '../repositories/campaign-contacts';
+import { insertRunWithRecipients } from '../repositories/campaign-runs';
 import { defaultCountryOf } from '../repositories/workspaces';
 import type { CampaignKeyContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
@@ -57,6 +56,20 @@ function personOf(
   return { index, phoneNumber: parsed.number, name: name?.trim() || null, attributes };
 }
 
+/**
+ * One person per phone number (a call may name a number twice): the first name given, the attributes merged in
+ * record order (a later record's value wins), as if the records had been applied one after the other.
+ */
+function onePerPhone(people: Person[]): TriggerPerson[] {
+  const byPhone = new Map<string, TriggerPerson>();
+  for (const p of people) {
+    const seen = byPhone.get(p.phoneNumber);
+    if (!seen) byPhone.set(p.phoneNumber, { phoneNumber: p.phoneNumber, name: p.name, attributes: { ...p.attributes } });
+    else byPhone.set(p.phoneNumber, { ...seen, name: seen.name ?? p.name, attributes: { ...seen.attributes, ...p.attributes } });
+  }
+  return [...byPhone.values()];
+}
+
 const inactive = (status: string) => `This campaign is ${status}; only an active campaign can be triggered`;
 
 export function campaignTriggerService(d: Pick<ServiceDeps, 'db'>, runner: Pick<CampaignRunner, 'wake'>) {
@@ -65,19 +78,16 @@ export function campaignTriggerService(d: Pick<ServiceDeps, 'db'>, runner: Pick<
   /**
    * Upserts the people's contacts and, when the chain has a first step, queues them in a new run; only while the
    * campaign is active, read under a lock in this transaction (a pause answered before it commits queues nothing).
+   * Set-based: one statement for the contacts, one for the run and its recipients, whatever the call's size.
    */
   function queue(workspaceId: string, campaignId: string, first: string | null | undefined, people: Person[]): Promise<string[]> {
     return d.db.transaction(async (tx) => {
       const row = await lockCampaign(tx, workspaceId, campaignId, 'share');
       if (!row) throw notFound('Campaign not found');
       if (row.status !== 'active') throw conflict(inactive(row.status));
-      const { byPhone } = await upsertContactsByPhone(tx, workspaceId, people);
-      await mergeContactAttributes(tx, workspaceId, people.map((p) => ({ id: byPhone.get(p.phoneNumber)!.id, attributes: p.attributes })));
-      const ids = people.map((p) => byPhone.get(p.phoneNumber)!.id);
-      if (first && ids.length > 0) {
-        const run = await insertRun(tx, { workspaceId, campaignId, snapshotDone: true });
-        await insertRecipients(tx, { workspaceId, runId: run.id, campaignId, contactIds: [...new Set(ids)], stepId: first });
-      }
+      const byPhone = await upsertTriggerContacts(tx, workspaceId, onePerPhone(people));
+      const ids = people.map((p) => byPhone.get(p.phoneNumber)!);
+      if (first && ids.length > 0) await insertRunWithRecipients(tx, { workspaceId, campaignId, stepId: first, contactIds: [...new Set(ids)] });
       return ids;
     });
   }
@@ -96,7 +106,8 @@ export function campaignTriggerService(d: Pick<ServiceDeps, 'db'>, runner: Pick<
         if ('rejected' in person) results.push({ index, status: 'rejected', contactId: null, reason: person.rejected });
         else people.push(person);
       });
-      const contactIds = await queue(ctx.workspaceId, id, canvas.first, people);
+      // Nothing to queue (every record rejected): the status read above answered for this call, no lock needed.
+      const contactIds = people.length > 0 ? await queue(ctx.workspaceId, id, canvas.first, people) : [];
       people.forEach((p, i) => results.push({ index: p.index, status: 'queued', contactId: contactIds[i], reason: null }));
       results.sort((a, b) => a.index - b.index);
       runner.wake();

@@ -39,8 +39,11 @@ export async function writeSnapshotChunk(d: Pick<ServiceDeps, 'db'>, canvasOf: C
       await finishSnapshot(tx, run);
       return true;
     }
-    const n = await runs.snapshotChunk(tx, { workspaceId: run.workspaceId, runId: run.id, campaignId: run.campaignId, firstStepId: canvas.first, audience, limit: chunk });
-    if (n < chunk) await finishSnapshot(tx, run);
+    // In the job, not in the deploy's request: the walk's plan needs the contacts' statistics (a bulk import just before).
+    await runs.analyzeContactsIfStale(tx);
+    const after = run.snapshotAfterId && run.snapshotAfterCreatedAt ? { id: run.snapshotAfterId, createdAt: run.snapshotAfterCreatedAt } : null;
+    const walked = await runs.snapshotChunk(tx, { workspaceId: run.workspaceId, runId: run.id, campaignId: run.campaignId, firstStepId: canvas.first, audience, limit: chunk, after });
+    if (walked < chunk) await finishSnapshot(tx, run);
     return true;
   });
 }

@@ -3,7 +3,7 @@
  * attributes a recurring trigger's records merge into them.
  */
 import { type SQL, and, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
+import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
 import type { OptOutSource } from '../../shared/schemas/entities';
 
@@ -52,12 +52,47 @@ export async function attributeNamesOf(ex: Executor, workspaceId: string): Promi
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/** Merges each contact's new attribute values into its attributes (one statement). */
-export async function mergeContactAttributes(ex: Executor, workspaceId: string, updates: { id: string; attributes: Record<string, string> }[]): Promise<void> {
-  const withValues = updates.filter((u) => Object.keys(u.attributes).length > 0);
-  if (withValues.length === 0) return;
-  await ex.execute(sql`
-    update contacts c set attributes = c.attributes || v.attributes, updated_at = now()
-      from jsonb_to_recordset(${JSON.stringify(withValues)}::jsonb) as v(id uuid, attributes jsonb)
-     where c.workspace_id = ${workspaceId} and c.id = v.id`);
+/** A person of a recurring trigger's call: an E.164 number, a name, attribute values to merge. */
+export interface TriggerPerson {
+  phoneNumber: string;
+  name: string | null;
+  attributes: Record<string, string>;
+}
+
+/**
+ * Finds or creates the contacts of a trigger call's people (one per phone number) in one statement: new ones are
+ * inserted with their name and attributes, existing ones take the name when they have none and the attributes
+ * merged over theirs (changed rows only). Answers each phone's contact id. A number another transaction created
+ * after this statement's snapshot is neither inserted nor seen here: those go round once more, in a statement
+ * that sees them. Inserted in phone order, so two calls with the same new numbers take their index locks in one
+ * order.
+ */
+export async function upsertTriggerContacts(ex: Executor, workspaceId: string, people: TriggerPerson[]): Promise<Map<string, string>> {
+  const byPhone = new Map<string, string>();
+  let todo = [...people].sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : a.phoneNumber > b.phoneNumber ? 1 : 0));
+  for (let round = 0; todo.length > 0 && round < 3; round++) {
+    const data = JSON.stringify(todo.map((p) => ({ phone: p.phoneNumber, name: p.name, attributes: p.attributes })));
+    const rows = rowsOf<{ id: string; phone: string }>(
+      await ex.execute(sql`
+        with v as (
+          select * from jsonb_to_recordset(${data}::jsonb) as v(phone text collate "C", name text, attributes jsonb)
+        ), ins as (
+          insert into contacts (workspace_id, phone_number, name, attributes)
+          select ${workspaceId}, v.phone, v.name, v.attributes from v order by v.phone
+          on conflict (workspace_id, phone_number) do nothing
+          returning id, phone_number
+        ), upd as (
+          update contacts c set name = coalesce(c.name, v.name), attributes = c.attributes || v.attributes, updated_at = now()
+            from v
+           where c.workspace_id = ${workspaceId} and c.phone_number = v.phone
+             and ((c.name is null and v.name is not null) or v.attributes <> '{}'::jsonb)
+        )
+        select id, phone_number as phone from ins
+        union all
+        select c.id, c.phone_number from contacts c join v on c.workspace_id = ${workspaceId} and c.phone_number = v.phone`),
+    );
+    for (const r of rows) byPhone.set(r.phone, r.id);
+    todo = todo.filter((p) => !byPhone.has(p.phoneNumber));
+  }
+  return byPhone;
 }

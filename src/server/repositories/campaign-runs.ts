@@ -14,40 +14,73 @@ export async function insertRun(ex: Executor, v: { workspaceId: string; campaign
   return row;
 }
 
+/** Where a snapshot stopped: the last audience contact it walked past, in (created_at, id) order. */
+export interface SnapshotCursor {
+  createdAt: Date;
+  id: string;
+}
+
 /**
- * Writes the next `limit` contacts of the audience (in id order after the last one written) as recipients at
- * the first step, due now: one INSERT … SELECT. Answers how many were written. Idempotent (a contact is a
- * recipient of a run once), so a snapshot interrupted by a crash is continued by whoever holds the run's lock.
+ * Writes the audience's next `limit` contacts after `after` as recipients at the first step, due now, and moves
+ * the run's cursor to the last of them and its count by those written: one statement. Answers how many audience
+ * contacts it walked past (written now or already recipients): fewer than `limit` means the audience is written.
+ *
+ * The walk reads the workspace's contacts in (created_at, id) order from the cursor (index
+ * `contacts_workspace_created_idx`) and stops at the `limit`th match, so a chunk reads only its own contacts. The
+ * subquery is fenced (`offset 0`): neither the audience's condition nor the planner's estimate of it reaches the
+ * walk. Before, the chunk asked for the audience's next contacts by id; right after a bulk insert the statistics
+ * said the segment's phone prefix matched about 10 contacts, so each chunk read every match of the phone index
+ * and sorted them. Idempotent (a contact is a recipient of a run once, and the cursor moves in the chunk's
+ * transaction), so a snapshot interrupted by a crash is continued by whoever holds the run's lock.
  */
 export async function snapshotChunk(
   ex: Executor,
-  v: { workspaceId: string; runId: string; campaignId: string; firstStepId: string; audience: SQL; limit: number },
+  v: { workspaceId: string; runId: string; campaignId: string; firstStepId: string; audience: SQL; limit: number; after: SnapshotCursor | null },
 ): Promise<number> {
+  const after = v.after ? sql`and (created_at, id) > (${v.after.createdAt.toISOString()}::timestamptz, ${v.after.id}::uuid)` : sql``;
   const rows = rowsOf<{ n: number }>(
     await ex.execute(sql`
-      with last as (
-        select (select contact_id from campaign_recipients where workspace_id = ${v.workspaceId} and run_id = ${v.runId}
-                 order by contact_id desc limit 1) as id
+      with hits as (
+        select contacts.id, contacts.created_at
+          from (select * from contacts where workspace_id = ${v.workspaceId} ${after} order by created_at, id offset 0) contacts
+         where ${v.audience}
+         limit ${v.limit}
       ), ins as (
         insert into campaign_recipients (workspace_id, run_id, campaign_id, contact_id, step_id, status, next_at)
-        select ${v.workspaceId}, ${v.runId}, ${v.campaignId}, contacts.id, ${v.firstStepId}, 'pending', now()
-          from contacts, last
-         where ${v.audience} and (last.id is null or contacts.id > last.id)
-         order by contacts.id
-         limit ${v.limit}
+        select ${v.workspaceId}, ${v.runId}, ${v.campaignId}, hits.id, ${v.firstStepId}, 'pending', now() from hits
         on conflict do nothing
         returning 1
+      ), last as (
+        select created_at, id from hits order by created_at desc, id desc limit 1
+      ), moved as (
+        update campaign_runs run
+           set recipient_count = run.recipient_count + (select count(*) from ins),
+               snapshot_after_created_at = last.created_at, snapshot_after_id = last.id
+          from last
+         where run.workspace_id = ${v.workspaceId} and run.id = ${v.runId}
       )
-      select count(*)::int as n from ins`),
+      select (select count(*) from hits)::int as n`),
   );
-  const n = Number(rows[0]?.n ?? 0);
-  if (n > 0) {
-    await ex
-      .update(t.campaignRuns)
-      .set({ recipientCount: sql`${t.campaignRuns.recipientCount} + ${n}` })
-      .where(and(eq(t.campaignRuns.workspaceId, v.workspaceId), eq(t.campaignRuns.id, v.runId)));
-  }
-  return n;
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Refreshes the contacts' statistics when they lag behind the table (never analyzed, or more rows changed since
+ * than autovacuum's own threshold of 50 + 10%): answers whether it did. The snapshot's walk needs them: with a
+ * table never analyzed the planner takes a workspace of a million contacts for about a thousand and reads and
+ * sorts all of them for each chunk instead of walking the index. Autovacuum gets there within a minute or so
+ * of a bulk import; a deploy right after it would not wait.
+ */
+export async function analyzeContactsIfStale(ex: Executor): Promise<boolean> {
+  const rows = rowsOf<{ stale: boolean }>(
+    await ex.execute(sql`
+      select c.reltuples < 0 or coalesce(s.n_mod_since_analyze, 0) > 50 + 0.1 * greatest(c.reltuples, 0) as stale
+        from pg_class c left join pg_stat_user_tables s on s.relid = c.oid
+       where c.oid = 'contacts'::regclass`),
+  );
+  if (!rows[0]?.stale) return false;
+  await ex.execute(sql`analyze contacts`);
+  return true;
 }
 
 /**
@@ -65,28 +98,25 @@ export async function markSnapshotDone(ex: Executor, workspaceId: string, runId:
   await ex.update(t.campaignRuns).set({ snapshotDone: true }).where(and(eq(t.campaignRuns.workspaceId, workspaceId), eq(t.campaignRuns.id, runId)));
 }
 
-/** One recipient of a run, at a step of a deployed canvas. */
-export interface Recipients {
-  workspaceId: string;
-  runId: string;
-  campaignId: string;
-  contactIds: string[];
-  stepId: string;
-}
-
-/** Recurring runs: recipients written for contacts of one call (each due now; an existing one is left alone). */
-export async function insertRecipients(ex: Executor, v: Recipients): Promise<number> {
-  if (v.contactIds.length === 0) return 0;
-  const rows = await ex
-    .insert(t.campaignRecipients)
-    .values(v.contactIds.map((contactId) => ({ workspaceId: v.workspaceId, runId: v.runId, campaignId: v.campaignId, contactId, stepId: v.stepId, status: 'pending' as const, nextAt: new Date() })))
-    .onConflictDoNothing()
-    .returning({ id: t.campaignRecipients.id });
-  await ex
-    .update(t.campaignRuns)
-    .set({ recipientCount: sql`${t.campaignRuns.recipientCount} + ${rows.length}` })
-    .where(and(eq(t.campaignRuns.workspaceId, v.workspaceId), eq(t.campaignRuns.id, v.runId)));
-  return rows.length;
+/**
+ * A recurring trigger call's run and its recipients, due now at the first step, in one statement (the contacts
+ * are distinct, so the run's count is theirs). Answers the run's id.
+ */
+export async function insertRunWithRecipients(ex: Executor, v: { workspaceId: string; campaignId: string; stepId: string; contactIds: string[] }): Promise<string> {
+  const rows = rowsOf<{ id: string }>(
+    await ex.execute(sql`
+      with run as (
+        insert into campaign_runs (workspace_id, campaign_id, snapshot_done, recipient_count)
+        values (${v.workspaceId}, ${v.campaignId}, true, ${v.contactIds.length})
+        returning id
+      ), ins as (
+        insert into campaign_recipients (workspace_id, run_id, campaign_id, contact_id, step_id, status, next_at)
+        select ${v.workspaceId}, run.id, ${v.campaignId}, c.id, ${v.stepId}, 'pending', now()
+          from run, unnest(${sql.param(v.contactIds)}::uuid[]) as c(id)
+      )
+      select id from run`),
+  );
+  return rows[0].id;
 }
 
 export interface ClaimedRecipient {

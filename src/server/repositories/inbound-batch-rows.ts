@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
-import type { ContactRow } from './contacts';
 import { messageColumns, type MessageRow } from './messages';
 
 /**
@@ -18,65 +17,6 @@ export async function storedWamids(ex: Executor, workspaceId: string, wamids: st
     .from(t.messages)
     .where(and(eq(t.messages.workspaceId, workspaceId), inArray(t.messages.waMessageId, wamids)));
   return new Set(rows.map((r) => r.wamid!));
-}
-
-/**
- * Finds or creates the contacts of these phone numbers; a profile name fills a contact without a name.
- * Inserted in phone order, so two batches touching the same new numbers take their index locks in one order.
- */
-export async function upsertContactsByPhone(
-  ex: Executor,
-  workspaceId: string,
-  people: { phoneNumber: string; name: string | null }[],
-): Promise<{ byPhone: Map<string, ContactRow>; created: Set<string>; named: Set<string> }> {
-  const sorted = [...people].sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : a.phoneNumber > b.phoneNumber ? 1 : 0));
-  const phones = sorted.map((p) => p.phoneNumber);
-  const byPhone = new Map<string, ContactRow>();
-  const existing = await ex
-    .select()
-    .from(t.contacts)
-    .where(and(eq(t.contacts.workspaceId, workspaceId), inArray(t.contacts.phoneNumber, phones)));
-  for (const row of existing) byPhone.set(row.phoneNumber!, row);
-  const created = new Set<string>();
-  const missing = sorted.filter((p) => !byPhone.has(p.phoneNumber));
-  if (missing.length > 0) {
-    const rows = await ex
-      .insert(t.contacts)
-      .values(missing.map((p) => ({ workspaceId, phoneNumber: p.phoneNumber, name: p.name, country: null })))
-      .onConflictDoNothing({ target: [t.contacts.workspaceId, t.contacts.phoneNumber] })
-      .returning();
-    for (const row of rows) {
-      byPhone.set(row.phoneNumber!, row);
-      created.add(row.id);
-    }
-    // Created by another delivery meanwhile.
-    const raced = missing.filter((p) => !byPhone.has(p.phoneNumber)).map((p) => p.phoneNumber);
-    if (raced.length > 0) {
-      const rows2 = await ex
-        .select()
-        .from(t.contacts)
-        .where(and(eq(t.contacts.workspaceId, workspaceId), inArray(t.contacts.phoneNumber, raced)));
-      for (const row of rows2) byPhone.set(row.phoneNumber!, row);
-    }
-  }
-  const named = new Set<string>();
-  const toName = sorted.filter((p) => p.name && !byPhone.get(p.phoneNumber)?.name);
-  if (toName.length > 0) {
-    const rows = await ex
-      .update(t.contacts)
-      .set({
-        name: sql`v.name`,
-        updatedAt: sql`now()`,
-      })
-      .from(sql`jsonb_to_recordset(${JSON.stringify(toName.map((p) => ({ id: byPhone.get(p.phoneNumber)!.id, name: p.name })))}::jsonb) as v(id uuid, name text)`)
-      .where(and(eq(t.contacts.workspaceId, workspaceId), sql`${t.contacts.id} = v.id`, sql`${t.contacts.name} is null`))
-      .returning();
-    for (const row of rows as ContactRow[]) {
-      byPhone.set(row.phoneNumber!, row);
-      named.add(row.id);
-    }
-  }
-  return { byPhone, created, named };
 }
 
 /**

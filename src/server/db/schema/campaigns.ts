@@ -60,6 +60,12 @@ export const campaignRuns = pgTable(
     snapshotDone: boolean('snapshot_done').notNull().default(true),
     /** Recipients snapshotted at deploy (one for a recurring campaign's record). */
     recipientCount: integer('recipient_count').notNull().default(0),
+    /**
+     * Where an unfinished snapshot stopped: the last contact written, in the walk's (created_at, id) order
+     * (null: from the start). Moved in each chunk's transaction.
+     */
+    snapshotAfterCreatedAt: timestamp('snapshot_after_created_at', { withTimezone: true, precision: 3 }),
+    snapshotAfterId: uuid('snapshot_after_id'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
   },
