@@ -10,8 +10,8 @@ import type { InboundMessage, WebhookContact } from './webhook-payload';
 type E164 = Readonly<{ phoneNumber: string; country: string | null }>;
 
 /**
- * The numbers seen lately: parsing one costs about as much CPU as checking a webhook's signature, and a customer
- * writes more than once. Bounded: emptied when full.
+ * The numbers seen lately: parsing one costs about 10 µs of CPU, and a customer writes more than once. Bounded:
+ * emptied when full.
  */
 const seenNumbers = new Map<string, E164>();
 const seenNumbersMax = 20_000;
