@@ -144,6 +144,14 @@ describe('e164OfWaId', () => {
     expect(e164OfWaId('+44 20 7946 0018')).toEqual({ phoneNumber: '+442079460018', country: 'GB' });
     expect(e164OfWaId('999')).toEqual({ phoneNumber: '+999', country: null });
   });
+
+  it('answers the same again for a number seen before, however its digits were written', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(e164OfWaId('+1 (415) 555-0124')).toEqual({ phoneNumber: '+14155550124', country: 'US' });
+      expect(e164OfWaId('14155550124')).toEqual({ phoneNumber: '+14155550124', country: 'US' });
+      expect(e164OfWaId('1234')).toEqual({ phoneNumber: '+1234', country: null });
+    }
+  });
 });
 
 describe('what an inbound message is stored as', () => {

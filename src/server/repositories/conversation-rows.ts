@@ -1,9 +1,10 @@
 /**
  * SQL of `conversations` row by row (find, lock, open, update, move to the top); the lists are in conversations.ts.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
+import { tableRows } from './table-rows';
 
 export type ConversationRow = typeof t.conversations.$inferSelect;
 
@@ -18,34 +19,41 @@ export async function lockThreads(ex: Executor, workspaceId: string, threads: { 
     from (select k from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k order by k) as ordered`);
 }
 
-/** Each contact's most recent conversation on that number (open or closed), locked for the rest of the transaction. */
+/**
+ * Each contact's most recent conversation on that number (open or closed), locked for the rest of the transaction.
+ * The contact ids travel as one JSON parameter (a batch's worth of parameters cost more to build than to run).
+ */
 export async function latestConversationsLocked(
   ex: Executor,
   workspaceId: string,
   whatsappAccountId: string,
   contactIds: string[],
 ): Promise<Map<string, ConversationRow>> {
-  const c = t.conversations;
-  const latest = ex
-    .selectDistinctOn([c.contactId], { id: c.id })
-    .from(c)
-    .where(and(eq(c.workspaceId, workspaceId), eq(c.whatsappAccountId, whatsappAccountId), inArray(c.contactId, contactIds)))
-    .orderBy(c.contactId, desc(c.lastActivityAt), desc(c.createdAt));
-  const rows = await ex
-    .select()
-    .from(c)
-    .where(and(eq(c.workspaceId, workspaceId), inArray(c.id, latest)))
-    .orderBy(c.id)
-    .for('update');
-  return new Map(rows.map((r) => [r.contactId, r]));
+  const result = await ex.execute(sql`
+    select c.* from conversations c
+    where c.workspace_id = ${workspaceId}::uuid and c.id in (
+      select distinct on (l.contact_id) l.id from conversations l
+      where l.workspace_id = ${workspaceId}::uuid and l.whatsapp_account_id = ${whatsappAccountId}::uuid
+        and l.contact_id = any(array(select jsonb_array_elements_text(${JSON.stringify(contactIds)}::jsonb)::uuid))
+      order by l.contact_id, l.last_activity_at desc, l.created_at desc)
+    order by c.id
+    for update`);
+  return new Map(tableRows(t.conversations, result).map((r) => [r.contactId, r]));
 }
 
+/** Opens conversations (the rows travel as one JSON parameter). */
 export async function insertConversations(
   ex: Executor,
   values: { workspaceId: string; contactId: string; whatsappAccountId: string }[],
 ): Promise<ConversationRow[]> {
   if (values.length === 0) return [];
-  return ex.insert(t.conversations).values(values).returning();
+  const rows = values.map((v) => ({ workspace_id: v.workspaceId, contact_id: v.contactId, whatsapp_account_id: v.whatsappAccountId }));
+  const result = await ex.execute(sql`
+    insert into conversations (workspace_id, contact_id, whatsapp_account_id)
+    select v.workspace_id, v.contact_id, v.whatsapp_account_id
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(workspace_id uuid, contact_id uuid, whatsapp_account_id uuid)
+    returning *`);
+  return tableRows(t.conversations, result);
 }
 
 /** The contact's most recent conversation on that account (open or closed). */

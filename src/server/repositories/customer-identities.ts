@@ -4,10 +4,11 @@
  * contact whose messages start carrying a user id takes it, a user-id contact whose phone Meta starts sharing
  * takes that. The history of changes Meta announces is kept in `contact_identity_changes`.
  */
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { type Executor, rowsOf } from '../db/client';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
 import * as t from '../db/schema';
 import type { ContactRow } from './contacts';
+import { tableRows } from './table-rows';
 
 /** One customer as a batch of webhooks names them. */
 export interface CustomerIdentity {
@@ -29,16 +30,23 @@ export interface UpsertedCustomers {
   updated: Set<string>;
 }
 
+/**
+ * The contacts of these people's user ids or phone numbers (a contact named by both comes twice). The keys
+ * travel as two JSON parameters (one parameter per key cost more to build than the lookup costs to run); each
+ * key is looked up on its own index (laterals fenced by `offset 0`), so the plan stays a few index probes also
+ * before the table has statistics, as in a burst right after the first contacts arrive.
+ */
 async function contactsOf(ex: Executor, workspaceId: string, people: CustomerIdentity[]): Promise<ContactRow[]> {
   const userIds = people.flatMap((p) => (p.userId ? [p.userId] : []));
   const phones = people.flatMap((p) => (p.phoneNumber ? [p.phoneNumber] : []));
-  const c = t.contacts;
-  const match = [...(userIds.length ? [inArray(c.userId, userIds)] : []), ...(phones.length ? [inArray(c.phoneNumber, phones)] : [])];
-  if (match.length === 0) return [];
-  return ex
-    .select()
-    .from(c)
-    .where(and(eq(c.workspaceId, workspaceId), or(...match)));
+  if (userIds.length === 0 && phones.length === 0) return [];
+  const result = await ex.execute(sql`
+    select c.* from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb) as k(v)
+    cross join lateral (select * from contacts where workspace_id = ${workspaceId}::uuid and user_id = k.v offset 0) c
+    union all
+    select c.* from jsonb_array_elements_text(${JSON.stringify(phones)}::jsonb) as k(v)
+    cross join lateral (select * from contacts where workspace_id = ${workspaceId}::uuid and phone_number = k.v collate "C" offset 0) c`);
+  return tableRows(t.contacts, result);
 }
 
 /** Matches each person to a contact: by user id first, then by phone number. */
@@ -54,8 +62,8 @@ function matchAll(rows: ContactRow[], people: CustomerIdentity[]): Map<string, C
 }
 
 /** Creates the contacts of people not matched, in key order (two batches take their index locks in one order). */
-async function insertMissing(ex: Executor, workspaceId: string, missing: CustomerIdentity[]): Promise<Set<string>> {
-  if (missing.length === 0) return new Set();
+async function insertMissing(ex: Executor, workspaceId: string, missing: CustomerIdentity[]): Promise<ContactRow[]> {
+  if (missing.length === 0) return [];
   const rows = missing.map((p) => ({ phone_number: p.phoneNumber, user_id: p.userId, parent_user_id: p.parentUserId, username: p.username, name: p.name }));
   // The rows travel as one JSON parameter; a contact created meanwhile by another delivery is left alone.
   const result = await ex.execute(sql`
@@ -64,15 +72,21 @@ async function insertMissing(ex: Executor, workspaceId: string, missing: Custome
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(phone_number text, user_id text, parent_user_id text, username text, name text)
     order by coalesce('u:' || v.user_id, 'p:' || v.phone_number)
     on conflict do nothing
-    returning id`);
-  return new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
+    returning *`);
+  return tableRows(t.contacts, result);
 }
 
 /**
  * Fills in what a matched contact lacks or what changed: a user id, a phone number (each only when no other
- * contact of the workspace holds it), the parent id, the username, a name. Answers the ids it changed.
+ * contact of the workspace holds it), the parent id, the username, a name. Answers the rows it changed, and
+ * whether each got the user id and phone number it was given (not when another contact holds one of them).
  */
-async function fillIn(ex: Executor, workspaceId: string, matched: Map<string, ContactRow>, people: CustomerIdentity[]): Promise<Set<string>> {
+async function fillIn(
+  ex: Executor,
+  workspaceId: string,
+  matched: Map<string, ContactRow>,
+  people: CustomerIdentity[],
+): Promise<{ rows: ContactRow[]; complete: boolean }> {
   const changes = people.flatMap((p) => {
     const row = matched.get(identityKey(p));
     if (!row) return [];
@@ -84,7 +98,7 @@ async function fillIn(ex: Executor, workspaceId: string, matched: Map<string, Co
       (p.name && !row.name);
     return differs ? [{ id: row.id, phone_number: p.phoneNumber, user_id: p.userId, parent_user_id: p.parentUserId, username: p.username, name: p.name }] : [];
   });
-  if (changes.length === 0) return new Set();
+  if (changes.length === 0) return { rows: [], complete: true };
   const result = await ex.execute(sql`
     update contacts c set
       user_id = coalesce(c.user_id, case when not exists (select 1 from contacts o where o.workspace_id = c.workspace_id and o.user_id = v.user_id) then v.user_id end),
@@ -96,19 +110,35 @@ async function fillIn(ex: Executor, workspaceId: string, matched: Map<string, Co
     from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)
       as v(id uuid, phone_number text, user_id text, parent_user_id text, username text, name text)
     where c.workspace_id = ${workspaceId}::uuid and c.id = v.id
-    returning c.id`);
-  return new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
+    returning c.*`);
+  const rows = tableRows(t.contacts, result);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const complete = changes.every((ch) => {
+    const row = byId.get(ch.id);
+    return !!row && (!ch.user_id || row.userId !== null) && (!ch.phone_number || row.phoneNumber !== null);
+  });
+  return { rows, complete };
 }
 
-/** Finds or creates the contacts of a batch's customers (see the top of this file). */
+/**
+ * Finds or creates the contacts of a batch's customers (see the top of this file). The rows created or changed
+ * here come back from their own statements; the contacts are read again only when something got in the way: a
+ * contact created meanwhile by another delivery (an insert skipped), or a user id or phone number another
+ * contact holds (not filled in), so the match is then made against what the workspace holds now.
+ */
 export async function upsertCustomers(ex: Executor, workspaceId: string, people: CustomerIdentity[]): Promise<UpsertedCustomers> {
-  let matched = matchAll(await contactsOf(ex, workspaceId, people), people);
-  const created = await insertMissing(ex, workspaceId, people.filter((p) => !matched.has(identityKey(p))));
-  const updated = await fillIn(ex, workspaceId, matched, people);
-  // Read again what was created or changed here, or created meanwhile by another delivery.
-  if (created.size > 0 || updated.size > 0 || matched.size < people.length) {
-    matched = matchAll(await contactsOf(ex, workspaceId, people), people);
+  const found = await contactsOf(ex, workspaceId, people);
+  let matched = matchAll(found, people);
+  const createdRows = await insertMissing(ex, workspaceId, people.filter((p) => !matched.has(identityKey(p))));
+  const filled = await fillIn(ex, workspaceId, matched, people);
+  const created = new Set(createdRows.map((r) => r.id));
+  const updated = new Set(filled.rows.map((r) => r.id));
+  if (createdRows.length > 0 || filled.rows.length > 0) {
+    const now = new Map(found.map((r) => [r.id, r]));
+    for (const r of [...filled.rows, ...createdRows]) now.set(r.id, r);
+    matched = matchAll([...now.values()], people);
   }
+  if (matched.size < people.length || !filled.complete) matched = matchAll(await contactsOf(ex, workspaceId, people), people);
   return { byKey: matched, created, updated };
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
+import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
 import { messageColumns, type MessageRow } from './messages';
 
@@ -9,14 +9,14 @@ import { messageColumns, type MessageRow } from './messages';
  * conversation-rows.ts, shared with the outbound path.
  */
 
-/** The wamids of this list already stored in the workspace. */
+/** The wamids of this list already stored in the workspace (the list travels as one JSON parameter). */
 export async function storedWamids(ex: Executor, workspaceId: string, wamids: string[]): Promise<Set<string>> {
   if (wamids.length === 0) return new Set();
-  const rows = await ex
-    .select({ wamid: t.messages.waMessageId })
-    .from(t.messages)
-    .where(and(eq(t.messages.workspaceId, workspaceId), inArray(t.messages.waMessageId, wamids)));
-  return new Set(rows.map((r) => r.wamid!));
+  const result = await ex.execute(sql`
+    select wa_message_id as wamid from messages
+    where workspace_id = ${workspaceId}::uuid
+      and wa_message_id = any(array(select jsonb_array_elements_text(${JSON.stringify(wamids)}::jsonb)))`);
+  return new Set(rowsOf<{ wamid: string }>(result).map((r) => r.wamid));
 }
 
 /**

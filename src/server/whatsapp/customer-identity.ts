@@ -7,12 +7,25 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { CustomerIdentity } from '../repositories/customer-identities';
 import type { InboundMessage, WebhookContact } from './webhook-payload';
 
+type E164 = Readonly<{ phoneNumber: string; country: string | null }>;
+
+/**
+ * The numbers seen lately: parsing one costs about 10 µs of CPU, and a customer writes more than once. Bounded:
+ * emptied when full.
+ */
+const seenNumbers = new Map<string, E164>();
+const seenNumbersMax = 20_000;
+
 /** E.164 of a wa_id (digits with country code); a number libphonenumber cannot place is kept as +digits. */
-export function e164OfWaId(waId: string): { phoneNumber: string; country: string | null } {
+export function e164OfWaId(waId: string): E164 {
   const digits = waId.replace(/\D/g, '');
+  const seen = seenNumbers.get(digits);
+  if (seen) return seen;
   const parsed = parsePhoneNumberFromString(`+${digits}`);
-  if (parsed?.isValid()) return { phoneNumber: parsed.number, country: parsed.country ?? null };
-  return { phoneNumber: `+${digits}`, country: null };
+  const e164: E164 = Object.freeze(parsed?.isValid() ? { phoneNumber: parsed.number, country: parsed.country ?? null } : { phoneNumber: `+${digits}`, country: null });
+  if (seenNumbers.size >= seenNumbersMax) seenNumbers.clear();
+  seenNumbers.set(digits, e164);
+  return e164;
 }
 
 const clean = (s: string | undefined | null) => s?.trim() || null;
