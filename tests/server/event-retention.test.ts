@@ -157,6 +157,21 @@ describe('event-log retention', () => {
     expect(got.map((f) => (f.data as { payload: { contact: { name: string } } }).payload.contact.name)).toEqual(['kept 1', 'kept 2']);
   });
 
+  it('tells a stream opened without a resume point where it starts, so a client that hears nothing can resume', async () => {
+    const ws = a.workspaceId;
+    const newest = (await seqsOf(ws)).at(-1)!;
+    const got = frames(ws, {}, 2);
+    setTimeout(() => void append(ws, 'after opening'), 300);
+    const [position, live] = await got;
+    expect(position).toEqual({ id: String(newest), event: 'position', data: null });
+    expect(live.event).toBe('contact.updated');
+    expect(Number(live.id)).toBe(newest + 1);
+    // A resumed stream is not told again: it already knows where it is.
+    await append(ws, 'resumed');
+    const resumed = await frames(ws, { 'last-event-id': String(newest + 1) }, 1);
+    expect(resumed.map((f) => [f.event, Number(f.id)])).toEqual([['contact.updated', newest + 2]]);
+  });
+
   it('reads EVENTS_RETENTION_DAYS from the environment (default 30)', () => {
     expect(loadConfig({} as NodeJS.ProcessEnv).realtime.retentionDays).toBe(30);
     expect(loadConfig({ EVENTS_RETENTION_DAYS: '7' } as NodeJS.ProcessEnv).realtime.retentionDays).toBe(7);

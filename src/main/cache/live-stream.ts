@@ -2,6 +2,7 @@
 // REST pages and the stream), a full sync when the cache has no known sequence or the stream says `reset`,
 // then the events applied as they come, those that arrive together in one transaction.
 import { type WorkspaceEvent as WorkspaceEventT, WorkspaceEvent } from '../../shared';
+import { streamPositionEvent } from '../../shared/schemas/events';
 import type { SyncStatus } from '../../shared/ipc';
 import type { ServerApi } from './server-api';
 import type { CacheChange, WorkspaceCache } from './workspace-cache';
@@ -41,6 +42,8 @@ export async function connectOnce(deps: ConnectionDeps, signal: AbortSignal): Pr
   await Promise.race([next, new Promise((r) => setTimeout(r, 50))]);
 
   let buffer: WorkspaceEventT[] = [];
+  // where the stream started (its `position` message): the resume point after a full sync that heard no event
+  let startedAt = 0;
   // a running full sync; stream events wait in `buffer` meanwhile
   const full: { running: Promise<void> | null } = { running: null };
   const startFull = () => {
@@ -51,6 +54,7 @@ export async function connectOnce(deps: ConnectionDeps, signal: AbortSignal): Pr
       buffer = [];
       full.running = null;
       apply(pending);
+      if (startedAt > cache.lastSeq) cache.setLastSeq(startedAt);
       setStatus({ state: 'live', online: true, message: null });
     });
     // surfaces in the race below
@@ -68,7 +72,16 @@ export async function connectOnce(deps: ConnectionDeps, signal: AbortSignal): Pr
     const message = step.value;
     if (message.event === 'reset') {
       log('event stream: reset, reloading the cache');
+      // the stream goes on after the reset's seq: that is where the reload leaves the cache
+      const seq = Number(message.id);
+      if (Number.isInteger(seq)) startedAt = Math.max(startedAt, seq);
       if (!full.running) startFull();
+      continue;
+    }
+    if (message.event === streamPositionEvent) {
+      const seq = Number(message.id);
+      if (Number.isInteger(seq)) startedAt = Math.max(startedAt, seq);
+      if (!full.running && seq > cache.lastSeq) cache.setLastSeq(seq);
       continue;
     }
     const event = parseEvent(message.data);

@@ -11,6 +11,8 @@
  * - Reset: when the resume point is older than the oldest event the log still holds (pruned after
  *   EVENTS_RETENTION_DAYS), the stream first sends `event: reset` (src/shared/schemas/events.ts) with the newest
  *   seq as its id, then goes on from there: the client reloads what it shows instead of missing changes.
+ * - Position: a stream opened without a resume point first sends `event: position` (empty data) with the seq it
+ *   goes on after as its id, so a client that hears no event before it disconnects can still resume from there.
  * - Access is checked like any route (token, membership) before anything is written.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
@@ -19,7 +21,7 @@ import type { WorkspaceEvent } from '../../shared/schemas/events';
 import { type EventHub, createEventHub } from './hub';
 import { affects, onAccessLost, type StreamSubject } from './access-lost';
 import { latestSeq, oldestSeq, readEvents } from '../repositories/event-log';
-import type { StreamReset } from '../../shared/schemas/events';
+import { type StreamReset, streamPositionEvent } from '../../shared/schemas/events';
 
 export interface StreamInput {
   workspaceId: string;
@@ -73,7 +75,8 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
     async stream({ workspaceId, request, reply, lastEventId, identity }) {
       const newest = await latestSeq(database.db, workspaceId);
       // A resume point beyond the log (a client of a reset database) starts from the newest event.
-      let last = Math.min(resumePoint(request, lastEventId) ?? newest, newest);
+      const from = resumePoint(request, lastEventId);
+      let last = Math.min(from ?? newest, newest);
       // Events after the resume point were pruned: the client cannot catch up from the log.
       const reset = last < newest && last + 1 < (await oldestSeq(database.db, workspaceId));
       if (reset) last = newest;
@@ -171,6 +174,8 @@ export function createRealtime(opts: { database: Database; log: FastifyBaseLogge
       if (reset) {
         const data: StreamReset = { reason: 'pruned', seq: newest };
         raw.write(`id: ${newest}\nevent: reset\ndata: ${JSON.stringify(data)}\n\n`);
+      } else if (from === undefined) {
+        raw.write(`id: ${last}\nevent: ${streamPositionEvent}\ndata:\n\n`);
       }
       await pump();
       log.debug({ workspaceId, last }, 'event stream open');

@@ -103,6 +103,13 @@ export const StreamReset = z.object({ reason: z.literal('pruned'), seq: z.number
 export type StreamReset = z.infer<typeof StreamReset>;
 export const streamResetEvent = 'reset';
 
+/**
+ * Not a workspace event: the first message of a stream opened without a resume point (`event: position`,
+ * `id: <seq>`, empty data): the seq the stream goes on after. A client that hears no event afterwards still knows
+ * where to resume (EventSource keeps the id as its Last-Event-ID) instead of starting at whatever is newest then.
+ */
+export const streamPositionEvent = 'position';
+
 /** Query of the stream: `token` because a browser's EventSource cannot send an Authorization header. */
 export const EventStreamQuery = z.strictObject({
   token: z.string().min(1).max(8192).optional(),
