@@ -23,6 +23,7 @@ import * as t from '../../src/server/db/schema';
 import { startTestSandbox } from '../support/sandbox';
 import { testAppSecret, testSecretsKey, testVerifyToken } from '../support/sandbox-webhooks';
 import { type Benchmark, percentile, round } from './types';
+import { loopCanvas } from '../support/loop-bot';
 
 const SESSIONS = Number(process.env.BENCH_BOT_SESSIONS ?? 500);
 const SAMPLES = Number(process.env.BENCH_BOT_SAMPLES ?? 100);
@@ -42,20 +43,6 @@ const benchIdentity = (uid: string): IdentityProvider => ({
   close: async () => undefined,
 });
 
-const pos = { x: 0, y: 0 };
-/** Start -> ask (waits) -> thanks -> ask again: every answer gets one reply and leaves the session waiting. */
-const loopCanvas = (attributeId: string) => ({
-  nodes: [
-    { id: 'start', type: 'StartNode', position: pos, data: { label: 'Start' }, deletable: false },
-    { id: 'ask', type: 'CollectInputNode', position: pos, data: { label: 'Ask', body: 'What would you like?', variableId: attributeId } },
-    { id: 'thanks', type: 'SendMessageNode', position: pos, data: { label: 'Thanks', messageBlocks: [{ id: 'b', type: 'text', text: 'Noted: {{wish}}' }] } },
-  ],
-  edges: [
-    { id: 'e1', source: 'start', target: 'ask' },
-    { id: 'e2', source: 'ask', target: 'thanks' },
-    { id: 'e3', source: 'thanks', target: 'ask' },
-  ],
-});
 
 export const benchmark: Benchmark = {
   name: 'bots',

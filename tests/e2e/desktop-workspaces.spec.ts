@@ -9,17 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { adminApi, connectNumber, createAdmin, expect, stack, test } from './support/fixtures';
+import { adminApi, connectNumber, createAdmin, expect, stack, test, sandbox } from './support/fixtures';
 import { type DesktopApp, launchDesktopApp, serverGate } from './support/desktop';
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 test('desktop: switching workspaces without signing out, each in its own cache, and back without a full sync', async ({ browser }) => {
   test.setTimeout(300_000);

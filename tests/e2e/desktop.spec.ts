@@ -9,19 +9,12 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { authUserKey } from '../../src/main/identity/identity';
 import { osKeychain } from '../../src/main/identity/keychain';
-import { connectNumber, createAdmin, expect, stack, test } from './support/fixtures';
+import { connectNumber, createAdmin, expect, stack, test, sandbox } from './support/fixtures';
 import { type DesktopApp, launchDesktopApp, serverGate } from './support/desktop';
 
 const screenshots = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../docs/screenshots');
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 test('desktop: keychain session across a restart, notification to its conversation, offline browsing, catch-up, sign-out wipe', async ({ browser }) => {
   test.setTimeout(300_000);

@@ -12,26 +12,13 @@ import { readTurn } from '../../src/server/repositories/bot-turn-read';
 import type { SandboxAccount } from '../../src/sandbox';
 import { landedIn } from '../support/customers';
 import { buildTestApp, onPostgres, type Session, type TestApp } from '../support/server';
+import { loopCanvas } from '../support/loop-bot';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 let ta: TestApp;
 let admin: Session;
 let number: SandboxAccount;
 
-const pos = { x: 0, y: 0 };
-/** Start -> ask (waits) -> thanks -> ask again: the bench's bot (tests/bench/bots.ts). */
-const loopCanvas = (attributeId: string) => ({
-  nodes: [
-    { id: 'start', type: 'StartNode', position: pos, data: { label: 'Start' }, deletable: false },
-    { id: 'ask', type: 'CollectInputNode', position: pos, data: { label: 'Ask', body: 'What would you like?', variableId: attributeId } },
-    { id: 'thanks', type: 'SendMessageNode', position: pos, data: { label: 'Thanks', messageBlocks: [{ id: 'b', type: 'text', text: 'Noted: {{wish}}' }] } },
-  ],
-  edges: [
-    { id: 'e1', source: 'start', target: 'ask' },
-    { id: 'e2', source: 'ask', target: 'thanks' },
-    { id: 'e3', source: 'thanks', target: 'ask' },
-  ],
-});
 
 beforeAll(async () => {
   ta = await buildTestApp();

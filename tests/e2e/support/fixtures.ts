@@ -152,6 +152,10 @@ export const sandbox = {
   async customerSays(waId: string, text: string, name?: string): Promise<{ id: string }> {
     return sandboxCall('POST', `/_sandbox/customers/${encodeURIComponent(waId)}/messages`, { type: 'text', text, name });
   },
+  /** The same to one of several sandbox numbers. */
+  async customerSaysTo(phoneNumberId: string, waId: string, text: string, name?: string): Promise<{ id: string }> {
+    return sandboxCall('POST', `/_sandbox/customers/${encodeURIComponent(waId)}/messages`, { type: 'text', text, name, phoneNumberId });
+  },
   /** `webhook: false`: Meta changed it, its webhook has not reached Parley (sends meet the new status first). */
   async setTemplateStatus(name: string, status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED', reason?: string, opts: { webhook?: boolean } = {}) {
     return sandboxCall('POST', `/_sandbox/templates/${encodeURIComponent(name)}/status`, { status, reason, ...opts });
