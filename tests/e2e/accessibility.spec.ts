@@ -10,7 +10,7 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { adminApi, connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
+import { adminApi, connectNumber, createAdmin, expect, signInUi, stack, test, sandbox } from './support/fixtures';
 
 interface Seeded {
   admin: Awaited<ReturnType<typeof createAdmin>>;
@@ -21,14 +21,7 @@ interface Seeded {
   conversationId: string;
 }
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 /** One workspace with something on every screen: numbers, attributes, segments, bots, campaigns, invitations, chats. */
 async function seed(): Promise<Seeded> {

@@ -23,14 +23,7 @@ interface Workspace {
   waIds: string[];
 }
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 /** Sandbox messages of type template sent to these customers. */
 async function templatesSentTo(waIds: string[]) {

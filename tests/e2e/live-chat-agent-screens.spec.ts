@@ -5,19 +5,12 @@
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
+import { connectNumber, createAdmin, expect, signInUi, stack, test, sandbox } from './support/fixtures';
 
 const dir = path.resolve('docs/screenshots/live-chat-agents');
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(dir, `${name}.png`) });
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 test.skip(process.env.PARLEY_SCREENSHOTS !== '1', 'screenshots are refreshed on request (PARLEY_SCREENSHOTS=1)');
 // The first load compiles the renderer on a shared machine: give navigations room.

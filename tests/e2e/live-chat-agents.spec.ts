@@ -4,16 +4,9 @@
  * mentions a colleague who sees it in their mentions view, and search inside a conversation.
  */
 import { randomUUID } from 'node:crypto';
-import { adminApi, connectNumber, createAdmin, expect, signInUi, stack, test, verifyAddress } from './support/fixtures';
+import { adminApi, connectNumber, createAdmin, expect, signInUi, stack, test, verifyAddress, sandbox } from './support/fixtures';
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 const sentToWhatsApp = async () => JSON.stringify(((await (await fetch(`${stack.sandboxOrigin}/_sandbox/state`)).json()) as { sent: unknown[] }).sent);
 /** With PARLEY_AGENT_SHOTS=1 the flow also saves the README's screenshots (docs/screenshots/agents-*.png). */

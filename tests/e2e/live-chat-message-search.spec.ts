@@ -2,16 +2,9 @@
  * Live chat, end to end on the real stack: the workspace message search (from the live-chat header
  * and from the quick switcher) opens the conversation at the chosen message with its words marked.
  */
-import { connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
+import { connectNumber, createAdmin, expect, signInUi, stack, test, sandbox } from './support/fixtures';
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 /** With PARLEY_AGENT_SHOTS=1 the flow also saves the README's screenshots (docs/screenshots/live-chat-agents/). */
 async function shot(page: import('@playwright/test').Page, name: string) {

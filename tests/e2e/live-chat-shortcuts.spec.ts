@@ -4,16 +4,9 @@
  * assigns to me; R focuses the composer; keys typed in a field are text, never shortcuts; `?` shows the sheet.
  * A customer message that arrives while the agent is on another screen shows on the navigation and in the title.
  */
-import { connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
+import { connectNumber, createAdmin, expect, signInUi, stack, test, sandbox } from './support/fixtures';
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 test('quick switcher and live-chat shortcuts', async ({ page }) => {
   const admin = await createAdmin({ name: 'Kim Keys' });

@@ -2,16 +2,9 @@
  * Live chat end to end: a simulated customer writes through the WhatsApp sandbox (signed webhook to the server),
  * the agent sees it arrive without reloading, replies, assigns and closes.
  */
-import { connectNumber, createAdmin, expect, signInUi, stack, test } from './support/fixtures';
+import { connectNumber, createAdmin, expect, signInUi, stack, test, sandbox } from './support/fixtures';
 
-async function customerWrites(phoneNumberId: string, waId: string, text: string, name: string) {
-  const res = await fetch(`${stack.sandboxOrigin}/_sandbox/customers/${encodeURIComponent(waId)}/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'text', text, name, phoneNumberId }),
-  });
-  if (!res.ok) throw new Error(`sandbox refused the customer message: ${res.status} ${await res.text()}`);
-}
+const customerWrites = sandbox.customerSaysTo;
 
 test('a customer writes, the agent sees it live, replies, assigns and closes', async ({ page }) => {
   const admin = await createAdmin({ name: 'Ada Admin' });
