@@ -2,6 +2,7 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
+import { tableRow } from './table-rows';
 
 export type BotSessionRow = typeof t.botSessions.$inferSelect;
 export type ConversationRow = typeof t.conversations.$inferSelect;
@@ -50,36 +51,11 @@ export async function turnFacts(ex: Executor, workspaceId: string, c: { id: stri
   );
   const row = rows[0];
   return {
-    session: row?.session ? sessionFromJson(row.session) : null,
+    session: row?.session ? tableRow(t.botSessions, row.session) : null,
     agentWroteInSession: row?.in_session === true,
     agentWroteSinceOpen: row?.since_open === true,
     optedOut: row?.opted_out === true,
     optOutKeywords: row?.keywords ?? [],
-  };
-}
-
-/** A session row read as JSON (row_to_json): snake_case keys, timestamps as text. */
-function sessionFromJson(j: Record<string, unknown>): BotSessionRow {
-  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-  return {
-    id: j.id as string,
-    workspaceId: j.workspace_id as string,
-    botId: j.bot_id as string,
-    conversationId: j.conversation_id as string,
-    status: j.status as BotSessionRow['status'],
-    currentNodeId: j.current_node_id as string,
-    variables: (j.variables ?? {}) as Record<string, unknown>,
-    waitingFor: (j.waiting_for ?? null) as BotSessionRow['waitingFor'],
-    expiresAt: date(j.expires_at)!,
-    endedAt: date(j.ended_at),
-    endReason: (j.end_reason ?? null) as BotSessionRow['endReason'],
-    createdAt: date(j.created_at)!,
-    updatedAt: date(j.updated_at)!,
-    botVersionId: (j.bot_version_id ?? null) as string | null,
-    step: Number(j.step),
-    invalidAnswers: Number(j.invalid_answers),
-    noAnswerAt: date(j.no_answer_at),
-    handledUntil: date(j.handled_until),
   };
 }
 

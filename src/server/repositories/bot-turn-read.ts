@@ -10,12 +10,12 @@
  * locked with those of its snapshot and answers `stale` when they differ; the caller then reads again, under the
  * locks it now holds, with a snapshot taken after that commit.
  */
-import { getTableColumns, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
-import type { BotSessionRow, ConversationRow, TurnFacts } from './bot-sessions';
+import type { ConversationRow, TurnFacts } from './bot-sessions';
 import type { BotVersionRow } from './bot-versions';
+import { tableRow } from './table-rows';
 
 /** A customer's message as a turn applies it. */
 interface InboundToApply {
@@ -45,16 +45,6 @@ export interface TurnRead {
   live: { botId: string; workspaceId: string; versionId: string } | null;
   /** The running session's and the live bot's versions, except those named in `cachedVersionIds`. */
   versions: BotVersionRow[];
-}
-
-/** A row read as JSON (row_to_json): snake_case keys, timestamps as text, mapped onto the table's fields. */
-function fromJson<T>(table: PgTable, j: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, col] of Object.entries(getTableColumns(table))) {
-    const v = j[col.name];
-    out[key] = v === null || v === undefined ? (v ?? null) : col.dataType === 'date' ? new Date(v as string) : v;
-  }
-  return out as T;
 }
 
 type Row = {
@@ -117,9 +107,9 @@ export async function readTurn(ex: Executor, ws: string, conversationId: string,
                where v.workspace_id = ${ws} and v.id in ((select s.bot_version_id from s), (select live.published_version_id from live))
                  and not (v.id = any(${sql.param(cachedVersionIds)}::uuid[]))) as versions`),
   );
-  const session = row?.session ? fromJson<BotSessionRow>(t.botSessions, row.session) : null;
+  const session = row?.session ? tableRow(t.botSessions, row.session) : null;
   return {
-    conversation: row?.conversation ? fromJson<ConversationRow>(t.conversations, row.conversation) : null,
+    conversation: row?.conversation ? tableRow(t.conversations, row.conversation) : null,
     stale: row?.stale === true,
     facts: {
       session,
@@ -131,6 +121,6 @@ export async function readTurn(ex: Executor, ws: string, conversationId: string,
     messages: (row?.messages ?? []).map((m) => ({ id: m.id, type: m.type, text: m.text, action: m.action, createdAt: new Date(m.created_at) })),
     values: { attributes: row?.attributes ?? [], contact: row?.contact ?? {}, conversation: row?.values ?? {} },
     live: row?.live ?? null,
-    versions: (row?.versions ?? []).map((v) => fromJson<BotVersionRow>(t.botVersions, v)),
+    versions: (row?.versions ?? []).map((v) => tableRow(t.botVersions, v)),
   };
 }
