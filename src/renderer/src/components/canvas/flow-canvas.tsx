@@ -59,18 +59,11 @@ export function FlowCanvas<N extends Node>({ store, nodes, edges, nodeTypes, lab
         attributionPosition="top-right"
         colorMode="system"
       >
-        <DotGrid />
+        {/* Left out when zoomed out: its dots are then under half a pixel, and moving the view would still repaint the whole pane each frame. */}
+        {!zoomedOut && <Background gap={20} size={1} />}
         <Controls showInteractive={false} showFitView={false} />
         <MiniMap pannable zoomable ariaLabel="Canvas overview" style={MINIMAP_STYLE} className="!hidden xl:!block" />
       </ReactFlow>
     </div>
   );
-}
-
-/**
- * The dot grid, left out when zoomed out: its dots are then under half a pixel, and moving the view would
- * still repaint the whole pane each frame.
- */
-function DotGrid() {
-  return useZoomedOut() ? null : <Background gap={20} size={1} />;
 }

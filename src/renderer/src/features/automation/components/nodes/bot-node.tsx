@@ -7,7 +7,7 @@
 import { botRuntime, type BotNodeType } from '@shared/schemas/bot-canvas';
 import { Handle, type NodeProps, Position, useNodeConnections, useNodesData } from '@xyflow/react';
 import { AlertTriangle } from 'lucide-react';
-import { type ReactNode, memo, useMemo } from 'react';
+import { type ReactNode, memo } from 'react';
 import { useZoomedOut } from '../../../../components/canvas';
 import { cn } from '../../../../lib/cn';
 import { CHILD_HEIGHT, CHILD_WIDTH, NODE_WIDTH } from '../../canvas/children';
@@ -56,9 +56,6 @@ function problemOf(type: BotNodeType, data: Data) {
   return problem;
 }
 
-function useProblem(type: BotNodeType, data: Data) {
-  return useMemo(() => problemOf(type, data), [type, data]);
-}
 
 function Summary({ type, data }: { type: BotNodeType; data: Data }): ReactNode {
   const { attributesById, membersById } = useBotEditor();
@@ -135,7 +132,7 @@ export const BotNodeCard = memo(function BotNodeCard(props: NodeProps<BotCanvasN
 function BotNodeFull({ id, type, data, selected }: NodeProps<BotCanvasNode>) {
   const kind = botNodeKinds[type];
   const Icon = kind.icon;
-  const problem = useProblem(type, data);
+  const problem = problemOf(type, data);
   const previewed = useIsPreviewed(id);
   const extras = extraHandlesOf(type);
   const label = str(data.label);
@@ -185,7 +182,7 @@ function BotNodeFull({ id, type, data, selected }: NodeProps<BotCanvasNode>) {
  */
 function BotNodeBox({ id, type, data, selected, height }: NodeProps<BotCanvasNode>) {
   const kind = botNodeKinds[type];
-  const problem = useProblem(type, data);
+  const problem = problemOf(type, data);
   const previewed = useIsPreviewed(id);
   return (
     <div
@@ -209,7 +206,7 @@ function BotNodeBox({ id, type, data, selected, height }: NodeProps<BotCanvasNod
 export const BotChildRow = memo(function BotChildRow({ id, type, data, selected }: NodeProps<BotCanvasNode>) {
   const zoomedOut = useZoomedOut();
   const previewed = useIsPreviewed(id);
-  const problem = useProblem(type, data);
+  const problem = problemOf(type, data);
   const Icon = botNodeKinds[type].icon;
   return (
     <div
