@@ -44,6 +44,10 @@ export async function connectOnce(deps: ConnectionDeps, signal: AbortSignal): Pr
   let buffer: WorkspaceEventT[] = [];
   // where the stream started (its `position` message): the resume point after a full sync that heard no event
   let startedAt = 0;
+  const noteStart = (id: string | undefined) => {
+    const seq = Number(id);
+    if (Number.isInteger(seq)) startedAt = Math.max(startedAt, seq);
+  };
   // a running full sync; stream events wait in `buffer` meanwhile
   const full: { running: Promise<void> | null } = { running: null };
   const startFull = () => {
@@ -73,15 +77,13 @@ export async function connectOnce(deps: ConnectionDeps, signal: AbortSignal): Pr
     if (message.event === 'reset') {
       log('event stream: reset, reloading the cache');
       // the stream goes on after the reset's seq: that is where the reload leaves the cache
-      const seq = Number(message.id);
-      if (Number.isInteger(seq)) startedAt = Math.max(startedAt, seq);
+      noteStart(message.id);
       if (!full.running) startFull();
       continue;
     }
     if (message.event === streamPositionEvent) {
-      const seq = Number(message.id);
-      if (Number.isInteger(seq)) startedAt = Math.max(startedAt, seq);
-      if (!full.running && seq > cache.lastSeq) cache.setLastSeq(seq);
+      noteStart(message.id);
+      if (!full.running && startedAt > cache.lastSeq) cache.setLastSeq(startedAt);
       continue;
     }
     const event = parseEvent(message.data);
