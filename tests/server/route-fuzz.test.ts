@@ -159,6 +159,13 @@ function requestOf(name: RouteName, def: RouteDef, m: Mutation) {
   return { url: def.path.replace(/:([A-Za-z]+)/g, (_, k: string) => encodeAny(params[k])), query, payload };
 }
 
+/** The rows of every workspace this member is in, as snapshotWorkspace shows them. */
+async function snapshotOfMember(memberId: string): Promise<string> {
+  const memberships = await ta.db.select().from(t.workspaceMembers).where(eq(t.workspaceMembers.memberId, memberId));
+  const snapshots = await Promise.all(memberships.map((m) => snapshotWorkspace(ta, m.workspaceId)));
+  return snapshots.join(' ');
+}
+
 /** encodeURIComponent, except that a lone surrogate (which it refuses) goes as the bytes a raw client would send. */
 function encodeAny(value: string): string {
   return [...value]
@@ -199,10 +206,11 @@ describe.each(entries)('%s', (name, def) => {
         }
         // Nothing of the other workspace leaks into an answer. A value the caller sent (their invitation token as its
         // own bot's title, say, in this request or an earlier one) may come back from the caller's own stored rows:
-        // that is an echo, not a leak, so a hit is a leak unless the caller's own data holds the value.
+        // that is an echo, not a leak, so a hit is a leak unless the caller's own data holds the value: the rows of
+        // every workspace the caller is in (a workspace this request created, named so, included) and their member row.
         for (const secret of [theirs.inviteToken, other.member.id]) {
           if (!res.body.includes(secret)) continue;
-          const own = `${await snapshotWorkspace(ta, mine.workspaceId)} ${JSON.stringify(await ta.db.select().from(t.members).where(eq(t.members.id, caller.member.id)))}`;
+          const own = `${await snapshotOfMember(caller.member.id)} ${JSON.stringify(await ta.db.select().from(t.members).where(eq(t.members.id, caller.member.id)))}`;
           expect(own.includes(secret), `${label}: answers ${secret} of the other workspace`).toBe(true);
         }
       }),
