@@ -184,6 +184,13 @@ describe('deploy', () => {
     expect(restored.hasUnpublishedChanges).toBe(true);
     const detail = (await ta.call('GET', `/bot/${id}/versions/${versions[0].id}`, { token: admin.token })).json();
     expect(JSON.stringify(detail.rfInstance)).toContain('v2 hello');
+    // A version id that names nothing, or is no id at all, is a version that does not exist.
+    for (const versionId of ['00000000-0000-4000-8000-000000000000', 'not-an-id', '\u0001']) {
+      const get = await ta.call('GET', `/bot/${id}/versions/${encodeURIComponent(versionId)}`, { token: admin.token });
+      expect([get.statusCode, get.json().message]).toEqual([404, 'Bot version not found']);
+      const restore = await ta.call('POST', `/bot/${id}/versions/${encodeURIComponent(versionId)}/restore`, { token: admin.token, body: {} });
+      expect([restore.statusCode, restore.json().message]).toEqual([404, 'Bot version not found']);
+    }
     await deactivate(id);
   });
 

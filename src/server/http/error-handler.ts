@@ -35,6 +35,16 @@ function isUnstorableText(err: unknown): boolean {
   return ['22021', '22P05'].includes(e?.code ?? '') || ['22021', '22P05'].includes(e?.cause?.code ?? '');
 }
 
+/**
+ * PostgreSQL could not read a text as a uuid: an id given as text that is no id got past a guard. No row can
+ * carry it, so the answer is the one for a row that does not exist, never a 500.
+ */
+function isUnreadableUuid(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const of = (x?: { code?: string; message?: string }) => x?.code === '22P02' && /type uuid/.test(x.message ?? '');
+  return of(e) || of(e?.cause);
+}
+
 /** Spec messages are shown as they are; others get the field they are about in front. */
 function issueText(issue: ValidationIssue, context: string | undefined): string {
   const message = messageOf(issue);
@@ -78,6 +88,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(500).send(body(500, 'Internal Server Error'));
     }
     if (isUnstorableText(err)) return reply.code(400).send(body(400, unstorableTextMessage));
+    if (isUnreadableUuid(err)) {
+      request.log.warn('an id that is no uuid reached the database');
+      return reply.code(404).send(body(404, 'Not found'));
+    }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, wrong content type, body too large, rate limit).

@@ -2,6 +2,7 @@
 import { and, desc, eq, max, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import * as t from '../db/schema';
+import { isUuid } from './pagination';
 
 export type BotRow = typeof t.bots.$inferSelect;
 export type BotVersionRow = typeof t.botVersions.$inferSelect;
@@ -47,6 +48,7 @@ export async function versionsOf(ex: Executor, workspaceId: string, botId: strin
 }
 
 export async function versionById(ex: Executor, workspaceId: string, botId: string, versionId: string): Promise<BotVersionRow | null> {
+  if (!isUuid(versionId)) return null;
   const [row] = await ex
     .select()
     .from(t.botVersions)
