@@ -41,23 +41,26 @@ function source(contacts: number, conversations: number, opts: { failAt?: number
     const items = Array.from({ length: Math.max(0, Math.min(PAGE, n - page * PAGE)) }, (_, k) => of(n - page * PAGE - k));
     return { items, nextCursor: (page + 1) * PAGE < n ? String(page + 1) : null };
   };
+  const answer = (name: RouteName, cursor: string | undefined): unknown => {
+    api.requests++;
+    if (name === 'listConversations' && opts.failAt !== undefined && Number(cursor ?? 0) === opts.failAt) {
+      throw new ServerAnswerError(503, 'listConversations: 503 Service Unavailable');
+    }
+    return name === 'getMe'
+      ? { id: ME, uid: 'paging', role: 'agent', createdAt: at(0), currentWorkspaceId: WS, workspaceIds: [WS], Workspaces: [] }
+      : name === 'listContacts'
+        ? list(contacts, contact, cursor)
+        : name === 'listConversations'
+          ? list(conversations, conversation, cursor)
+          : { items: [], nextCursor: null };
+  };
   const api = {
     requests: 0,
     async get(name: RouteName, _params?: Record<string, string>, query: Record<string, string | number | undefined> = {}) {
-      api.requests++;
-      const cursor = query.cursor as string | undefined;
-      if (name === 'listConversations' && opts.failAt !== undefined && Number(cursor ?? 0) === opts.failAt) {
-        throw new ServerAnswerError(503, 'listConversations: 503 Service Unavailable');
-      }
-      const body =
-        name === 'getMe'
-          ? { id: ME, uid: 'paging', role: 'agent', createdAt: at(0), currentWorkspaceId: WS, workspaceIds: [WS], Workspaces: [] }
-          : name === 'listContacts'
-            ? list(contacts, contact, cursor)
-            : name === 'listConversations'
-              ? list(conversations, conversation, cursor)
-              : { items: [], nextCursor: null };
-      return (routes[name].response as z.ZodType).parse(JSON.parse(JSON.stringify(body))) as never;
+      return (routes[name].response as z.ZodType).parse(JSON.parse(JSON.stringify(answer(name, query.cursor as string | undefined)))) as never;
+    },
+    async getText(name: RouteName, _params?: Record<string, string>, query: Record<string, string | number | undefined> = {}) {
+      return { status: 200, text: JSON.stringify(answer(name, query.cursor as string | undefined)) };
     },
     // eslint-disable-next-line require-yield
     async *events(): AsyncGenerator<never> {

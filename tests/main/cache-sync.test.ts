@@ -172,6 +172,7 @@ describe('desktop cache sync', () => {
     let resetSent = false;
     const resetting: ServerApi = {
       get: api.get,
+      getText: api.getText,
       async *events(workspaceId, lastEventId, signal) {
         if (!resetSent) {
           resetSent = true;

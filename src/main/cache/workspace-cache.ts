@@ -13,6 +13,8 @@ import type {
   WorkspaceEvent,
 } from '../../shared';
 import { workspaceMigrations } from './migrations';
+import { activityOf, contactRow, conversationOnly, conversationRows, dataRow, entryRows, messageRow, type PageKind, type PageRows } from './page-rows';
+import { writeContact, writeConversation, writePageRows } from './page-writes';
 import { inOwnConnection, openSqlite, type SqliteDatabase } from './sqlite';
 import { type ConversationRow, prepareStatements, type WorkspaceStatements } from './workspace-statements';
 
@@ -45,8 +47,6 @@ export function ftsQuery(search: string | undefined): string | null {
 
 /** From this many FTS hits on, a contact search walks the newest-first index instead of sorting the hits. */
 const MANY_HITS = 1000;
-
-const activityOf = (c: Conversation) => c.lastMessageAt ?? c.createdAt;
 
 function tabWhere(tab: LiveChatTab): string {
   switch (tab) {
@@ -156,59 +156,26 @@ export class WorkspaceCache {
     });
   }
 
+  /** A page of a full sync, as rows (the page thread made them): one transaction. */
+  writePage<K extends PageKind>(kind: K, rows: PageRows<K>, gen: number): void {
+    this.db.transaction(() => writePageRows[kind](this.statements, rows, gen))();
+  }
+
   putContacts(contacts: readonly Contact[], gen = this.currentGen): void {
-    this.db.transaction(() => {
-      for (const c of contacts) this.putContact(c, gen);
-    })();
+    this.writePage('contacts', contacts.map(contactRow), gen);
   }
 
   private putContact(c: Contact, gen: number): void {
-    this.statements.upsertContact.run({
-      id: c.id,
-      createdAt: c.createdAt,
-      name: c.name,
-      phone: c.phoneNumber,
-      username: c.username ?? null,
-      userId: c.userId ?? null,
-      email: c.email,
-      city: c.city,
-      tags: c.tags.join(' '),
-      data: JSON.stringify(c),
-      gen,
-    });
+    writeContact(this.statements, contactRow(c), gen);
   }
 
-  /**
-   * A page of the conversation list. Its contacts are written unless this sync already wrote them from the
-   * contact list (a change between the two pages arrives as a stream event, applied after the sync).
-   */
+  /** A page of the conversation list (see writePageRows.conversations). */
   putConversations(entries: readonly ConversationListEntry[], gen = this.currentGen): void {
-    this.db.transaction(() => {
-      for (const entry of entries) {
-        if (this.statements.contactGen.get(entry.contactId)?.sync_gen !== gen) this.putContact(entry.Contact, gen);
-        this.putConversation(entry, entry.lastMessage, entry.unread, gen);
-      }
-    })();
+    this.writePage('conversations', entries.map(entryRows), gen);
   }
 
   private putConversation(c: Conversation, lastMessage: Message | null | undefined, unread: boolean | undefined, gen: number): void {
-    const lastJson = lastMessage ? JSON.stringify(lastMessage) : null;
-    this.statements.upsertConversation.run({
-      id: c.id,
-      contactId: c.contactId,
-      isActive: c.isActive ? 1 : 0,
-      assigneeMemberId: c.assigneeMemberId,
-      assigneeBotId: c.assigneeBotId,
-      activityAt: activityOf(c),
-      unread: unread ? 1 : 0,
-      unreadKnown: unread === undefined ? null : unread ? 1 : 0,
-      data: JSON.stringify(conversationOnly(c)),
-      lastMessage: lastJson,
-      lastMessageAt: lastMessage?.createdAt ?? null,
-      gen,
-    });
-    // the row was just given this last message: only the message itself is left to store
-    if (lastMessage) this.statements.upsertMessage.run(messageRow(lastMessage, lastJson!));
+    writeConversation(this.statements, conversationRows(c, lastMessage, unread), gen);
   }
 
   putMessages(messages: readonly Message[]): void {
@@ -218,7 +185,7 @@ export class WorkspaceCache {
   }
 
   private putMessage(m: Message): void {
-    const row = messageRow(m, JSON.stringify(m));
+    const row = messageRow(m);
     this.statements.upsertMessage.run(row);
     this.statements.setLastMessage.run(row);
   }
@@ -238,15 +205,11 @@ export class WorkspaceCache {
   }
 
   putAttributes(attributes: readonly Attribute[], gen = this.currentGen): void {
-    this.db.transaction(() => {
-      for (const a of attributes) this.statements.upsertAttribute.run(a.id, JSON.stringify(a), gen);
-    })();
+    this.writePage('attributes', attributes.map(dataRow), gen);
   }
 
   putMembers(members: readonly MemberProfile[], gen = this.currentGen): void {
-    this.db.transaction(() => {
-      for (const m of members) this.statements.upsertMember.run(m.id, JSON.stringify(m), gen);
-    })();
+    this.writePage('members', members.map(dataRow), gen);
   }
 
   setUnread(conversationId: string, unread: boolean): boolean {
@@ -425,24 +388,6 @@ export class WorkspaceCache {
   close(): void {
     if (this.db.open) this.db.close();
   }
-}
-
-const messageRow = (m: Message, data: string) => ({ id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, text: m.text, data });
-
-/** A Conversation without the list's extras (they live in their own columns). */
-function conversationOnly(c: Conversation): Conversation {
-  return {
-    id: c.id,
-    createdAt: c.createdAt,
-    isActive: c.isActive,
-    channel: c.channel,
-    contactId: c.contactId,
-    workspaceId: c.workspaceId,
-    whatsappAccountId: c.whatsappAccountId,
-    assigneeMemberId: c.assigneeMemberId,
-    assigneeBotId: c.assigneeBotId,
-    lastMessageAt: c.lastMessageAt,
-  };
 }
 
 function toListEntry(row: ConversationRow): ConversationListEntry {
