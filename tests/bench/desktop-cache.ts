@@ -2,12 +2,13 @@
  * The desktop cache (better-sqlite3, FTS5): first sync of 100,000 conversations and 100,000 contacts, offline
  * contact search over them, and applying 10,000 stream events.
  *
- * The first sync runs the real sync code (src/main/cache/sync.ts: paging, zod parsing of every page with the
- * route table's schemas, the cache's upserts, FTS indexes built at the end) against an in-process source that
+ * The first sync runs the real sync code (src/main/cache/sync.ts: paging, each page's text handed to the page thread
+ * for JSON.parse, the route table's schema check and the column values, the cache's upserts one page per
+ * transaction while the thread parses the next, FTS indexes built at the end) against an in-process source that
  * hands over REST pages of 200 as JSON text, as fetch would (serialising them is the server's work and is done
- * before the clock starts; JSON.parse and the schema check are the client's and are timed), instead of the real
- * server: seeding 200,000 rows through the HTTP API and serving them back would measure the server on this
- * shared 2-core machine, not the cache.
+ * before the clock starts; parsing them is the client's and is timed), instead of the real server: seeding 200,000
+ * rows through the HTTP API and serving them back would measure the server on this shared 2-core machine, not the
+ * cache. PARLEY_BENCH_PAGES=main parses in the main thread instead (the same code, for comparison).
  *
  * The floor is the least SQLite work that ends in the same database: the same rows, already in the column
  * values the cache stores, plain INSERTs into the same tables with the same indexes, in one transaction, and

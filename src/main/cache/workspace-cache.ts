@@ -12,6 +12,7 @@ import type {
   Message,
   WorkspaceEvent,
 } from '../../shared';
+import { ftsQuery } from './fts-query';
 import { workspaceMigrations } from './migrations';
 import { activityOf, contactRow, conversationOnly, conversationRows, dataRow, entryRows, messageRow, type PageKind, type PageRows } from './page-rows';
 import { writeContact, writeConversation, writePageRows } from './page-writes';
@@ -29,20 +30,6 @@ export interface Page<T> {
 export interface CacheChange {
   conversationIds: string[];
   contacts: boolean;
-}
-
-/**
- * FTS5 query for what the user typed: every word must match the start of a word anywhere in the indexed
- * fields ("ada" finds "Lovelace, Ada"; "love ada" too). Words are quoted, so FTS syntax typed by the user is
- * plain text. A phone number typed with spaces or dashes ("+1 415-555 0123") is one word, as it is indexed.
- * null when nothing searchable is left.
- */
-export function ftsQuery(search: string | undefined): string | null {
-  const typed = (search ?? '').normalize('NFKC');
-  const phoneLike = /^[\s+()./-]*\d[\d\s()./-]*$/.test(typed);
-  const words = (phoneLike ? [typed.replace(/\D/g, '')] : typed.match(/[\p{L}\p{N}]+/gu)) ?? [];
-  if (words.length === 0) return null;
-  return words.slice(0, 16).map((w) => `"${w}"*`).join(' ');
 }
 
 /** From this many FTS hits on, a contact search walks the newest-first index instead of sorting the hits. */
