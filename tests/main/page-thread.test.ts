@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inThreadPages, type PageParser, PageThread, pageThread, stopPageThread, type WorkerSource } from '../../src/main/cache/page-thread';
+import { bundleFromSource, inThreadPages, type PageParser, PageThread, pageThread, stopPageThread, type WorkerSource } from '../../src/main/cache/page-thread';
 import { ServerAnswerError } from '../../src/main/cache/server-api';
 import { createSync } from '../../src/main/cache/sync';
 import { WorkspaceCache } from '../../src/main/cache/workspace-cache';
@@ -53,6 +53,18 @@ describe('page thread', () => {
     expect(pageThread().started.count).toBe(2);
     // on an idle machine about 0.1 s; the limit leaves room for a loaded one
     expect(ms).toBeLessThan(3000);
+  });
+
+  it('stopping the thread (quit) while it starts still answers the page on its way; a later page starts a new thread', async () => {
+    const thread = new PageThread(bundleFromSource);
+    const page = thread.parse('contacts', '{"items":[],"nextCursor":"2"}');
+    await thread.stop();
+    await expect(page).resolves.toEqual({ rows: [], nextCursor: '2' });
+    expect(thread.started.count).toBe(1);
+    // a later page starts a new thread
+    await expect(thread.parse('members', '{"items":[],"nextCursor":null}')).resolves.toEqual({ rows: [], nextCursor: null });
+    expect(thread.started.count).toBe(2);
+    await thread.stop();
   });
 
   it('a page that is not JSON, or not the list the route describes, fails the sync as a server answer would', async () => {

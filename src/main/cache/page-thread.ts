@@ -100,11 +100,14 @@ export class PageThread implements PageParser {
 
   /** Ends the thread (quit); a page handed over later starts a new one. */
   async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
+    const starting = this.starting;
     this.starting = null;
+    // a thread still starting is ended too, once it has started
+    const worker = await starting;
+    if (!worker) return;
+    if (this.worker === worker) this.worker = null;
     this.parseWaitingHere();
-    await worker?.terminate();
+    await worker.terminate();
   }
 }
 
