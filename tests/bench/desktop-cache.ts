@@ -209,7 +209,7 @@ export const benchmark: Benchmark = {
       const conversationPages = pagesOf(conversationOf);
       const writing = { ms: 0 };
       const cache = new WorkspaceCache(path.join(dir, 'workspace.sqlite'));
-      timeMethods(cache, ['beginFullSync', 'writePage', 'finishFullSync'], writing);
+      timeMethods(cache, ['beginFullSync', 'writeSyncPage', 'commitSyncPages', 'finishFullSync'], writing);
       // The app loads its thread from a built file: the bundling that stands in for the build is done before the
       // clock; starting the thread is the sync's (PARLEY_BENCH_PAGES=main parses in the main thread instead).
       const inMain = process.env.PARLEY_BENCH_PAGES === 'main';

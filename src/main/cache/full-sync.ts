@@ -24,9 +24,9 @@ function listReader<K extends PageKind>(api: ServerApi, pages: PageParser, kind:
 }
 
 /**
- * Reads every page of one list and writes each in a transaction of its own: while one page is written, the
- * server prepares the next and the page thread parses it (the next page's cursor is in this one, so nothing
- * runs further ahead).
+ * Reads every page of one list and writes each as it arrives (into the sync's open transaction, see PageBatch):
+ * while one page is written, the server prepares the next and the page thread parses it (the next page's cursor is
+ * in this one, so nothing runs further ahead).
  */
 async function readPages<K extends PageKind>(read: PageReader<K>, write: (rows: ParsedPage<K>['rows']) => void): Promise<void> {
   const request = (cursor: string | undefined): Promise<ParsedPage<K>> => {
@@ -63,8 +63,13 @@ export async function fullSync({ api, cache, workspaceId, conversationsWithMessa
   const me = await api.get('getMe');
   cache.setMeta('memberId', me.id);
   onMe?.(me);
-  for (const kind of ['attributes', 'members', 'contacts', 'conversations'] as const) {
-    await readPages(listReader(api, pages, kind, workspaceId), (rows) => cache.writePage(kind, rows, gen));
+  try {
+    for (const kind of ['attributes', 'members', 'contacts', 'conversations'] as const) {
+      await readPages(listReader(api, pages, kind, workspaceId), (rows) => cache.writeSyncPage(kind, rows, gen));
+    }
+  } finally {
+    // what was written stays when a page fails: the next attempt sweeps or completes it
+    cache.commitSyncPages();
   }
   for (const conversationId of cache.recentConversationIds(conversationsWithMessages)) {
     try {

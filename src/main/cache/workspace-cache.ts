@@ -12,14 +12,12 @@ import type {
   Message,
   WorkspaceEvent,
 } from '../../shared';
-import { ftsQuery } from './fts-query';
+import { ftsQuery, type LiveChatTab, tabWhere } from './list-filters';
 import { workspaceMigrations } from './migrations';
 import { activityOf, contactRow, conversationOnly, conversationRows, dataRow, entryRows, messageRow, type PageKind, type PageRows } from './page-rows';
-import { writeContact, writeConversation, writePageRows } from './page-writes';
+import { PageBatch, writeContact, writeConversation, writePageRows } from './page-writes';
 import { inOwnConnection, openSqlite, type SqliteDatabase } from './sqlite';
 import { type ConversationRow, prepareStatements, type WorkspaceStatements } from './workspace-statements';
-
-export type LiveChatTab = 'me' | 'assigned' | 'open' | 'closed';
 
 export interface Page<T> {
   items: T[];
@@ -35,26 +33,15 @@ export interface CacheChange {
 /** From this many FTS hits on, a contact search walks the newest-first index instead of sorting the hits. */
 const MANY_HITS = 1000;
 
-function tabWhere(tab: LiveChatTab): string {
-  switch (tab) {
-    case 'me':
-      return 'is_active = 1 AND assignee_member_id = @me';
-    case 'assigned':
-      return 'is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)';
-    case 'open':
-      return 'is_active = 1';
-    case 'closed':
-      return 'is_active = 0';
-  }
-}
-
 export class WorkspaceCache {
   readonly db: SqliteDatabase;
   private readonly statements: WorkspaceStatements;
+  private readonly syncPages: PageBatch;
 
   constructor(readonly file: string) {
     this.db = openSqlite(file, workspaceMigrations);
     this.statements = prepareStatements(this.db);
+    this.syncPages = new PageBatch(this.db, this.statements, 1000);
     // A first sync that did not finish (the app quit or crashed) left the FTS triggers standing still.
     if (this.getMeta('ftsDeferred')) this.rebuildSearch();
     // Fold what the sync wrote into the file now, so the first stream events after it do not pay for it.
@@ -143,9 +130,17 @@ export class WorkspaceCache {
     });
   }
 
-  /** A page of a full sync, as rows (the page thread made them): one transaction. */
+  /** A page of rows (page-rows.ts) in a transaction of its own; writeSyncPage: in the sync's open one (PageBatch). */
   writePage<K extends PageKind>(kind: K, rows: PageRows<K>, gen: number): void {
     this.db.transaction(() => writePageRows[kind](this.statements, rows, gen))();
+  }
+
+  writeSyncPage<K extends PageKind>(kind: K, rows: PageRows<K>, gen: number): void {
+    this.syncPages.write(kind, rows, gen);
+  }
+
+  commitSyncPages(): void {
+    this.syncPages.commit();
   }
 
   putContacts(contacts: readonly Contact[], gen = this.currentGen): void {

@@ -1,4 +1,19 @@
-// What the user typed into a search box, as an FTS5 query over the cache's search indexes.
+// The filters of the cache's list reads: a Live Chat tab as SQL, and what the user typed as an FTS5 query.
+
+export type LiveChatTab = 'me' | 'assigned' | 'open' | 'closed';
+
+export function tabWhere(tab: LiveChatTab): string {
+  switch (tab) {
+    case 'me':
+      return 'is_active = 1 AND assignee_member_id = @me';
+    case 'assigned':
+      return 'is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)';
+    case 'open':
+      return 'is_active = 1';
+    case 'closed':
+      return 'is_active = 0';
+  }
+}
 
 /**
  * FTS5 query for what the user typed: every word must match the start of a word anywhere in the indexed
