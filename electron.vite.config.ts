@@ -27,15 +27,7 @@ export default defineConfig({
       // Every package.json dependency stays external (electron-vite's default); listed
       // explicitly so the native ones can never be bundled by accident.
       externalizeDeps: { include: nativeDeps },
-      lib: {
-        entry: {
-          index: resolve(import.meta.dirname, 'src/main/index.ts'),
-          // the sync's page thread (src/main/cache/page-thread.ts), started from out/main/page-worker.mjs
-          'page-worker': resolve(import.meta.dirname, 'src/main/cache/page-worker.ts'),
-        },
-      },
-      // index.js is package.json's "main"; the thread's entry is .mjs, ES module whatever package.json says
-      rolldownOptions: { output: { entryFileNames: (chunk) => (chunk.name === 'page-worker' ? '[name].mjs' : '[name].js') } },
+      lib: { entry: resolve(import.meta.dirname, 'src/main/index.ts') },
     },
     // Firebase project and default server of a release build (src/main/config.ts); the environment at run
     // time still wins. None of these is a secret.

@@ -19,8 +19,6 @@ const config: KnipConfig = {
   entry: [
     // The desktop app (electron-vite: main, preload, the renderer's page and its script).
     'src/main/index.ts!',
-    // the sync's page thread: its own entry in the build, started by path (src/main/cache/page-thread.ts)
-    'src/main/cache/page-worker.ts!',
     'src/preload/index.ts!',
     'src/renderer/index.html!',
     'src/renderer/src/main.tsx!',

@@ -4,11 +4,10 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, p
 import electronUpdater from 'electron-updater';
 import fs from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import icon from '../../resources/icon.png?asset';
 import trayIcon from '../../resources/tray.png?asset';
 import { APP_SCHEME } from './app-origin';
-import { stopPageThread, usePageWorkerEntry } from './cache/page-thread';
 import { appResponse, appSchemePrivileges } from './app-protocol';
 import { deepLinkFromArgv, deepLinkPath, PROTOCOL } from './app/deep-link';
 import { createLaunch } from './app/launch';
@@ -33,12 +32,10 @@ import {
   resolveRendererEntry,
 } from './window';
 
-// Built layout (electron.vite.config.ts): out/main/index.js and page-worker.mjs, out/preload/index.cjs, out/renderer/.
+// Built layout (electron.vite.config.ts): out/main/index.js, out/preload/index.cjs, out/renderer/.
 const here = dirname(fileURLToPath(import.meta.url));
 const preloadPath = join(here, '../preload/index.cjs');
 const rendererDir = join(here, '../renderer');
-// The sync's page thread is built beside this file (out/main/page-worker.mjs).
-usePageWorkerEntry(pathToFileURL(join(here, 'page-worker.mjs')));
 
 let core: DesktopCore | null = null;
 let tray: Tray | null = null;
@@ -235,7 +232,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on('before-quit', () => {
     quitting = true;
   });
-  app.on('will-quit', () => void Promise.resolve(core?.dispose()).finally(stopPageThread));
+  app.on('will-quit', () => void core?.dispose());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin' && !tray) app.quit();
   });

@@ -2,13 +2,12 @@
  * The desktop cache (better-sqlite3, FTS5): first sync of 100,000 conversations and 100,000 contacts, offline
  * contact search over them, and applying 10,000 stream events.
  *
- * The first sync runs the real sync code (src/main/cache/sync.ts: paging, each page's text handed to the page thread
- * for JSON.parse, the route table's schema check and the column values, the cache's upserts one page per
- * transaction while the thread parses the next, FTS indexes built at the end) against an in-process source that
+ * The first sync runs the real sync code (src/main/cache/sync.ts: paging, zod parsing of every page with the
+ * route table's schemas, the cache's upserts, FTS indexes built at the end) against an in-process source that
  * hands over REST pages of 200 as JSON text, as fetch would (serialising them is the server's work and is done
- * before the clock starts; parsing them is the client's and is timed), instead of the real server: seeding 200,000
- * rows through the HTTP API and serving them back would measure the server on this shared 2-core machine, not the
- * cache. PARLEY_BENCH_PAGES=main parses in the main thread instead (the same code, for comparison).
+ * before the clock starts; JSON.parse and the schema check are the client's and are timed), instead of the real
+ * server: seeding 200,000 rows through the HTTP API and serving them back would measure the server on this
+ * shared 2-core machine, not the cache.
  *
  * The floor is the least SQLite work that ends in the same database: the same rows, already in the column
  * values the cache stores, plain INSERTs into the same tables with the same indexes, in one transaction, and
@@ -25,7 +24,6 @@ import { WorkspaceEvent as WorkspaceEventSchema } from '../../src/shared';
 import { workspaceMigrations } from '../../src/main/cache/migrations';
 import type { ServerApi } from '../../src/main/cache/server-api';
 import { openSqlite } from '../../src/main/cache/sqlite';
-import { bundleFromSource, inThreadPages, pageThread, stopPageThread } from '../../src/main/cache/page-thread';
 import { createSync } from '../../src/main/cache/sync';
 import { WorkspaceCache } from '../../src/main/cache/workspace-cache';
 import type { Benchmark } from './types';
@@ -66,11 +64,8 @@ function conversationOf(i: number): ConversationListEntry {
   };
 }
 
-/**
- * Serves the generated pages (JSON text, newest first) as the REST lists would: list pages as text (the sync's page
- * thread parses them), anything else parsed like a real answer.
- */
-function inProcessSource(contactPages: string[], conversationPages: string[]): ServerApi {
+/** Serves the generated pages (JSON text, newest first) as the REST lists would, parsed like real answers. */
+function inProcessSource(contactPages: string[], conversationPages: string[], timing: { parseMs: number }): ServerApi {
   const answer = (name: RouteName, query: Record<string, string | number | undefined>): string => {
     const index = Number(query.cursor ?? 0);
     switch (name) {
@@ -86,10 +81,12 @@ function inProcessSource(contactPages: string[], conversationPages: string[]): S
   };
   return {
     async get(name, _params, query = {}) {
-      return (routes[name].response as z.ZodType).parse(JSON.parse(answer(name, query))) as never;
-    },
-    async getText(name, _params, query = {}) {
-      return { status: 200, text: answer(name, query) };
+      const text = answer(name, query);
+      const s = performance.now();
+      // what response.json() and the client's schema check do
+      const parsed = (routes[name].response as z.ZodType).parse(JSON.parse(text)) as never;
+      timing.parseMs += performance.now() - s;
+      return parsed;
     },
     // eslint-disable-next-line require-yield
     async *events() {
@@ -207,15 +204,11 @@ export const benchmark: Benchmark = {
       log(`serving ${ROWS} contacts and ${ROWS} conversations as REST pages`);
       const contactPages = pagesOf(contactOf);
       const conversationPages = pagesOf(conversationOf);
+      const parsing = { parseMs: 0 };
       const writing = { ms: 0 };
       const cache = new WorkspaceCache(path.join(dir, 'workspace.sqlite'));
-      timeMethods(cache, ['beginFullSync', 'writeSyncPage', 'commitSyncPages', 'finishFullSync'], writing);
-      // The app loads its thread from a built file: the bundling that stands in for the build is done before the
-      // clock; starting the thread is the sync's (PARLEY_BENCH_PAGES=main parses in the main thread instead).
-      const inMain = process.env.PARLEY_BENCH_PAGES === 'main';
-      if (!inMain) await bundleFromSource();
-      const pages = inMain ? inThreadPages : pageThread();
-      const sync = createSync({ api: inProcessSource(contactPages, conversationPages), cache, workspaceId: WS, conversationsWithMessages: 0, pages });
+      timeMethods(cache, ['beginFullSync', 'putContacts', 'putConversations', 'putAttributes', 'putMembers', 'finishFullSync'], writing);
+      const sync = createSync({ api: inProcessSource(contactPages, conversationPages, parsing), cache, workspaceId: WS, conversationsWithMessages: 0 });
       let gc = gcPauses();
       let t0 = performance.now();
       let cpu0 = process.cpuUsage();
@@ -223,12 +216,7 @@ export const benchmark: Benchmark = {
       const syncMs = performance.now() - t0;
       const syncCpuMs = cpuMsSince(cpu0);
       const syncGcMs = await gc();
-      const waitMs = syncMs - writing.ms;
-      const threadStartMs = inMain ? 0 : pageThread().started.lastMs;
-      log(
-        `first sync (pages parsed ${inMain ? 'in the main thread' : 'on the page thread'}): ${round(syncMs)} ms (CPU of both threads ${round(syncCpuMs)} ms; cache writes ${round(writing.ms)} ms, ` +
-          `waiting for pages ${round(waitMs)} ms, thread start ${round(threadStartMs)} ms, garbage collection ${round(syncGcMs)} ms)`,
-      );
+      log(`first sync: ${round(syncMs)} ms (CPU ${round(syncCpuMs)} ms; parsing ${round(parsing.parseMs)} ms, cache writes ${round(writing.ms)} ms, garbage collection ${round(syncGcMs)} ms)`);
       const counted = cache.db
         .prepare(
           `SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM conversations) AS conversations,
@@ -280,7 +268,6 @@ export const benchmark: Benchmark = {
       const loadAtEnd = os.loadavg()[0]!;
       if (cache.lastSeq !== seq) throw new Error('not every event was applied');
       await sync.stop();
-      await stopPageThread();
       cache.close();
 
       return {
@@ -292,8 +279,7 @@ export const benchmark: Benchmark = {
           firstSyncVsFloor: { value: round(syncMs / floorMs, 2), unit: 'x', description: 'first sync / floor' },
           firstSyncWritesSeconds: { value: round(writing.ms / 1000, 2), unit: 's', description: 'of the first sync: the cache\'s own SQLite work (upserts, 1,000 rows per transaction, FTS built at the end, a checkpoint), comparable to the floor' },
           firstSyncGcSeconds: { value: round(syncGcMs / 1000, 2), unit: 's', description: 'of the first sync: garbage collection pauses (they fall inside the two figures above)' },
-          firstSyncWaitSeconds: { value: round(waitMs / 1000, 2), unit: 's', description: `of the first sync: the writing thread waiting for pages (JSON.parse, the route schemas' check and the column values of the ${(2 * ROWS) / PAGE} pages ${inMain ? 'in the main thread' : 'on the page thread, less what overlapped the writes'})` },
-          firstSyncThreadStartMs: { value: round(threadStartMs), unit: 'ms', description: 'of the first sync: starting the page thread until it runs (from the bundled entry)' },
+          firstSyncParseSeconds: { value: round(parsing.parseMs / 1000, 2), unit: 's', description: 'of the first sync: JSON.parse and the route schemas\' check of the 1,000 pages' },
           contactSearchP95: { value: round(percentile(searchMs, 95), 2), unit: 'ms', goal: 50, description: `FTS5 contact search over ${ROWS} contacts, first page of 50; queries ${queries.join(' | ')} (${found} rows returned in all)` },
           contactSearchP50: { value: round(percentile(searchMs, 50), 2), unit: 'ms', description: 'median of the same searches' },
           applyEventsMs: { value: round(eventsMs), unit: 'ms', goal: 1000, description: `${EVENTS} stream events (90% message.created, 10% contact.updated) parsed and applied in batches of 50` },

@@ -4,13 +4,68 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
+import { routes, type RouteName } from '../../src/shared/api/routes';
+import type { Contact, ConversationListEntry } from '../../src/shared';
+import { ServerAnswerError, type ServerApi } from '../../src/main/cache/server-api';
 import { createSync } from '../../src/main/cache/sync';
 import { WorkspaceCache } from '../../src/main/cache/workspace-cache';
-import { id, source, WS } from './paging-source';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cache-paging-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const WS = '00000000-0000-4000-8000-000000000001';
+const ME = '00000000-0000-4000-8000-0000000000aa';
+const id = (kind: number, i: number) => `00000000-0000-4000-${8000 + kind}-${String(i).padStart(12, '0')}`;
+const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+const PAGE = 200;
+
+const contact = (i: number): Contact => ({
+  id: id(1, i), createdAt: at(i), workspaceId: WS, name: `Customer ${i}${i % 500 === 0 ? ' Okafor' : ''}`, attributes: {}, channel: 'WhatsApp',
+  phoneNumber: `+35191${String(i).padStart(7, '0')}`, email: null, tags: [], country: 'PT', city: 'Porto', meta_source_id: null, meta_source_type: null, meta_ctwa_clid: null,
+});
+const conversation = (i: number): ConversationListEntry => ({
+  id: id(2, i), createdAt: at(i), isActive: true, channel: 'WhatsApp', contactId: id(1, i), workspaceId: WS, whatsappAccountId: null,
+  assigneeMemberId: null, assigneeBotId: null, lastMessageAt: at(i), Contact: contact(i), unread: false,
+  lastMessage: {
+    id: id(3, i), type: 'text', header: null, text: `Question number ${i}`, mediaUrl: null, footer: null, action: null, templateComponents: null,
+    createdAt: at(i), creator: 'user', conversationId: id(2, i), memberId: null, status: 'received', failureReason: null,
+  },
+});
+
+/** Newest first, pages of 200, the cursor being the next page's index; `failAt` makes that page answer 503. */
+function source(contacts: number, conversations: number, opts: { failAt?: number } = {}): ServerApi & { requests: number } {
+  const list = <T>(n: number, of: (i: number) => T, cursor: string | undefined) => {
+    const page = Number(cursor ?? 0);
+    const items = Array.from({ length: Math.max(0, Math.min(PAGE, n - page * PAGE)) }, (_, k) => of(n - page * PAGE - k));
+    return { items, nextCursor: (page + 1) * PAGE < n ? String(page + 1) : null };
+  };
+  const api = {
+    requests: 0,
+    async get(name: RouteName, _params?: Record<string, string>, query: Record<string, string | number | undefined> = {}) {
+      api.requests++;
+      const cursor = query.cursor as string | undefined;
+      if (name === 'listConversations' && opts.failAt !== undefined && Number(cursor ?? 0) === opts.failAt) {
+        throw new ServerAnswerError(503, 'listConversations: 503 Service Unavailable');
+      }
+      const body =
+        name === 'getMe'
+          ? { id: ME, uid: 'paging', role: 'agent', createdAt: at(0), currentWorkspaceId: WS, workspaceIds: [WS], Workspaces: [] }
+          : name === 'listContacts'
+            ? list(contacts, contact, cursor)
+            : name === 'listConversations'
+              ? list(conversations, conversation, cursor)
+              : { items: [], nextCursor: null };
+      return (routes[name].response as z.ZodType).parse(JSON.parse(JSON.stringify(body))) as never;
+    },
+    // eslint-disable-next-line require-yield
+    async *events(): AsyncGenerator<never> {
+      throw new Error('no stream in this test');
+    },
+  };
+  return api as ServerApi & { requests: number };
+}
 
 describe('first sync over many pages', () => {
   it('stores every row of thousands over many pages, newest first, and search finds them', async () => {

@@ -172,7 +172,6 @@ describe('desktop cache sync', () => {
     let resetSent = false;
     const resetting: ServerApi = {
       get: api.get,
-      getText: api.getText,
       async *events(workspaceId, lastEventId, signal) {
         if (!resetSent) {
           resetSent = true;

@@ -53,13 +53,7 @@ async function readLimited(response: Response, limit: number, what: string): Pro
 }
 
 export interface ServerApi {
-  /** A GET route's answer, parsed with the route's response schema. */
   get<N extends RouteName>(name: N, params?: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<RouteAnswer<N>>;
-  /**
-   * A GET route's answer as text, not parsed (a full sync hands list pages to its page thread). An answer that is
-   * not 2xx throws as get() does.
-   */
-  getText(name: RouteName, params?: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<{ status: number; text: string }>;
   /** The workspace event stream, as SSE messages; ends when the server closes it. Throws when it cannot be opened. */
   events(workspaceId: string, lastEventId: number | undefined, signal: AbortSignal): AsyncIterable<EventSourceMessage>;
 }
@@ -96,44 +90,27 @@ export function createServerApi({ baseUrl, idToken, fetch: fetchImpl = fetch, ti
     return response;
   };
 
-  const getText: ServerApi['getText'] = async (name, params = {}, query = {}) => {
-    const route = routes[name];
-    if (route.method !== 'GET') throw new Error(`${name} is not a GET route`);
-    const search = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) search.set(k, String(v));
-    const path = buildPath(route.path, params) + (search.size ? `?${search}` : '');
-    const response = await request(path, { signal: AbortSignal.timeout(timeoutMs) });
-    let text: string;
-    try {
-      text = await readLimited(response, MAX_RESPONSE_BYTES, name);
-    } catch (error) {
-      if (error instanceof ServerAnswerError) throw error;
-      throw new ServerUnreachableError(error);
-    }
-    if (!response.ok) {
+  return {
+    async get(name, params = {}, query = {}) {
+      const route = routes[name];
+      if (route.method !== 'GET') throw new Error(`${name} is not a GET route`);
+      const search = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) search.set(k, String(v));
+      const path = buildPath(route.path, params) + (search.size ? `?${search}` : '');
+      const response = await request(path, { signal: AbortSignal.timeout(timeoutMs) });
       let body: unknown;
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(await readLimited(response, MAX_RESPONSE_BYTES, name));
       } catch (error) {
+        if (error instanceof ServerAnswerError) throw error;
+        if (response.ok) throw new ServerAnswerError(response.status, `${name}: the answer is not JSON`);
         throw new ServerUnreachableError(error);
       }
-      const message = typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : response.statusText;
-      throw new ServerAnswerError(response.status, `${name}: ${response.status} ${message}`);
-    }
-    return { status: response.status, text };
-  };
-
-  return {
-    getText,
-    async get(name, params = {}, query = {}) {
-      const { status, text } = await getText(name, params, query);
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ServerAnswerError(status, `${name}: the answer is not JSON`);
+      if (!response.ok) {
+        const message = typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : response.statusText;
+        throw new ServerAnswerError(response.status, `${name}: ${response.status} ${message}`);
       }
-      return (routes[name].response as z.ZodType).parse(body) as RouteAnswer<typeof name>;
+      return (route.response as z.ZodType).parse(body) as RouteAnswer<typeof name>;
     },
 
     async *events(workspaceId, lastEventId, signal) {

@@ -5,7 +5,6 @@ import type { AuthMe, WorkspaceEvent as WorkspaceEventT } from '../../shared';
 import type { SyncStatus } from '../../shared/ipc';
 import { fullSync } from './full-sync';
 import { connectOnce } from './live-stream';
-import { type PageParser, pageThread } from './page-thread';
 import { ServerAnswerError, type ServerApi } from './server-api';
 import type { CacheChange, WorkspaceCache } from './workspace-cache';
 
@@ -33,8 +32,6 @@ export interface SyncOptions {
   retryDelayMs?: [number, number];
   log?: (line: string) => void;
   now?: () => Date;
-  /** where a full sync's pages are parsed: by default this process's page thread */
-  pages?: PageParser;
 }
 
 export interface Sync {
@@ -86,8 +83,7 @@ export function createSync(options: SyncOptions): Sync {
   let wake: (() => void) | null = null;
   let loop: Promise<void> | null = null;
 
-  const pages = options.pages ?? pageThread(options.log);
-  const full = () => fullSync({ api, cache, workspaceId, conversationsWithMessages: options.conversationsWithMessages ?? 50, onMe, onChange, now, pages });
+  const full = () => fullSync({ api, cache, workspaceId, conversationsWithMessages: options.conversationsWithMessages ?? 50, onMe, onChange, now });
 
   function apply(events: readonly WorkspaceEventT[]): CacheChange {
     const last = cache.lastSeq;

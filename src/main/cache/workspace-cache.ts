@@ -12,12 +12,11 @@ import type {
   Message,
   WorkspaceEvent,
 } from '../../shared';
-import { ftsQuery, type LiveChatTab, tabWhere } from './list-filters';
 import { workspaceMigrations } from './migrations';
-import { activityOf, contactRow, conversationOnly, conversationRows, dataRow, entryRows, messageRow, type PageKind, type PageRows } from './page-rows';
-import { PageBatch, writeContact, writeConversation, writePageRows } from './page-writes';
 import { inOwnConnection, openSqlite, type SqliteDatabase } from './sqlite';
 import { type ConversationRow, prepareStatements, type WorkspaceStatements } from './workspace-statements';
+
+export type LiveChatTab = 'me' | 'assigned' | 'open' | 'closed';
 
 export interface Page<T> {
   items: T[];
@@ -30,18 +29,45 @@ export interface CacheChange {
   contacts: boolean;
 }
 
+/**
+ * FTS5 query for what the user typed: every word must match the start of a word anywhere in the indexed
+ * fields ("ada" finds "Lovelace, Ada"; "love ada" too). Words are quoted, so FTS syntax typed by the user is
+ * plain text. A phone number typed with spaces or dashes ("+1 415-555 0123") is one word, as it is indexed.
+ * null when nothing searchable is left.
+ */
+export function ftsQuery(search: string | undefined): string | null {
+  const typed = (search ?? '').normalize('NFKC');
+  const phoneLike = /^[\s+()./-]*\d[\d\s()./-]*$/.test(typed);
+  const words = (phoneLike ? [typed.replace(/\D/g, '')] : typed.match(/[\p{L}\p{N}]+/gu)) ?? [];
+  if (words.length === 0) return null;
+  return words.slice(0, 16).map((w) => `"${w}"*`).join(' ');
+}
+
 /** From this many FTS hits on, a contact search walks the newest-first index instead of sorting the hits. */
 const MANY_HITS = 1000;
+
+const activityOf = (c: Conversation) => c.lastMessageAt ?? c.createdAt;
+
+function tabWhere(tab: LiveChatTab): string {
+  switch (tab) {
+    case 'me':
+      return 'is_active = 1 AND assignee_member_id = @me';
+    case 'assigned':
+      return 'is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)';
+    case 'open':
+      return 'is_active = 1';
+    case 'closed':
+      return 'is_active = 0';
+  }
+}
 
 export class WorkspaceCache {
   readonly db: SqliteDatabase;
   private readonly statements: WorkspaceStatements;
-  private readonly syncPages: PageBatch;
 
   constructor(readonly file: string) {
     this.db = openSqlite(file, workspaceMigrations);
     this.statements = prepareStatements(this.db);
-    this.syncPages = new PageBatch(this.db, this.statements, 1000);
     // A first sync that did not finish (the app quit or crashed) left the FTS triggers standing still.
     if (this.getMeta('ftsDeferred')) this.rebuildSearch();
     // Fold what the sync wrote into the file now, so the first stream events after it do not pay for it.
@@ -130,34 +156,59 @@ export class WorkspaceCache {
     });
   }
 
-  /** A page of rows (page-rows.ts) in a transaction of its own; writeSyncPage: in the sync's open one (PageBatch). */
-  writePage<K extends PageKind>(kind: K, rows: PageRows<K>, gen: number): void {
-    this.db.transaction(() => writePageRows[kind](this.statements, rows, gen))();
-  }
-
-  writeSyncPage<K extends PageKind>(kind: K, rows: PageRows<K>, gen: number): void {
-    this.syncPages.write(kind, rows, gen);
-  }
-
-  commitSyncPages(): void {
-    this.syncPages.commit();
-  }
-
   putContacts(contacts: readonly Contact[], gen = this.currentGen): void {
-    this.writePage('contacts', contacts.map(contactRow), gen);
+    this.db.transaction(() => {
+      for (const c of contacts) this.putContact(c, gen);
+    })();
   }
 
   private putContact(c: Contact, gen: number): void {
-    writeContact(this.statements, contactRow(c), gen);
+    this.statements.upsertContact.run({
+      id: c.id,
+      createdAt: c.createdAt,
+      name: c.name,
+      phone: c.phoneNumber,
+      username: c.username ?? null,
+      userId: c.userId ?? null,
+      email: c.email,
+      city: c.city,
+      tags: c.tags.join(' '),
+      data: JSON.stringify(c),
+      gen,
+    });
   }
 
-  /** A page of the conversation list (see writePageRows.conversations). */
+  /**
+   * A page of the conversation list. Its contacts are written unless this sync already wrote them from the
+   * contact list (a change between the two pages arrives as a stream event, applied after the sync).
+   */
   putConversations(entries: readonly ConversationListEntry[], gen = this.currentGen): void {
-    this.writePage('conversations', entries.map(entryRows), gen);
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        if (this.statements.contactGen.get(entry.contactId)?.sync_gen !== gen) this.putContact(entry.Contact, gen);
+        this.putConversation(entry, entry.lastMessage, entry.unread, gen);
+      }
+    })();
   }
 
   private putConversation(c: Conversation, lastMessage: Message | null | undefined, unread: boolean | undefined, gen: number): void {
-    writeConversation(this.statements, conversationRows(c, lastMessage, unread), gen);
+    const lastJson = lastMessage ? JSON.stringify(lastMessage) : null;
+    this.statements.upsertConversation.run({
+      id: c.id,
+      contactId: c.contactId,
+      isActive: c.isActive ? 1 : 0,
+      assigneeMemberId: c.assigneeMemberId,
+      assigneeBotId: c.assigneeBotId,
+      activityAt: activityOf(c),
+      unread: unread ? 1 : 0,
+      unreadKnown: unread === undefined ? null : unread ? 1 : 0,
+      data: JSON.stringify(conversationOnly(c)),
+      lastMessage: lastJson,
+      lastMessageAt: lastMessage?.createdAt ?? null,
+      gen,
+    });
+    // the row was just given this last message: only the message itself is left to store
+    if (lastMessage) this.statements.upsertMessage.run(messageRow(lastMessage, lastJson!));
   }
 
   putMessages(messages: readonly Message[]): void {
@@ -167,7 +218,7 @@ export class WorkspaceCache {
   }
 
   private putMessage(m: Message): void {
-    const row = messageRow(m);
+    const row = messageRow(m, JSON.stringify(m));
     this.statements.upsertMessage.run(row);
     this.statements.setLastMessage.run(row);
   }
@@ -187,11 +238,15 @@ export class WorkspaceCache {
   }
 
   putAttributes(attributes: readonly Attribute[], gen = this.currentGen): void {
-    this.writePage('attributes', attributes.map(dataRow), gen);
+    this.db.transaction(() => {
+      for (const a of attributes) this.statements.upsertAttribute.run(a.id, JSON.stringify(a), gen);
+    })();
   }
 
   putMembers(members: readonly MemberProfile[], gen = this.currentGen): void {
-    this.writePage('members', members.map(dataRow), gen);
+    this.db.transaction(() => {
+      for (const m of members) this.statements.upsertMember.run(m.id, JSON.stringify(m), gen);
+    })();
   }
 
   setUnread(conversationId: string, unread: boolean): boolean {
@@ -370,6 +425,24 @@ export class WorkspaceCache {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+const messageRow = (m: Message, data: string) => ({ id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, text: m.text, data });
+
+/** A Conversation without the list's extras (they live in their own columns). */
+function conversationOnly(c: Conversation): Conversation {
+  return {
+    id: c.id,
+    createdAt: c.createdAt,
+    isActive: c.isActive,
+    channel: c.channel,
+    contactId: c.contactId,
+    workspaceId: c.workspaceId,
+    whatsappAccountId: c.whatsappAccountId,
+    assigneeMemberId: c.assigneeMemberId,
+    assigneeBotId: c.assigneeBotId,
+    lastMessageAt: c.lastMessageAt,
+  };
 }
 
 function toListEntry(row: ConversationRow): ConversationListEntry {
