@@ -57,7 +57,7 @@ export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'se
   const batchSize = opts.batchSize ?? 200;
   const leaseMs = opts.leaseMs ?? 20_000;
   const idleMs = opts.idleMs ?? 1000;
-  const chunk = opts.snapshotChunk ?? 5000;
+  const chunk = opts.snapshotChunk ?? 50_000;
   const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, identity: d.identity, mailer: d.mailer, metrics: d.metrics, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache(), portfolioTurns: portfolioTurns() };
   let stopped = true;
   /** The idle loops' early wake-ups. */
