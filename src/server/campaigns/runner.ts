@@ -35,7 +35,7 @@ export interface RunnerOptions {
   loops?: number;
   /** Pause of an idle loop before it looks again (wake() cuts it short). */
   idleMs?: number;
-  /** Contacts written per snapshot transaction. */
+  /** Contacts written per snapshot transaction (a run's first at most 2,000, so its first sends start at once). */
   snapshotChunk?: number;
   /** The period of the sweep of scheduled starts and timed resumes (it also runs at start); a minute unless set. */
   scheduleSweepMs?: number;
