@@ -11,9 +11,9 @@ import * as t from '../../src/server/db/schema';
 import type { Database } from '../../src/server/db/client';
 import { deployedCanvasCache } from '../../src/server/campaigns/canvas-cache';
 import { writeSnapshotChunk } from '../../src/server/campaigns/completion';
-import { analyzeContactsIfStale, lockUnfinishedSnapshot, snapshotChunk } from '../../src/server/repositories/campaign-runs';
+import { analyzeContactsIfStale, lockRecipientWrites, lockUnfinishedSnapshot, snapshotChunk } from '../../src/server/repositories/campaign-runs';
 import { audienceOf } from '../../src/server/repositories/campaign-audience';
-import { openTestDatabase } from '../support/server';
+import { onPostgres, openTestDatabase } from '../support/server';
 import { until } from '../support/until';
 
 let database: Database;
@@ -147,5 +147,63 @@ describe('snapshot chunks', () => {
     // PostgreSQL publishes a backend's counts of changed rows within a second or so of its commit.
     await until(() => database.transaction((tx) => analyzeContactsIfStale(tx)), 10_000, 200);
     expect(await database.transaction((tx) => analyzeContactsIfStale(tx))).toBe(false);
+  });
+});
+
+/**
+ * Recipients keep a foreign key to their run only (migration 0031): a contact's, campaign's or workspace's delete
+ * still takes them, and a contact deleted while a chunk that read it is open loses the recipient that chunk wrote.
+ */
+describe('deletes take their recipients', () => {
+  it("a contact's delete takes its recipients, a campaign's all of its runs', a workspace's everything", async () => {
+    const contacts = await addContacts(['S', 'S', 'S']);
+    await database.db.execute(sql`update contacts set attributes = '{"batch":"gone"}' where workspace_id = ${ws} and id <> all(${sql.param(contacts.map((c) => c.id))}::uuid[])`);
+    const one = await campaignRun();
+    const two = await campaignRun();
+    while (await step(10));
+    expect(await recipientsOf(one.run.id)).toHaveLength(3);
+    expect(await recipientsOf(two.run.id)).toHaveLength(3);
+
+    await database.db.delete(t.contacts).where(eq(t.contacts.id, contacts[0].id));
+    const left = [contacts[1].id, contacts[2].id].sort();
+    expect((await recipientsOf(one.run.id)).map((r) => r.contactId)).toEqual(left);
+    expect((await recipientsOf(two.run.id)).map((r) => r.contactId)).toEqual(left);
+
+    await database.db.delete(t.campaigns).where(eq(t.campaigns.id, one.c.id));
+    expect(await database.db.select().from(t.campaignRecipients).where(eq(t.campaignRecipients.campaignId, one.c.id))).toEqual([]);
+    expect(await recipientsOf(two.run.id)).toHaveLength(2);
+
+    // A workspace of its own, deleted with its campaign's recipients.
+    const [w] = await database.db.insert(t.workspaces).values({ name: 'Gone Shop' }).returning();
+    const [c] = await database.db.insert(t.campaigns).values({ workspaceId: w.id, name: 'Gone', type: 'oneTime', rfInstance: {}, memberId }).returning();
+    const [contact] = await database.db.insert(t.contacts).values({ workspaceId: w.id, phoneNumber: '+14155559999', name: 'Gone' }).returning();
+    const [run] = await database.db.insert(t.campaignRuns).values({ workspaceId: w.id, campaignId: c.id, recipientCount: 1 }).returning();
+    await database.db.insert(t.campaignRecipients).values({ workspaceId: w.id, runId: run.id, contactId: contact.id, campaignId: c.id, stepId: 's1' });
+    await database.db.delete(t.workspaces).where(eq(t.workspaces.id, w.id));
+    expect(await database.db.select().from(t.campaignRecipients).where(eq(t.campaignRecipients.workspaceId, w.id))).toEqual([]);
+  });
+
+  it.runIf(onPostgres)('a contact deleted while a chunk that read it is open waits for the chunk, then takes the recipient it wrote', async () => {
+    const [contact] = await addContacts(['S']);
+    await database.db.execute(sql`update contacts set attributes = '{"batch":"gone"}' where workspace_id = ${ws} and id <> ${contact.id}`);
+    const { c, run } = await campaignRun();
+    let deleted = false;
+    let deleting: Promise<unknown> = Promise.resolve();
+    await database.transaction(async (tx) => {
+      await lockUnfinishedSnapshot(tx);
+      await lockRecipientWrites(tx, ws);
+      const audienceSql = (await audienceOf(tx, ws, { segmentId }))!;
+      expect(await snapshotChunk(tx, { workspaceId: ws, runId: run.id, campaignId: c.id, firstStepId: 's1', audience: audienceSql, limit: 10, after: null })).toBe(1);
+      // Another connection deletes the contact the chunk just wrote a recipient for: it waits for the chunk.
+      deleting = database.db
+        .delete(t.contacts)
+        .where(eq(t.contacts.id, contact.id))
+        .then(() => (deleted = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(deleted).toBe(false);
+    });
+    await deleting;
+    expect(await recipientsOf(run.id)).toEqual([]);
+    await finishAll();
   });
 });

@@ -11,7 +11,7 @@ import { ownValue } from '../../shared/own-value';
 import { conflict, notFound } from '../errors';
 import { lockCampaign } from '../repositories/campaigns';
 import { type TriggerPerson, attributeNamesOf, upsertTriggerContacts } from '../repositories/campaign-contacts';
-import { insertRunWithRecipients } from '../repositories/campaign-runs';
+import { insertRunWithRecipients, lockRecipientWrites } from '../repositories/campaign-runs';
 import { defaultCountryOf } from '../repositories/workspaces';
 import type { CampaignKeyContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
@@ -85,6 +85,7 @@ export function campaignTriggerService(d: Pick<ServiceDeps, 'db'>, runner: Pick<
       const row = await lockCampaign(tx, workspaceId, campaignId, 'share');
       if (!row) throw notFound('Campaign not found');
       if (row.status !== 'active') throw conflict(inactive(row.status));
+      await lockRecipientWrites(tx, workspaceId);
       const byPhone = await upsertTriggerContacts(tx, workspaceId, onePerPhone(people));
       const ids = people.map((p) => byPhone.get(p.phoneNumber)!);
       if (first && ids.length > 0) await insertRunWithRecipients(tx, { workspaceId, campaignId, stepId: first, contactIds: [...new Set(ids)] });

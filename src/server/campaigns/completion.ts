@@ -27,7 +27,14 @@ async function finishSnapshot(tx: Executor, run: { workspaceId: string; id: stri
   await completeCampaignsOf(tx, await runs.completeFinishedRuns(tx, [run.id]));
 }
 
-/** Writes one chunk of an unfinished snapshot (whoever holds the run's lock); answers whether it wrote any. */
+/** A run's first chunk at most: small, so its first sends start at once; the next ones are `chunk` each. */
+const firstChunk = 2000;
+
+/**
+ * Writes one chunk of an unfinished snapshot (whoever holds the run's lock); answers whether it wrote any. A chunk
+ * pays a few round trips besides its rows, each slow while the claim loops keep this process busy: large chunks
+ * after the first keep those few.
+ */
 export async function writeSnapshotChunk(d: Pick<ServiceDeps, 'db'>, canvasOf: CanvasOf, chunk: number): Promise<boolean> {
   return d.db.transaction(async (tx) => {
     const run = await runs.lockUnfinishedSnapshot(tx);
@@ -42,8 +49,10 @@ export async function writeSnapshotChunk(d: Pick<ServiceDeps, 'db'>, canvasOf: C
     // In the job, not in the deploy's request: the walk's plan needs the contacts' statistics (a bulk import just before).
     await runs.analyzeContactsIfStale(tx);
     const after = run.snapshotAfterId && run.snapshotAfterCreatedAt ? { id: run.snapshotAfterId, createdAt: run.snapshotAfterCreatedAt } : null;
-    const walked = await runs.snapshotChunk(tx, { workspaceId: run.workspaceId, runId: run.id, campaignId: run.campaignId, firstStepId: canvas.first, audience, limit: chunk, after });
-    if (walked < chunk) await finishSnapshot(tx, run);
+    const limit = after ? chunk : Math.min(chunk, firstChunk);
+    await runs.lockRecipientWrites(tx, run.workspaceId);
+    const walked = await runs.snapshotChunk(tx, { workspaceId: run.workspaceId, runId: run.id, campaignId: run.campaignId, firstStepId: canvas.first, audience, limit, after });
+    if (walked < limit) await finishSnapshot(tx, run);
     return true;
   });
 }

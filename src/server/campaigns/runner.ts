@@ -35,7 +35,7 @@ export interface RunnerOptions {
   loops?: number;
   /** Pause of an idle loop before it looks again (wake() cuts it short). */
   idleMs?: number;
-  /** Contacts written per snapshot transaction. */
+  /** Contacts written per snapshot transaction (a run's first at most 2,000, so its first sends start at once). */
   snapshotChunk?: number;
   /** The period of the sweep of scheduled starts and timed resumes (it also runs at start); a minute unless set. */
   scheduleSweepMs?: number;
@@ -57,7 +57,7 @@ export function createCampaignRunner(d: RunnerDeps, outbound: Pick<Outbound, 'se
   const batchSize = opts.batchSize ?? 200;
   const leaseMs = opts.leaseMs ?? 20_000;
   const idleMs = opts.idleMs ?? 1000;
-  const chunk = opts.snapshotChunk ?? 5000;
+  const chunk = opts.snapshotChunk ?? 50_000;
   const batch: BatchDeps = { db: d.db, log: d.log, files: d.files, identity: d.identity, mailer: d.mailer, metrics: d.metrics, outbound, progress, now: opts.now ?? (() => new Date()), canvasOf: deployedCanvasCache(), portfolioTurns: portfolioTurns() };
   let stopped = true;
   /** The idle loops' early wake-ups. */

@@ -83,6 +83,20 @@ export async function analyzeContactsIfStale(ex: Executor): Promise<boolean> {
   return true;
 }
 
+/** First key of the advisory lock that orders writes of a workspace's recipients against its contacts' deletes ("PRCR"). */
+const recipientWritesClass = 0x50524352;
+
+/**
+ * Before recipients are written for contacts this transaction reads (a snapshot chunk, a trigger call): waits for a
+ * contact's delete under way in the workspace, and makes one that starts wait for this transaction's end (a
+ * trigger on contacts takes the lock exclusively, migration 0031). Recipients have no foreign key to their contact,
+ * so without it a contact deleted after the read would keep a recipient. Run it before the statement that reads
+ * the contacts: that statement's snapshot then sees any delete that went first.
+ */
+export async function lockRecipientWrites(ex: Executor, workspaceId: string): Promise<void> {
+  await ex.execute(sql`select pg_advisory_xact_lock_shared(${sql.raw(String(recipientWritesClass))}, hashtext(${workspaceId}))`);
+}
+
 /**
  * A run whose snapshot is unfinished, locked for this transaction (null when another process holds it). FOR NO KEY
  * UPDATE: the run's key never changes, and a stronger lock would make every claim loop writing that run's log lines

@@ -2,7 +2,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, workspaceId } from './columns';
-import { contacts } from './contacts';
 import { workspaces } from './workspaces';
 
 export const campaigns = pgTable(
@@ -79,14 +78,17 @@ export const campaignRuns = pgTable(
 /**
  * Where each recipient of a run stands on the campaign's chain: the step (canvas node id) it is at, whether it
  * waits (a delay until `nextAt`) or is done, skipped (opted out) or failed. One row per (run, contact).
+ *
+ * Only the run is a foreign key (migration 0031 says why): a workspace's or campaign's delete takes the run and the
+ * run's its recipients; a contact's delete takes its recipients through a trigger on contacts.
  */
 export const campaignRecipients = pgTable(
   'campaign_recipients',
   {
     id: id(),
-    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceId(),
     runId: uuid('run_id').notNull().references(() => campaignRuns.id, { onDelete: 'cascade' }),
-    contactId: uuid('contact_id').notNull().references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id').notNull(),
     /** The canvas node the recipient is at (null before the first step). */
     stepId: text('step_id'),
     status: text('status', { enum: ['pending', 'waiting', 'sending', 'done', 'skipped', 'failed'] }).notNull().default('pending'),
@@ -95,13 +97,12 @@ export const campaignRecipients = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     // ---- the runner's (ours) ----
-    campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id'),
     /** Pair-rate (131056) retries of the current step so far. */
     attempts: integer('attempts').notNull().default(0),
   },
   (t) => [
     uniqueIndex('campaign_recipients_run_contact_uq').on(t.workspaceId, t.runId, t.contactId),
-    index('campaign_recipients_run_status_idx').on(t.workspaceId, t.runId, t.status),
     // The runner's claim: a running run's due recipients, oldest due first (pending, waiting, and stale sending).
     index('campaign_recipients_run_due_idx').on(t.runId, t.nextAt).where(sql`${t.status} in ('pending', 'waiting', 'sending')`),
   ],
