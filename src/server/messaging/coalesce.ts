@@ -12,6 +12,8 @@ export type Settled<O> = { value: O } | { error: unknown };
 export interface CoalesceOptions {
   /** Calls one statement takes at most (the rest go in the next). */
   max?: number;
+  /** Groups of one key under way at once (default 2: a call need not wait for a whole statement before its own). */
+  inFlight?: number;
 }
 
 /**
@@ -20,15 +22,17 @@ export interface CoalesceOptions {
  */
 export function coalesced<I, O>(keyOf: (item: I) => string, run: (key: string, items: I[]) => Promise<Settled<O>[]>, opts: CoalesceOptions = {}) {
   const max = opts.max ?? 500;
+  const inFlight = opts.inFlight ?? 2;
   const waiting = new Map<string, { item: I; resolve(value: O): void; reject(err: unknown): void }[]>();
-  const running = new Set<string>();
+  const running = new Map<string, number>();
 
   function runWaiting(key: string): void {
     const list = waiting.get(key);
-    if (running.has(key) || !list?.length) return;
+    const under = running.get(key) ?? 0;
+    if (under >= inFlight || !list?.length) return;
     const group = list.splice(0, max);
     if (list.length === 0) waiting.delete(key);
-    running.add(key);
+    running.set(key, under + 1);
     run(
       key,
       group.map((g) => g.item),
@@ -43,7 +47,9 @@ export function coalesced<I, O>(keyOf: (item: I) => string, run: (key: string, i
         (err) => group.forEach((g) => g.reject(err)),
       )
       .finally(() => {
-        running.delete(key);
+        const left = running.get(key)! - 1;
+        if (left === 0) running.delete(key);
+        else running.set(key, left);
         runWaiting(key);
       });
   }
