@@ -1,6 +1,6 @@
 /**
- * Many sends' reads and writes as one statement: calls that arrive while a group's statement is under way wait
- * for it and then go together in the next (no timer, so a lone call goes at once). Concurrent sends of a
+ * Many sends' reads and writes as one statement: calls that arrive while a key's groups are under way (two at
+ * most) wait and then go together in the next group (no timer, so a lone call goes at once). Concurrent sends of a
  * workspace (a campaign's batch, an agents' busy inbox) then cost a statement per group where each cost one,
  * which on a shared machine is the client's CPU (building, writing and parsing each statement) more than the
  * database's. The pacer (pacer.ts) and the final writes (accepted-sends.ts) share their statements the same way.
