@@ -9,6 +9,7 @@ import * as campaignRows from '../repositories/campaigns';
 import * as logLines from '../repositories/campaign-logs';
 import * as settingsRepo from '../repositories/campaign-settings';
 import { stateOfKey } from '../repositories/outbound-sends';
+import { coalesced } from '../messaging/coalesce';
 import type { ClaimedRecipient } from '../repositories/campaign-runs';
 import * as r from '../repositories/resources';
 import type { ServiceDeps } from '../services/context';
@@ -78,7 +79,14 @@ async function runWorkspace(b: BatchDeps, workspaceId: string, claimed: ClaimedR
   };
   const step: StepDeps = {
     ...b,
-    stillClaimed: (id) => runs.stillClaimed(db, id),
+    // The sends whose slots came while one check was under way are checked together by the next.
+    stillClaimed: coalesced<string, boolean>(
+      () => workspaceId,
+      async (_, ids) => {
+        const claimedNow = await runs.stillClaimedAmong(db, ids);
+        return ids.map((id) => ({ value: claimedNow.has(id) }));
+      },
+    ),
     sendState: (ws, key) => stateOfKey(db, ws, key),
   };
   // The portfolio's turn (taken by the first send's count) ends once the batch's sends are written.

@@ -1,15 +1,17 @@
 /**
  * The first step of a send, before anything is recorded: the number, the contact and (when there is one) the
  * conversation, and the refusals of what cannot go (no number; free-form content outside the 24-hour window).
+ * The concurrent sends of a workspace read their rows together (coalesce.ts): one statement for a group.
  */
 import { customerWindow } from '../../shared/customer-window';
-import type { Executor } from '../db/client';
+import type { Database, Executor } from '../db/client';
 import { conflict, notFound } from '../errors';
 import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
 import type { OutboundRequest } from './outbound-request';
 import type { ContactRow } from '../repositories/contacts';
-import { conversationTarget } from '../repositories/send-targets';
+import { type ConversationTarget, contactTargets, conversationTargets } from '../repositories/send-targets';
+import { coalesced, settle } from './coalesce';
 
 export const outsideWindowMessage =
   'More than 24 hours have passed since the customer last wrote; send an approved template to reopen the conversation';
@@ -29,23 +31,36 @@ async function checkAddress(ex: Executor, ws: string, contact: ContactRow, conte
   }
 }
 
-/** The contact and the number of the request's target, with its conversation when it names one. */
-async function targetRows(ex: Executor, req: OutboundRequest) {
-  const ws = req.workspaceId;
-  if ('conversationId' in req.target) {
-    // A conversation's send (a reply, a bot's message): the three rows in one statement.
-    const found = await conversationTarget(ex, ws, req.target.conversationId);
-    if (!found) throw notFound('Conversation not found');
-    return found;
+/** The rows of a group of one workspace's targets: conversations (with contact and number), contacts, numbers. */
+async function targetRows(ex: Executor, ws: string, reqs: OutboundRequest[]) {
+  const conversationIds: string[] = [];
+  const contactIds: string[] = [];
+  const accountIds: string[] = [];
+  for (const req of reqs) {
+    if ('conversationId' in req.target) conversationIds.push(req.target.conversationId);
+    else {
+      contactIds.push(req.target.contactId);
+      accountIds.push(req.target.whatsappAccountId);
+    }
   }
-  const { contactId, whatsappAccountId } = req.target;
-  const [contact, account] = await Promise.all([r.contacts.get(ex, ws, contactId), whatsappAccountId ? ch.account(ex, ws, whatsappAccountId) : null]);
-  return { conversation: null, contact, account };
+  const [byConversation, byContact] = await Promise.all([
+    conversationTargets(ex, ws, conversationIds),
+    contactIds.length > 0 ? contactTargets(ex, ws, contactIds, accountIds) : null,
+  ]);
+  return (req: OutboundRequest): ConversationTarget | { conversation: null; contact: ContactRow | null; account: ch.AccountRow | null } => {
+    if ('conversationId' in req.target) {
+      const found = byConversation.get(req.target.conversationId);
+      if (!found) throw notFound('Conversation not found');
+      return found;
+    }
+    return { conversation: null, contact: byContact!.contacts.get(req.target.contactId) ?? null, account: byContact!.accounts.get(req.target.whatsappAccountId) ?? null };
+  };
 }
 
-export async function resolveTarget(ex: Executor, req: OutboundRequest) {
+/** One send's target from its rows, or its refusal. */
+async function checkTarget(ex: Executor, req: OutboundRequest, rows: Awaited<ReturnType<typeof targetRows>>) {
   const ws = req.workspaceId;
-  const { conversation, contact, account } = await targetRows(ex, req);
+  const { conversation, contact, account } = rows(req);
   if (!contact) throw notFound('Contact not found');
   if (!account) throw conflict('This conversation has no connected WhatsApp number to send from');
   await checkAddress(ex, ws, contact, req.content);
@@ -56,4 +71,18 @@ export async function resolveTarget(ex: Executor, req: OutboundRequest) {
   }
   return { contact, account, conversation };
 }
-export type SendTarget = Awaited<ReturnType<typeof resolveTarget>>;
+export type SendTarget = Awaited<ReturnType<typeof checkTarget>>;
+
+/** The targets of a group of one workspace's sends, each its own or its refusal. */
+export async function resolveTargets(ex: Executor, ws: string, reqs: OutboundRequest[]) {
+  const rows = await targetRows(ex, ws, reqs);
+  return Promise.all(reqs.map((req) => settle(() => checkTarget(ex, req, rows))));
+}
+
+/** resolveTarget for one send; concurrent sends of a workspace share the statement. */
+export function createTargetResolver(database: Database): (req: OutboundRequest) => Promise<SendTarget> {
+  return coalesced<OutboundRequest, SendTarget>(
+    (req) => req.workspaceId,
+    (ws, reqs) => resolveTargets(database.db, ws, reqs),
+  );
+}

@@ -15,6 +15,8 @@
  * 5. Stores the message with its wamid, the conversation (opened if the contact had none on that number), the
  *    workspace events and the send's outcome in one transaction, shared by the sends of the workspace accepted
  *    meanwhile (accepted-sends.ts).
+ * The concurrent sends of a workspace share the statements of steps 1 and 3 too (coalesce.ts), and those of a
+ * number share the pacer's reservation: a campaign's batch costs a few statements per step, not per send.
  *
  * Outcomes of a send record: `sent`; `failed` (Meta refused for good: a retry answers the same refusal);
  * `pending` (Meta certainly did not take it and waiting may help: a retry with the same key sends it);
@@ -31,9 +33,9 @@ import { createAcceptedWriter } from './accepted-sends';
 import type { OutboundDeps, OutboundLog } from './outbound-deps';
 import { publicLinkOf, renderOutbound } from './outbound-render';
 import { OutboundRequest, type OutboundRequest as Request } from './outbound-request';
-import { resolveTarget } from './outbound-target';
+import { createTargetResolver } from './outbound-target';
 import { type Pacer, createPacer } from './pacer';
-import { claimSend } from './send-claim';
+import { createClaimer } from './send-claim';
 import { type GraphCall, type SendOutcome, callGraph, notTakenOutcome, reportUnknown, settleNotStored, settleNotTaken } from './send-call';
 import type { SendTarget } from './outbound-target';
 import { OutcomeUnknownError, SendInFlightError, type SentMessage } from './send-outcomes';
@@ -55,6 +57,8 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
   const call: GraphCall = { db: d.db, log: d.log, channel, graph, pacer, maxThrottled: opts.maxThrottled ?? 5 };
   const publicLink = publicLinkOf(d.files);
   const accepted = createAcceptedWriter(d.db);
+  const resolveTarget = createTargetResolver(d.db);
+  const claimSend = createClaimer(d.db, inFlightMs);
 
   /**
    * Sends one message; answers the stored message, or throws the refusal (see the file's comment). `beforeRequest`
@@ -65,13 +69,13 @@ export function createOutbound(d: OutboundDeps, channel: Pick<Channel, 'credsOf'
   async function send(input: Request, opts: { beforeRequest?: () => Promise<void> } = {}): Promise<SentMessage> {
     const req = OutboundRequest.parse(input);
     // Decide: what goes where, or the refusal, before anything is recorded.
-    const target = await resolveTarget(d.db.db, req);
+    const target = await resolveTarget(req);
     const { message, stored } = renderOutbound(req.content, publicLink);
     // The number's slot first, the claim right before the request: a send is `claimed` only while its request is
     // really on its way, so a process that dies leaves as unknown only what may have reached Meta (sends still
     // waiting for a slot were never claimed and go normally after the restart).
     await pacer.take(target.account);
-    const claimed = await claimSend(d.db, req, target, stored.type, inFlightMs);
+    const claimed = await claimSend({ req, target, messageType: stored.type });
     if ('replay' in claimed) return claimed.replay;
     if ('unknown' in claimed) {
       counted(target, 'unknown');

@@ -11,28 +11,62 @@ import { GraphApiError } from '../whatsapp/graph-errors';
 import { type OutboundRequest, actorId } from './outbound-request';
 import type { SendTarget } from './outbound-target';
 import { OutcomeUnknownError, SendInFlightError, type SentMessage } from './send-outcomes';
+import { type Settled, coalesced, settle } from './coalesce';
 
 /** Claimed (go on and call Meta), sent before (answer it), or found claimed by a process that died. */
 type Claim = { send: sends.OutboundSendRow } | { replay: SentMessage } | { unknown: string };
 
+/** One send to claim: its request, target and stored message type. */
+export interface ClaimRequest {
+  req: OutboundRequest;
+  target: SendTarget;
+  messageType: string;
+}
+
 /**
- * Claims the key: a new send, or a retry of a `pending` one; otherwise answers or throws the earlier outcome.
- * `inFlightMs`: a claim without outcome older than this counts as unknown (its process died); younger, in flight.
+ * Claims a group of one workspace's sends: the new keys are recorded and claimed by one statement; a key seen
+ * before (or named twice in the group: the first is claimed, the second finds it in flight) is decided one by
+ * one (claimKnown). `inFlightMs`: a claim without outcome older than this counts as unknown (its process died).
  */
-export async function claimSend(database: Database, req: OutboundRequest, target: SendTarget, messageType: string, inFlightMs: number): Promise<Claim> {
+export async function claimSends(database: Database, ws: string, group: ClaimRequest[], inFlightMs: number): Promise<Settled<Claim>[]> {
+  const fresh = await sends.claimNewMany(
+    database.db,
+    group.map(({ req, target, messageType }) => ({
+      workspaceId: ws,
+      idempotencyKey: req.idempotencyKey,
+      whatsappAccountId: target.account.id,
+      contactId: target.contact.id,
+      conversationId: target.conversation?.id ?? null,
+      actorType: req.actor.type,
+      actorId: actorId(req.actor),
+      messageType,
+    })),
+  );
+  const byKey = new Map(fresh.map((row) => [row.idempotencyKey, row]));
+  return Promise.all(
+    group.map(({ req }) => {
+      const row = byKey.get(req.idempotencyKey);
+      // Each recorded row is the claim of the first send of the group that named its key.
+      if (row) {
+        byKey.delete(req.idempotencyKey);
+        return { value: { send: row } };
+      }
+      return settle(() => claimKnown(database, req, inFlightMs));
+    }),
+  );
+}
+
+/** claimSends for one send; concurrent sends of a workspace share the statement. */
+export function createClaimer(database: Database, inFlightMs: number): (c: ClaimRequest) => Promise<Claim> {
+  return coalesced<ClaimRequest, Claim>(
+    (c) => c.req.workspaceId,
+    (ws, group) => claimSends(database, ws, group, inFlightMs),
+  );
+}
+
+/** A key seen before: a `pending` send is claimed again; otherwise its outcome is answered or thrown. */
+async function claimKnown(database: Database, req: OutboundRequest, inFlightMs: number): Promise<Claim> {
   const ws = req.workspaceId;
-  // A new key is recorded and claimed by one statement; only a key seen before needs the transaction below.
-  const fresh = await sends.claimNew(database.db, {
-    workspaceId: ws,
-    idempotencyKey: req.idempotencyKey,
-    whatsappAccountId: target.account.id,
-    contactId: target.contact.id,
-    conversationId: target.conversation?.id ?? null,
-    actorType: req.actor.type,
-    actorId: actorId(req.actor),
-    messageType,
-  });
-  if (fresh) return { send: fresh };
   return database.transaction(async (tx): Promise<Claim> => {
     const known = (await sends.byKeyForUpdate(tx, ws, req.idempotencyKey))!;
     switch (known.status) {

@@ -187,14 +187,18 @@ export async function renewLeases(ex: Executor, ids: string[], leaseMs: number):
      where id = any(${sql.param(ids)}::uuid[]) and status = 'sending'`);
 }
 
-/** Whether a claimed recipient may still be sent: still claimed (not released by a pause, not deleted) and its run running. */
-export async function stillClaimed(ex: Executor, id: string): Promise<boolean> {
-  const rows = rowsOf<{ ok: number }>(
+/**
+ * The recipients among `ids` that may still be sent: still claimed (not released by a pause, not deleted) and
+ * their run running; one statement for the sends of a batch whose slots came together.
+ */
+export async function stillClaimedAmong(ex: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = rowsOf<{ id: string }>(
     await ex.execute(sql`
-      select 1 as ok from campaign_recipients r join campaign_runs run on run.id = r.run_id
-       where r.id = ${id} and r.status = 'sending' and run.status = 'running'`),
+      select r.id from campaign_recipients r join campaign_runs run on run.id = r.run_id
+       where r.id = any(${sql.param(ids)}::uuid[]) and r.status = 'sending' and run.status = 'running'`),
   );
-  return rows.length > 0;
+  return new Set(rows.map((r) => r.id));
 }
 
 /** A paused campaign's claimed recipients go back to pending (what a batch already sent still records its outcome). */

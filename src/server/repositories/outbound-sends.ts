@@ -8,17 +8,20 @@ import * as t from '../db/schema';
 
 export type OutboundSendRow = typeof t.outboundSends.$inferSelect;
 
-/** Records and claims a send; null when the key is known already (then read it with `byKeyForUpdate`). */
-export async function claimNew(
+/**
+ * Records and claims a group of sends in one statement; answers the rows it recorded (a key known already, or
+ * named twice in the group, is recorded once: the caller reads the others with `byKeyForUpdate`).
+ */
+export async function claimNewMany(
   ex: Executor,
-  values: Omit<typeof t.outboundSends.$inferInsert, 'id' | 'status' | 'attempts' | 'claimedAt' | 'createdAt'>,
-): Promise<OutboundSendRow | null> {
-  const [row] = await ex
+  values: Omit<typeof t.outboundSends.$inferInsert, 'id' | 'status' | 'attempts' | 'claimedAt' | 'createdAt'>[],
+): Promise<OutboundSendRow[]> {
+  if (values.length === 0) return [];
+  return ex
     .insert(t.outboundSends)
-    .values({ ...values, status: 'claimed' })
+    .values(values.map((v) => ({ ...v, status: 'claimed' as const })))
     .onConflictDoNothing({ target: [t.outboundSends.workspaceId, t.outboundSends.idempotencyKey] })
     .returning();
-  return row ?? null;
 }
 
 /** The send of a key, locked until the transaction ends (two retries of one key are decided one after the other). */
