@@ -65,6 +65,22 @@ describe('a group of sends', () => {
     expect(results[4]).toMatchObject({ error: { statusCode: 404, message: 'Contact not found' } });
   });
 
+  it('finds a target named by an id in upper case, as PostgreSQL does, beside the others of its group', async () => {
+    const open = await customerWrites();
+    const text: OutboundContent = { type: 'text', text: 'Hello' };
+    const upper = (id: string) => id.toUpperCase();
+    const results = await resolveTargets(ta.db, admin.workspaceId, [
+      request(upper(open.conversation.id), text),
+      { ...request(open.conversation.id, text), target: { contactId: upper(open.contact.id), whatsappAccountId: upper(open.conversation.whatsappAccountId!) } },
+      request(open.conversation.id, text),
+    ]);
+    expect(results[0]).toMatchObject({ value: { conversation: { id: open.conversation.id }, contact: { id: open.contact.id } } });
+    expect(results[1]).toMatchObject({ value: { conversation: null, contact: { id: open.contact.id }, account: { phoneNumberId: number.phoneNumberId } } });
+    expect(results[2]).toMatchObject({ value: { conversation: { id: open.conversation.id } } });
+    const sent = await outbound().send(request(upper(open.conversation.id), { type: 'text', text: 'Upper case id' }));
+    expect(sent.message.conversationId).toBe(open.conversation.id);
+  });
+
   it('claims the new keys of a group in one statement; a key named twice is claimed once and a key sent before is answered', async () => {
     const { conversation } = await customerWrites();
     const sentBefore = await outbound().send(request(conversation.id, { type: 'text', text: 'Earlier' }, `group:${randomUUID()}`));

@@ -10,7 +10,7 @@ import * as ch from '../repositories/channel';
 import * as r from '../repositories/resources';
 import type { OutboundRequest } from './outbound-request';
 import type { ContactRow } from '../repositories/contacts';
-import { type ConversationTarget, contactTargets, conversationTargets } from '../repositories/send-targets';
+import { type ConversationTarget, canonicalId, contactTargets, conversationTargets } from '../repositories/send-targets';
 import { coalesced, settle } from './coalesce';
 
 export const outsideWindowMessage =
@@ -49,11 +49,12 @@ async function targetRows(ex: Executor, ws: string, reqs: OutboundRequest[]) {
   ]);
   return (req: OutboundRequest): ConversationTarget | { conversation: null; contact: ContactRow | null; account: ch.AccountRow | null } => {
     if ('conversationId' in req.target) {
-      const found = byConversation.get(req.target.conversationId);
+      const found = byConversation.get(canonicalId(req.target.conversationId));
       if (!found) throw notFound('Conversation not found');
       return found;
     }
-    return { conversation: null, contact: byContact!.contacts.get(req.target.contactId) ?? null, account: byContact!.accounts.get(req.target.whatsappAccountId) ?? null };
+    const { contactId, whatsappAccountId } = req.target;
+    return { conversation: null, contact: byContact!.contacts.get(canonicalId(contactId)) ?? null, account: whatsappAccountId ? (byContact!.accounts.get(canonicalId(whatsappAccountId)) ?? null) : null };
   };
 }
 

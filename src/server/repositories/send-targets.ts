@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
 import * as t from '../db/schema';
+import { isUuid } from './pagination';
 import { tableRow } from './table-rows';
 
 type ConversationRow = typeof t.conversations.$inferSelect;
@@ -14,7 +15,10 @@ export interface ConversationTarget {
   account: AccountRow | null;
 }
 
-const idArray = (ids: string[]) => sql`array(select jsonb_array_elements_text(${JSON.stringify([...new Set(ids)])}::jsonb)::uuid)`;
+/** Ids as PostgreSQL writes them (lower case): the caller looks its rows up by them. Text that is no uuid names nothing. */
+export const canonicalId = (id: string) => id.toLowerCase();
+const idArray = (ids: string[]) =>
+  sql`array(select jsonb_array_elements_text(${JSON.stringify([...new Set(ids.filter((id) => typeof id === 'string' && isUuid(id)).map(canonicalId))])}::jsonb)::uuid)`;
 
 /**
  * The conversations among `conversationIds`, each with its contact and the WhatsApp number it is on (null when
