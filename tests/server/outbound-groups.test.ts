@@ -13,7 +13,7 @@ import { outsideWindowMessage, resolveTargets } from '../../src/server/messaging
 import { claimSends } from '../../src/server/messaging/send-claim';
 import { SendInFlightError } from '../../src/server/messaging/send-outcomes';
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
-import { buildTestApp, type Session, type TestApp } from '../support/server';
+import { buildTestApp, onPostgres, type Session, type TestApp } from '../support/server';
 import { newCustomers } from '../support/customers';
 
 let ta: TestApp;
@@ -98,6 +98,21 @@ describe('a group of sends', () => {
     expect(claims[3]).toMatchObject({ value: { replay: { replayed: true, sendId: sentBefore.sendId, message: { id: sentBefore.message.id } } } });
     const rows = await sendRows([twice, fresh]);
     expect(rows.map((r) => r.status).sort()).toEqual(['claimed', 'claimed']);
+  });
+
+  it.skipIf(!onPostgres)('claims two groups sharing their keys at once, listed in opposite orders, without a deadlock', async () => {
+    const { conversation } = await customerWrites();
+    const [target] = await resolveTargets(ta.db, admin.workspaceId, [request(conversation.id, { type: 'text', text: 'x' })]);
+    if (!('value' in target)) throw new Error('target not resolved');
+    for (let round = 0; round < 3; round++) {
+      const keys = Array.from({ length: 300 }, (_, i) => `retry:${round}:${String(i).padStart(3, '0')}:${randomUUID()}`);
+      const group = (list: string[]) => list.map((key) => ({ req: request(conversation.id, { type: 'text', text: 'x' }, key), target: target.value, messageType: 'text' }));
+      const [up, down] = await Promise.all([claimSends(ta.database, admin.workspaceId, group(keys), 60_000), claimSends(ta.database, admin.workspaceId, group([...keys].reverse()), 60_000)]);
+      // Each key is claimed by exactly one of the two; the other finds it in flight.
+      const claimedBy = (claims: typeof up) => claims.filter((c) => 'value' in c && 'send' in c.value).length;
+      expect(claimedBy(up) + claimedBy(down)).toBe(keys.length);
+      expect([...up, ...down].filter((c) => 'error' in c && !(c.error instanceof SendInFlightError))).toEqual([]);
+    }
   });
 
   it('sends each of many concurrent sends once: a refusal, a missing conversation and a repeated key do not hold back the others', async () => {

@@ -17,9 +17,12 @@ export async function claimNewMany(
   values: Omit<typeof t.outboundSends.$inferInsert, 'id' | 'status' | 'attempts' | 'claimedAt' | 'createdAt'>[],
 ): Promise<OutboundSendRow[]> {
   if (values.length === 0) return [];
+  // In key order: two groups under way that share keys (a client's retries) then wait on each other's rows in
+  // one order, never in opposite orders (a deadlock).
+  const ordered = [...values].sort((a, b) => (a.idempotencyKey < b.idempotencyKey ? -1 : a.idempotencyKey > b.idempotencyKey ? 1 : 0));
   return ex
     .insert(t.outboundSends)
-    .values(values.map((v) => ({ ...v, status: 'claimed' as const })))
+    .values(ordered.map((v) => ({ ...v, status: 'claimed' as const })))
     .onConflictDoNothing({ target: [t.outboundSends.workspaceId, t.outboundSends.idempotencyKey] })
     .returning();
 }
