@@ -52,7 +52,10 @@ export async function lockCampaign(ex: Executor, workspaceId: string, id: string
 
 export async function updateCampaign(ex: Executor, workspaceId: string, id: string, set: Partial<typeof t.campaigns.$inferInsert>): Promise<CampaignRow> {
   const c = t.campaigns;
-  const [row] = await ex.update(c).set(set).where(and(eq(c.workspaceId, workspaceId), eq(c.id, id))).returning();
+  // A patch that names nothing is the row as it is (an UPDATE needs a column to set).
+  const [row] = Object.values(set).some((v) => v !== undefined)
+    ? await ex.update(c).set(set).where(and(eq(c.workspaceId, workspaceId), eq(c.id, id))).returning()
+    : await ex.select().from(c).where(and(eq(c.workspaceId, workspaceId), eq(c.id, id)));
   return row;
 }
 
