@@ -73,8 +73,8 @@ export class FakeEventSource {
     this.close();
     this.onerror?.();
   }
-  static emit(type: string, data: unknown) {
-    for (const s of FakeEventSource.instances) for (const fn of s.listeners.get(type) ?? []) fn(new MessageEvent(type, { data: JSON.stringify(data) }));
+  static emit(type: string, data: unknown, lastEventId?: string) {
+    for (const s of FakeEventSource.instances) for (const fn of s.listeners.get(type) ?? []) fn(new MessageEvent(type, { data: JSON.stringify(data), lastEventId }));
   }
 }
 

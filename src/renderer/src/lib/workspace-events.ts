@@ -10,7 +10,7 @@
  * `event: reset` instead: the changes in between cannot be replayed, so reset listeners reload what they show.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { StreamReset, WorkspaceEvent, streamResetEvent, workspaceEventTypes } from '@shared/schemas/events';
+import { StreamReset, WorkspaceEvent, streamPositionEvent, streamResetEvent, workspaceEventTypes } from '@shared/schemas/events';
 import { PresenceSignal, presenceEvent } from '@shared/schemas/presence';
 import { apiBaseUrl } from './config';
 import { currentIdToken } from './id-token';
@@ -68,15 +68,7 @@ function dispatch(c: Connection, raw: MessageEvent<string>) {
   }
 }
 
-function dispatchReset(c: Connection, raw: MessageEvent<string>) {
-  let parsed;
-  try {
-    parsed = StreamReset.safeParse(JSON.parse(raw.data));
-  } catch {
-    return;
-  }
-  if (!parsed.success) return;
-  c.lastEventId = parsed.data.seq;
+function notifyReset(c: Connection) {
   for (const l of [...c.resetListeners]) {
     try {
       l();
@@ -86,6 +78,29 @@ function dispatchReset(c: Connection, raw: MessageEvent<string>) {
   }
 }
 
+/**
+ * A stream opened without a resume point starts where the log is now: what was written between the screens' first
+ * reads and that moment (a customer who wrote right after sign-in) reaches no listener, so the screens read again.
+ * The position is also where a reopen resumes.
+ */
+function dispatchPosition(c: Connection, raw: MessageEvent<string>, resumed: boolean) {
+  const seq = Number(raw.lastEventId);
+  if (raw.lastEventId && Number.isSafeInteger(seq)) c.lastEventId = seq;
+  if (!resumed) notifyReset(c);
+}
+
+function dispatchReset(c: Connection, raw: MessageEvent<string>) {
+  let parsed;
+  try {
+    parsed = StreamReset.safeParse(JSON.parse(raw.data));
+  } catch {
+    return;
+  }
+  if (!parsed.success) return;
+  c.lastEventId = parsed.data.seq;
+  notifyReset(c);
+}
+
 async function open(c: Connection) {
   if (c.timer) clearTimeout(c.timer);
   c.timer = null;
@@ -93,7 +108,8 @@ async function open(c: Connection) {
   if (!connections.has(c.workspaceId) || c.source) return;
   const q = new URLSearchParams();
   if (token) q.set('token', token);
-  if (c.lastEventId !== null) q.set('lastEventId', String(c.lastEventId));
+  const resumed = c.lastEventId !== null;
+  if (resumed) q.set('lastEventId', String(c.lastEventId));
   const es = new EventSource(`${apiBaseUrl()}/workspace/${encodeURIComponent(c.workspaceId)}/events?${q}`);
   c.source = es;
   es.onopen = () => {
@@ -103,6 +119,7 @@ async function open(c: Connection) {
   const onEvent = (e: Event) => dispatch(c, e as MessageEvent<string>);
   for (const type of workspaceEventTypes) es.addEventListener(type, onEvent);
   es.addEventListener(streamResetEvent, (e) => dispatchReset(c, e as MessageEvent<string>));
+  es.addEventListener(streamPositionEvent, (e) => dispatchPosition(c, e as MessageEvent<string>, resumed));
   es.addEventListener(presenceEvent, (e) => {
     let parsed;
     try {
