@@ -224,6 +224,12 @@ describe.each(entries)('%s', (name, def) => {
  * Deterministic sweep beside the fuzzing: every id in a route's example (body field at any depth, path parameter)
  * replaced by text that is no id at all. The row it names cannot exist, so the answer is a refusal, never a 500.
  */
+/** The deterministic sweeps' own caller and workspace, seeded once and untouched by the fuzzing above. */
+let sweepSeed: Promise<{ caller: Session; seeded: Seeded }> | undefined;
+function sweepWorkspace() {
+  sweepSeed ??= ta.newAdmin('Sweep Caller').then(async (caller) => ({ caller, seeded: await seedWorkspace(ta, caller) }));
+  return sweepSeed;
+}
 const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 describe('every id given as text that is no id', () => {
   // A workspace of its own: the fuzzing above may have deleted the seeded rows, and a route whose resource is
@@ -231,8 +237,7 @@ describe('every id given as text that is no id', () => {
   let sweeper: Session;
   let fresh: Seeded;
   beforeAll(async () => {
-    sweeper = await ta.newAdmin('Sweep Caller');
-    fresh = await seedWorkspace(ta, sweeper);
+    ({ caller: sweeper, seeded: fresh } = await sweepWorkspace());
   });
   it.each(entries)('%s answers below 500', async (name, def) => {
     const example = exampleBody(name, fresh);
@@ -262,8 +267,7 @@ describe('every body given as an empty object', () => {
   let caller2: Session;
   let fresh: Seeded;
   beforeAll(async () => {
-    caller2 = await ta.newAdmin('Empty Body Caller');
-    fresh = await seedWorkspace(ta, caller2);
+    ({ caller: caller2, seeded: fresh } = await sweepWorkspace());
   });
   it.each(entries.filter(([, def]) => def.body !== undefined || def.multipart !== undefined))('%s answers below 500', async (_name, def) => {
     const params = exampleParams(def, fresh);

@@ -54,7 +54,7 @@ async function targetRows(ex: Executor, ws: string, reqs: OutboundRequest[]) {
       return found;
     }
     const { contactId, whatsappAccountId } = req.target;
-    return { conversation: null, contact: byContact!.contacts.get(canonicalId(contactId)) ?? null, account: whatsappAccountId ? (byContact!.accounts.get(canonicalId(whatsappAccountId)) ?? null) : null };
+    return { conversation: null, contact: byContact!.contacts.get(canonicalId(contactId)) ?? null, account: byContact!.accounts.get(canonicalId(whatsappAccountId)) ?? null };
   };
 }
 

@@ -18,7 +18,7 @@ export interface ConversationTarget {
 /** Ids as PostgreSQL writes them (lower case): the caller looks its rows up by them. Text that is no uuid names nothing. */
 export const canonicalId = (id: string) => id.toLowerCase();
 const idArray = (ids: string[]) =>
-  sql`array(select jsonb_array_elements_text(${JSON.stringify([...new Set(ids.filter((id) => typeof id === 'string' && isUuid(id)).map(canonicalId))])}::jsonb)::uuid)`;
+  sql`array(select jsonb_array_elements_text(${JSON.stringify([...new Set(ids.filter(isUuid).map(canonicalId))])}::jsonb)::uuid)`;
 
 /**
  * The conversations among `conversationIds`, each with its contact and the WhatsApp number it is on (null when
