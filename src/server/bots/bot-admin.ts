@@ -29,7 +29,9 @@ const toVersion = (row: v.BotVersionRow, bot: v.BotRow): BotVersion => ({
 
 /** Every problem that keeps the bot from going live: its canvas, and a number to answer on. */
 export async function deployProblems(ex: Executor, bot: v.BotRow): Promise<BotCanvasProblem[]> {
-  const [attributes, members] = await Promise.all([attributesOf(ex, bot.workspaceId), workspaceMembersOf(ex, bot.workspaceId)]);
+  // One after another: at deploy `ex` is a transaction, whose client runs one statement at a time.
+  const attributes = await attributesOf(ex, bot.workspaceId);
+  const members = await workspaceMembersOf(ex, bot.workspaceId);
   const problems = validateBotCanvas(bot.rfInstance as BotRfInstance, { attributes, memberIds: members.map((m) => m.member.id) });
   if (!bot.whatsappAccountId) problems.unshift({ nodeId: null, message: 'Connect the bot to a WhatsApp number before deploying it' });
   return problems;

@@ -11,7 +11,10 @@ import type { Runtime, TurnScope } from './session-context';
 
 /** The `bot.handoff` event: the member (by name) and what the bot told the customer; their desktop app notifies. */
 async function handoffEvent(rt: Runtime, { tx, ws, fx }: TurnScope, c: s.ConversationRow, botId: string, memberId: string, message: string) {
-  const [names, bot, contact] = await Promise.all([memberNames(rt.d, tx, ws, [memberId]), r.bots.get(tx, ws, botId), r.contacts.get(tx, ws, c.contactId)]);
+  // One after another: a transaction's client runs one statement at a time (pg deprecates queueing them).
+  const names = await memberNames(rt.d, tx, ws, [memberId]);
+  const bot = await r.bots.get(tx, ws, botId);
+  const contact = await r.contacts.get(tx, ws, c.contactId);
   fx.events.push({
     type: 'bot.handoff',
     payload: {
@@ -28,7 +31,8 @@ async function handoffEvent(rt: Runtime, { tx, ws, fx }: TurnScope, c: s.Convers
 
 /** The `bot.needsPerson` event: the bot gave up, the conversation is nobody's; every agent's desktop app notifies. */
 async function needsPersonEvent({ tx, ws, fx }: TurnScope, c: s.ConversationRow, botId: string) {
-  const [bot, contact] = await Promise.all([r.bots.get(tx, ws, botId), r.contacts.get(tx, ws, c.contactId)]);
+  const bot = await r.bots.get(tx, ws, botId);
+  const contact = await r.contacts.get(tx, ws, c.contactId);
   fx.events.push({
     type: 'bot.needsPerson',
     payload: { conversationId: c.id, botId, botName: bot?.title ?? 'Bot', contact: { name: contact?.name ?? null, phoneNumber: contact?.phoneNumber ?? '' } },
