@@ -18,6 +18,8 @@ export interface LocalRunDeps {
   handlers: Map<string, RegisteredHandler>;
   boss(): PgBoss | undefined;
   stopped(): boolean;
+  /** The database is one session (PGlite): batches run one at a time, as nothing could overlap them. */
+  oneSession: boolean;
 }
 
 /** Runs a batch through its handler; answers the jobs that failed (id -> error). */
@@ -62,7 +64,7 @@ export function createLocalRuns(d: LocalRunDeps) {
     if (!handler || !b) return; // the workers take them after their startAfter
     let running = runningByName.get(name);
     if (!running) runningByName.set(name, (running = new Set()));
-    if (running.size >= Math.max(1, def.concurrency ?? 1)) return;
+    if (running.size >= (handler.batch && d.oneSession ? 1 : Math.max(1, def.concurrency ?? 1))) return;
     const batch = pending.splice(0, Math.max(1, def.batchSize ?? 1));
     const run = (async () => settle(b, name, batch, await runBatch(handler, batch)))().finally(() => {
       running.delete(run);
