@@ -136,7 +136,7 @@ export function createJobQueue<M extends JobMap = ProductJobs>(opts: JobQueueOpt
     insert: (jobs) => boss.boot().then(() => boss.boss()!.insert(jobs)),
     inserted: (names) => names.forEach((name) => notify(name)),
   });
-  const local = createLocalRuns({ log, known, handlers, boss: boss.boss, stopped: boss.stopped });
+  const local = createLocalRuns({ log, known, handlers, boss: boss.boss, stopped: boss.stopped, oneSession: database.raw.kind === 'pglite' });
 
   function checkHandlers() {
     const missing = Object.keys(definitions).filter((n) => !handlers.has(n));

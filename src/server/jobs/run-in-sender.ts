@@ -1,9 +1,10 @@
 /**
- * Jobs whose definition has runInSenderSeconds, committed by this process and run here from memory. A batch
- * handler runs once per name at a time and takes everything committed meanwhile (up to batchSize), so a burst is
- * batched; a one-job handler runs up to the definition's concurrency at once (one slow job does not hold the
- * others back, as the workers would not either); a job finished here is deleted (its outcome is in the product's
- * own rows), a failed one is failed as its first attempt, so the workers retry it after its retry delay.
+ * Jobs whose definition has runInSenderSeconds, committed by this process and run here from memory, up to the
+ * definition's concurrency at once, as the workers run them (one slow job or batch does not hold the others
+ * back, and a batch's database round trips overlap the next one's work). A batch handler takes everything
+ * committed meanwhile (up to batchSize), so a burst is batched; a job finished here is deleted (its outcome is in
+ * the product's own rows), a failed one is failed as its first attempt, so the workers retry it after its retry
+ * delay.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
@@ -17,6 +18,8 @@ export interface LocalRunDeps {
   handlers: Map<string, RegisteredHandler>;
   boss(): PgBoss | undefined;
   stopped(): boolean;
+  /** The database is one session (PGlite): batches run one at a time, as nothing could overlap them. */
+  oneSession: boolean;
 }
 
 /** Runs a batch through its handler; answers the jobs that failed (id -> error). */
@@ -61,7 +64,7 @@ export function createLocalRuns(d: LocalRunDeps) {
     if (!handler || !b) return; // the workers take them after their startAfter
     let running = runningByName.get(name);
     if (!running) runningByName.set(name, (running = new Set()));
-    if (running.size >= (handler.batch ? 1 : Math.max(1, def.concurrency ?? 1))) return;
+    if (running.size >= (handler.batch && d.oneSession ? 1 : Math.max(1, def.concurrency ?? 1))) return;
     const batch = pending.splice(0, Math.max(1, def.batchSize ?? 1));
     const run = (async () => settle(b, name, batch, await runBatch(handler, batch)))().finally(() => {
       running.delete(run);
