@@ -13,6 +13,8 @@ import { outsideWindowMessage, resolveTargets } from '../../src/server/messaging
 import { claimSends } from '../../src/server/messaging/send-claim';
 import { SendInFlightError } from '../../src/server/messaging/send-outcomes';
 import { GraphApiError } from '../../src/server/whatsapp/graph-errors';
+import { appendEvent, readEvents } from '../../src/server/repositories/event-log';
+import { toConversation } from '../../src/server/repositories/conversations';
 import { buildTestApp, onPostgres, type Session, type TestApp } from '../support/server';
 import { newCustomers } from '../support/customers';
 
@@ -155,4 +157,30 @@ describe('a group of sends', () => {
       .where(eq(t.messages.workspaceId, admin.workspaceId));
     expect(stored.filter((m) => m.text?.startsWith(prefix))).toHaveLength(30);
   });
+
+  it('logs each stored send as one message.created, in one gap-free order with another writer appending at once', async () => {
+    const recipients = [await customerWrites(), await customerWrites(), await customerWrites()];
+    const [{ seq: before }] = (await readEvents(ta.db, admin.workspaceId, 0, 100_000)).slice(-1);
+    const prefix = `Logged ${randomUUID().slice(0, 8)}`;
+    const sends = Array.from({ length: 24 }, (_, i) => outbound().send(request(recipients[i % 3].conversation.id, { type: 'text', text: `${prefix} ${i}` })));
+    // Another writer of the workspace's log (an agent's change) at the same time as the sends' final writes.
+    const others = Array.from({ length: 12 }, () =>
+      appendEvent(ta.db, admin.workspaceId, 'conversation.updated', { conversation: toConversation(recipients[0].conversation) }),
+    );
+    const sent = await Promise.all(sends);
+    expect(await Promise.all(others)).toHaveLength(12);
+    const events = await readEvents(ta.db, admin.workspaceId, before, 100_000);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => before + 1 + i));
+    const created = events.filter((e) => e.type === 'message.created' && (e.payload as { message: { text: string | null } }).message.text?.startsWith(prefix));
+    expect(created).toHaveLength(24);
+    for (const s of sent) {
+      const logged = created.filter((e) => (e.payload as { message: { id: string } }).message.id === s.message.id);
+      expect(logged.map((e) => e.payload)).toEqual([{ message: s.message }]);
+    }
+    const stored = await ta.db.select().from(t.messages).where(eq(t.messages.workspaceId, admin.workspaceId));
+    for (const s of sent) expect(stored.find((m) => m.id === s.message.id)).toMatchObject({ text: s.message.text, status: 'sent', waMessageId: s.wamid, createdAt: new Date(s.message.createdAt) });
+    const rows = await ta.db.select().from(t.outboundSends).where(eq(t.outboundSends.workspaceId, admin.workspaceId));
+    for (const s of sent) expect(rows.find((r) => r.id === s.sendId)).toMatchObject({ status: 'sent', messageId: s.message.id, waMessageId: s.wamid });
+  });
 });
+

@@ -769,20 +769,28 @@ describe('an accepted send that cannot be stored', () => {
 });
 
 describe('the final writes of accepted sends', () => {
-  /** The database, with the next `n` transactions failing as a dropped connection would. */
+  /** The text of a drizzle statement (its literal chunks), to tell the final write from the path's other statements. */
+  const statementText = (query: unknown) =>
+    ((query as { queryChunks?: { value?: string[] }[] }).queryChunks ?? []).map((c) => (Array.isArray(c.value) ? c.value.join('') : '')).join('');
+
+  /** The database, with the final writes for which `fails` answers true failing as a dropped connection would. */
+  function failingFinalWrites(fails: () => boolean): Database {
+    const db = new Proxy(database.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+        return (query: Parameters<Database['db']['execute']>[0]) =>
+          statementText(query).includes('append_workspace_events') && fails()
+            ? Promise.reject(new Error('connection reset while writing'))
+            : target.execute(query);
+      },
+    });
+    return { ...database, db };
+  }
+
+  /** deps() with the next `n` final writes failing. */
   function flakyDeps(n: number) {
     let failures = n;
-    const db = {
-      ...database,
-      transaction: <T>(fn: Parameters<Database['transaction']>[0]) => {
-        if (failures > 0) {
-          failures--;
-          return Promise.reject(new Error('connection reset while writing'));
-        }
-        return database.transaction(fn) as Promise<T>;
-      },
-    };
-    return { ...deps(), db } as unknown as ServiceDeps;
+    return { ...deps(), db: failingFinalWrites(() => failures-- > 0) } as unknown as ServiceDeps;
   }
 
   it('a lone send whose write fails is not written again: unknown, reported, the error thrown', async () => {
@@ -801,13 +809,7 @@ describe('the final writes of accepted sends', () => {
     const h = heldGraphFor();
     // The first send's write alone succeeds; the batch of the three others fails once, then each is written alone.
     let failures = 0;
-    const db = {
-      ...database,
-      transaction: <T>(fn: Parameters<Database['transaction']>[0]) => {
-        if (++failures === 2) return Promise.reject(new Error('connection reset while writing'));
-        return database.transaction(fn) as Promise<T>;
-      },
-    };
+    const db = failingFinalWrites(() => ++failures === 2);
     const outbound = createOutbound({ ...deps(), db } as unknown as ServiceDeps, channel, h.graph, { pacer: recordingPacer().pacer });
     const reqs = [req(c1.conversation.id, text('first')), req(c2.conversation.id, text('two')), req(c1.conversation.id, text('three')), req(c2.conversation.id, text('four'))];
     const all = Promise.all(reqs.map((r) => outbound.send(r)));

@@ -96,18 +96,3 @@ export async function updateConversation(
   return row;
 }
 
-/**
- * Messages now count as these conversations' latest activity (one time each: the newest message of the batch).
- * Times never move backwards, so a late retry of an old delivery does not push a conversation down the list.
- */
-export async function touchConversations(ex: Executor, workspaceId: string, touches: { id: string; at: Date }[]): Promise<Map<string, ConversationRow>> {
-  if (touches.length === 0) return new Map();
-  const c = t.conversations;
-  const rows = await ex
-    .update(c)
-    .set({ lastMessageAt: sql`greatest(${c.lastMessageAt}, v.at)`, lastActivityAt: sql`greatest(${c.lastActivityAt}, v.at)` })
-    .from(sql`jsonb_to_recordset(${JSON.stringify(touches)}::jsonb) as v(id uuid, at timestamptz)`)
-    .where(and(eq(c.workspaceId, workspaceId), sql`${c.id} = v.id`))
-    .returning();
-  return new Map((rows as ConversationRow[]).map((r) => [r.id, r]));
-}

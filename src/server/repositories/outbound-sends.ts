@@ -81,32 +81,6 @@ export async function finish(
   return row ?? null;
 }
 
-/** `finish` with status `sent` for several sends at once. */
-export async function finishSent(
-  ex: Executor,
-  workspaceId: string,
-  outcomes: { id: string; messageId: string; waMessageId: string; conversationId: string }[],
-): Promise<void> {
-  if (outcomes.length === 0) return;
-  const s = t.outboundSends;
-  await ex
-    .update(s)
-    .set({
-      status: 'sent',
-      messageId: sql`v.message_id`,
-      waMessageId: sql`v.wa_message_id`,
-      conversationId: sql`v.conversation_id`,
-      errorCode: null,
-      failureReason: null,
-      finishedAt: sql`now()`,
-    })
-    .from(
-      sql`jsonb_to_recordset(${JSON.stringify(outcomes.map((o) => ({ id: o.id, message_id: o.messageId, wa_message_id: o.waMessageId, conversation_id: o.conversationId })))}::jsonb)
-        as v(id uuid, message_id uuid, wa_message_id text, conversation_id uuid)`,
-    )
-    .where(and(eq(s.workspaceId, workspaceId), sql`${s.id} = v.id`));
-}
-
 /** One more 130429 met by this send. */
 export async function noteThrottled(ex: Executor, workspaceId: string, id: string): Promise<void> {
   const s = t.outboundSends;
