@@ -64,6 +64,11 @@ function tabWhere(tab: LiveChatTab): string {
 export class WorkspaceCache {
   readonly db: SqliteDatabase;
   private readonly statements: WorkspaceStatements;
+  /**
+   * The contacts the running full sync has written (from its contact pages): the conversation pages carry each
+   * conversation's contact again, and those rows are not made or written twice. Null outside a full sync.
+   */
+  private syncContacts: { gen: number; ids: Set<string> } | null = null;
 
   constructor(readonly file: string) {
     this.db = openSqlite(file, workspaceMigrations);
@@ -116,6 +121,7 @@ export class WorkspaceCache {
         this.setMeta('fillingGen', String(gen));
       }
     })();
+    this.syncContacts = { gen, ids: new Set() };
     return gen;
   }
 
@@ -129,6 +135,7 @@ export class WorkspaceCache {
     // so the next attempt did not begin empty and sweeps). Skipping the sweep saves a scan of
     // every table on the first sync.
     const first = this.getMeta('fillingGen') === String(gen);
+    this.syncContacts = null;
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM meta WHERE key = 'fillingGen'").run();
       if (!first) {
@@ -163,19 +170,11 @@ export class WorkspaceCache {
   }
 
   private putContact(c: Contact, gen: number): void {
-    this.statements.upsertContact.run({
-      id: c.id,
-      createdAt: c.createdAt,
-      name: c.name,
-      phone: c.phoneNumber,
-      username: c.username ?? null,
-      userId: c.userId ?? null,
-      email: c.email,
-      city: c.city,
-      tags: c.tags.join(' '),
-      data: JSON.stringify(c),
-      gen,
-    });
+    const { id } = c;
+    this.statements.upsertContact.run(
+      id, c.createdAt, c.name, c.phoneNumber, c.username ?? null, c.userId ?? null, c.email, c.city, c.tags.join(' '), JSON.stringify(c), gen,
+    );
+    if (this.syncContacts?.gen === gen) this.syncContacts.ids.add(id);
   }
 
   /**
@@ -184,8 +183,10 @@ export class WorkspaceCache {
    */
   putConversations(entries: readonly ConversationListEntry[], gen = this.currentGen): void {
     this.db.transaction(() => {
+      const written = this.syncContacts?.gen === gen ? this.syncContacts.ids : null;
       for (const entry of entries) {
-        if (this.statements.contactGen.get(entry.contactId)?.sync_gen !== gen) this.putContact(entry.Contact, gen);
+        const known = written ? written.has(entry.contactId) : this.statements.contactGen.get(entry.contactId)?.sync_gen === gen;
+        if (!known) this.putContact(entry.Contact, gen);
         this.putConversation(entry, entry.lastMessage, entry.unread, gen);
       }
     })();
@@ -193,22 +194,13 @@ export class WorkspaceCache {
 
   private putConversation(c: Conversation, lastMessage: Message | null | undefined, unread: boolean | undefined, gen: number): void {
     const lastJson = lastMessage ? JSON.stringify(lastMessage) : null;
-    this.statements.upsertConversation.run({
-      id: c.id,
-      contactId: c.contactId,
-      isActive: c.isActive ? 1 : 0,
-      assigneeMemberId: c.assigneeMemberId,
-      assigneeBotId: c.assigneeBotId,
-      activityAt: activityOf(c),
-      unread: unread ? 1 : 0,
-      unreadKnown: unread === undefined ? null : unread ? 1 : 0,
-      data: JSON.stringify(conversationOnly(c)),
-      lastMessage: lastJson,
-      lastMessageAt: lastMessage?.createdAt ?? null,
-      gen,
-    });
+    const unreadFlag = unread ? 1 : 0;
+    this.statements.upsertConversation.run(
+      c.id, c.contactId, c.isActive ? 1 : 0, c.assigneeMemberId, c.assigneeBotId, activityOf(c), unreadFlag, JSON.stringify(conversationOnly(c)),
+      lastJson, lastMessage?.createdAt ?? null, gen, unread === undefined ? null : unreadFlag,
+    );
     // the row was just given this last message: only the message itself is left to store
-    if (lastMessage) this.statements.upsertMessage.run(messageRow(lastMessage, lastJson!));
+    if (lastMessage) this.statements.upsertMessage.run(lastMessage.id, lastMessage.conversationId, lastMessage.createdAt, lastMessage.text, lastJson!);
   }
 
   putMessages(messages: readonly Message[]): void {
@@ -218,9 +210,9 @@ export class WorkspaceCache {
   }
 
   private putMessage(m: Message): void {
-    const row = messageRow(m, JSON.stringify(m));
-    this.statements.upsertMessage.run(row);
-    this.statements.setLastMessage.run(row);
+    const data = JSON.stringify(m);
+    this.statements.upsertMessage.run(m.id, m.conversationId, m.createdAt, m.text, data);
+    this.statements.setLastMessage.run({ id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, data });
   }
 
   /**
@@ -426,8 +418,6 @@ export class WorkspaceCache {
     if (this.db.open) this.db.close();
   }
 }
-
-const messageRow = (m: Message, data: string) => ({ id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, text: m.text, data });
 
 /** A Conversation without the list's extras (they live in their own columns). */
 function conversationOnly(c: Conversation): Conversation {
