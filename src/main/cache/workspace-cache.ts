@@ -69,6 +69,8 @@ export class WorkspaceCache {
    * conversation's contact again, and those rows are not made or written twice. Null outside a full sync.
    */
   private syncContacts: { gen: number; ids: Set<string> } | null = null;
+  /** openBatch began the transaction that is open */
+  private batchOpen = false;
 
   constructor(readonly file: string) {
     this.db = openSqlite(file, workspaceMigrations);
@@ -163,10 +165,34 @@ export class WorkspaceCache {
     });
   }
 
+  /**
+   * Opens a write transaction the next writes share until commitBatch, also across awaits: a full sync writes
+   * each page as it arrives (the objects it was parsed into die young instead of waiting for a batch) and still
+   * commits about every thousand rows. Whatever else writes meanwhile joins it; committing early loses nothing.
+   */
+  openBatch(): void {
+    if (this.db.inTransaction) return;
+    this.statements.begin.run();
+    this.batchOpen = true;
+  }
+
+  commitBatch(): void {
+    if (!this.batchOpen) return;
+    this.batchOpen = false;
+    // a failed statement can have rolled the transaction back already
+    if (this.db.inTransaction) this.statements.commit.run();
+  }
+
+  /** Runs `write` in the open batch, or in a transaction of its own (a savepoint inside the batch would copy pages). */
+  private write(write: () => void): void {
+    if (this.batchOpen && this.db.inTransaction) write();
+    else this.db.transaction(write)();
+  }
+
   putContacts(contacts: readonly Contact[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const c of contacts) this.putContact(c, gen);
-    })();
+    });
   }
 
   private putContact(c: Contact, gen: number): void {
@@ -182,14 +208,14 @@ export class WorkspaceCache {
    * contact list (a change between the two pages arrives as a stream event, applied after the sync).
    */
   putConversations(entries: readonly ConversationListEntry[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
       const written = this.syncContacts?.gen === gen ? this.syncContacts.ids : null;
       for (const entry of entries) {
         const known = written ? written.has(entry.contactId) : this.statements.contactGen.get(entry.contactId)?.sync_gen === gen;
         if (!known) this.putContact(entry.Contact, gen);
         this.putConversation(entry, entry.lastMessage, entry.unread, gen);
       }
-    })();
+    });
   }
 
   private putConversation(c: Conversation, lastMessage: Message | null | undefined, unread: boolean | undefined, gen: number): void {
@@ -230,15 +256,15 @@ export class WorkspaceCache {
   }
 
   putAttributes(attributes: readonly Attribute[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const a of attributes) this.statements.upsertAttribute.run(a.id, JSON.stringify(a), gen);
-    })();
+    });
   }
 
   putMembers(members: readonly MemberProfile[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const m of members) this.statements.upsertMember.run(m.id, JSON.stringify(m), gen);
-    })();
+    });
   }
 
   setUnread(conversationId: string, unread: boolean): boolean {

@@ -11,6 +11,8 @@ export interface ConversationRow {
 
 export function prepareStatements(db: SqliteDatabase) {
   return {
+    begin: db.prepare('BEGIN'),
+    commit: db.prepare('COMMIT'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     // Positional parameters (bound from an argument list) for the writes a full sync makes per row: binding by
