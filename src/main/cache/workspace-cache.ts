@@ -15,13 +15,9 @@ import type {
 import { workspaceMigrations } from './migrations';
 import { inOwnConnection, openSqlite, type SqliteDatabase } from './sqlite';
 import { type ConversationRow, prepareStatements, type WorkspaceStatements } from './workspace-statements';
+import { activityOf, conversationOnly, ftsQuery, type LiveChatTab, type Page, tabWhere, toListEntry, toPage } from './workspace-rows';
 
-export type LiveChatTab = 'me' | 'assigned' | 'open' | 'closed';
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
+export { ftsQuery, type LiveChatTab, type Page } from './workspace-rows';
 
 /** What applying something changed (the `cache.changed` event and the notifier read it). */
 export interface CacheChange {
@@ -29,37 +25,8 @@ export interface CacheChange {
   contacts: boolean;
 }
 
-/**
- * FTS5 query for what the user typed: every word must match the start of a word anywhere in the indexed
- * fields ("ada" finds "Lovelace, Ada"; "love ada" too). Words are quoted, so FTS syntax typed by the user is
- * plain text. A phone number typed with spaces or dashes ("+1 415-555 0123") is one word, as it is indexed.
- * null when nothing searchable is left.
- */
-export function ftsQuery(search: string | undefined): string | null {
-  const typed = (search ?? '').normalize('NFKC');
-  const phoneLike = /^[\s+()./-]*\d[\d\s()./-]*$/.test(typed);
-  const words = (phoneLike ? [typed.replace(/\D/g, '')] : typed.match(/[\p{L}\p{N}]+/gu)) ?? [];
-  if (words.length === 0) return null;
-  return words.slice(0, 16).map((w) => `"${w}"*`).join(' ');
-}
-
 /** From this many FTS hits on, a contact search walks the newest-first index instead of sorting the hits. */
 const MANY_HITS = 1000;
-
-const activityOf = (c: Conversation) => c.lastMessageAt ?? c.createdAt;
-
-function tabWhere(tab: LiveChatTab): string {
-  switch (tab) {
-    case 'me':
-      return 'is_active = 1 AND assignee_member_id = @me';
-    case 'assigned':
-      return 'is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)';
-    case 'open':
-      return 'is_active = 1';
-    case 'closed':
-      return 'is_active = 0';
-  }
-}
 
 export class WorkspaceCache {
   readonly db: SqliteDatabase;
@@ -361,20 +328,7 @@ export class WorkspaceCache {
   }
 
   counts(): ConversationCounts {
-    const row = this.db
-      .prepare<{ me: string }, Record<string, number | null>>(
-        `SELECT
-           sum(is_active = 1 AND assignee_member_id = @me) AS me,
-           sum(is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS assigned,
-           sum(is_active = 1) AS open,
-           sum(is_active = 0) AS closed,
-           sum(unread = 1 AND is_active = 1 AND assignee_member_id = @me) AS unread_me,
-           sum(unread = 1 AND is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS unread_assigned,
-           sum(unread = 1 AND is_active = 1) AS unread_open,
-           sum(unread = 1 AND is_active = 0) AS unread_closed
-         FROM conversations`,
-      )
-      .get({ me: this.memberId ?? '' })!;
+    const row = this.statements.counts.get({ me: this.memberId ?? '' })!;
     const n = (key: string) => row[key] ?? 0;
     return {
       me: n('me'),
@@ -443,34 +397,4 @@ export class WorkspaceCache {
   close(): void {
     if (this.db.open) this.db.close();
   }
-}
-
-/** A Conversation without the list's extras (they live in their own columns). */
-function conversationOnly(c: Conversation): Conversation {
-  return {
-    id: c.id,
-    createdAt: c.createdAt,
-    isActive: c.isActive,
-    channel: c.channel,
-    contactId: c.contactId,
-    workspaceId: c.workspaceId,
-    whatsappAccountId: c.whatsappAccountId,
-    assigneeMemberId: c.assigneeMemberId,
-    assigneeBotId: c.assigneeBotId,
-    lastMessageAt: c.lastMessageAt,
-  };
-}
-
-function toListEntry(row: ConversationRow): ConversationListEntry {
-  return {
-    ...(JSON.parse(row.data) as Conversation),
-    Contact: JSON.parse(row.contact!) as Contact,
-    lastMessage: row.last_message ? (JSON.parse(row.last_message) as Message) : null,
-    unread: row.unread === 1,
-  };
-}
-
-function toPage<T>(rows: T[], limit: number, offset: number): Page<T> {
-  const more = rows.length > limit;
-  return { items: more ? rows.slice(0, limit) : rows, nextCursor: more ? String(offset + limit) : null };
 }

@@ -71,6 +71,18 @@ export function prepareStatements(db: SqliteDatabase) {
       `SELECT data FROM (SELECT data, created_at, id FROM messages WHERE conversation_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
        ORDER BY created_at, id`,
     ),
+    counts: db.prepare<{ me: string }, Record<string, number | null>>(
+      `SELECT
+         sum(is_active = 1 AND assignee_member_id = @me) AS me,
+         sum(is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS assigned,
+         sum(is_active = 1) AS open,
+         sum(is_active = 0) AS closed,
+         sum(unread = 1 AND is_active = 1 AND assignee_member_id = @me) AS unread_me,
+         sum(unread = 1 AND is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS unread_assigned,
+         sum(unread = 1 AND is_active = 1) AS unread_open,
+         sum(unread = 1 AND is_active = 0) AS unread_closed
+       FROM conversations`,
+    ),
     contactHits: db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?)'),
     // Few hits: sort them. Many: walk the newest-first index and stop at the page (the hits are a lookup set).
     contactsFewHits: db.prepare<[string, number, number], { data: string }>(
