@@ -207,7 +207,7 @@ export const benchmark: Benchmark = {
       const parsing = { parseMs: 0 };
       const writing = { ms: 0 };
       const cache = new WorkspaceCache(path.join(dir, 'workspace.sqlite'));
-      timeMethods(cache, ['beginFullSync', 'putContacts', 'putConversations', 'putAttributes', 'putMembers', 'finishFullSync'], writing);
+      timeMethods(cache, ['beginFullSync', 'openBatch', 'putContacts', 'putConversations', 'commitBatch', 'putAttributes', 'putMembers', 'finishFullSync'], writing);
       const sync = createSync({ api: inProcessSource(contactPages, conversationPages, parsing), cache, workspaceId: WS, conversationsWithMessages: 0 });
       let gc = gcPauses();
       let t0 = performance.now();

@@ -35,7 +35,7 @@ const conversation = (i: number): ConversationListEntry => ({
 });
 
 /** Newest first, pages of 200, the cursor being the next page's index; `failAt` makes that page answer 503. */
-function source(contacts: number, conversations: number, opts: { failAt?: number } = {}): ServerApi & { requests: number } {
+function source(contacts: number, conversations: number, opts: { failAt?: number; onConversationPage?: (page: number) => void } = {}): ServerApi & { requests: number } {
   const list = <T>(n: number, of: (i: number) => T, cursor: string | undefined) => {
     const page = Number(cursor ?? 0);
     const items = Array.from({ length: Math.max(0, Math.min(PAGE, n - page * PAGE)) }, (_, k) => of(n - page * PAGE - k));
@@ -46,6 +46,7 @@ function source(contacts: number, conversations: number, opts: { failAt?: number
     async get(name: RouteName, _params?: Record<string, string>, query: Record<string, string | number | undefined> = {}) {
       api.requests++;
       const cursor = query.cursor as string | undefined;
+      if (name === 'listConversations') opts.onConversationPage?.(Number(cursor ?? 0));
       if (name === 'listConversations' && opts.failAt !== undefined && Number(cursor ?? 0) === opts.failAt) {
         throw new ServerAnswerError(503, 'listConversations: 503 Service Unavailable');
       }
@@ -101,5 +102,25 @@ describe('first sync over many pages', () => {
     expect(again.counts().open).toBe(1_300);
     expect(again.searchContacts({ search: 'customer 1250' }).items.map((c) => c.name)).toEqual(['Customer 1250']);
     again.close();
+  });
+
+  it('keeps the pages written before a failure, and what the agent changed meanwhile', async () => {
+    const file = path.join(dir, 'kept.sqlite');
+    const cache = new WorkspaceCache(file);
+    // the agent marks the newest conversation unread while the sync asks for the third page of conversations
+    const markUnread = (page: number) => {
+      if (page === 3) expect(cache.setUnread(id(2, 1_300), true)).toBe(true);
+    };
+    const api = source(600, 1_300, { failAt: 4, onConversationPage: markUnread });
+    await expect(createSync({ api, cache, workspaceId: WS, conversationsWithMessages: 0 }).fullSync()).rejects.toThrow(/503/);
+    cache.close();
+
+    const reopened = new WorkspaceCache(file);
+    expect(reopened.lastSyncedAt).toBeNull();
+    // four whole pages of 200 arrived before the fifth failed; they are there to browse offline
+    expect(reopened.counts().open).toBe(800);
+    expect(reopened.conversation(id(2, 1_300))?.unread).toBe(true);
+    expect(reopened.searchContacts({ search: 'customer 1201' }).items.map((c) => c.name)).toEqual(['Customer 1201']);
+    reopened.close();
   });
 });

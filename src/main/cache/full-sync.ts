@@ -10,8 +10,15 @@ const WRITE_BATCH = 1000;
 
 type Page<T> = { items: T[]; nextCursor: string | null };
 
-/** Reads every page of one list, asking for the next page while the current one is written. */
-async function readPages<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, put: (items: T[]) => void): Promise<void> {
+/**
+ * Reads every page of one list, asking for the next page while the current one is written. Each page is
+ * written as it arrives; the pages share a transaction committed every WRITE_BATCH rows or more (fewer commits).
+ */
+async function readPages<T>(
+  cache: WorkspaceCache,
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  put: (items: T[]) => void,
+): Promise<void> {
   const request = (cursor: string | undefined): Promise<Page<T>> => {
     const answer = fetchPage(cursor);
     // awaited below; if a write fails first, its failure is the one reported
@@ -19,16 +26,23 @@ async function readPages<T>(fetchPage: (cursor: string | undefined) => Promise<P
     return answer;
   };
   let next: Promise<Page<T>> | null = request(undefined);
-  let pending: T[] = [];
-  while (next) {
-    const page: Page<T> = await next;
-    // The server prepares the next page while this one is written.
-    next = page.nextCursor ? request(page.nextCursor) : null;
-    pending = pending.length ? pending.concat(page.items) : page.items;
-    if (pending.length >= WRITE_BATCH || !next) {
-      put(pending);
-      pending = [];
+  let rows = 0;
+  try {
+    while (next) {
+      const page: Page<T> = await next;
+      // The server prepares the next page while this one is written.
+      next = page.nextCursor ? request(page.nextCursor) : null;
+      cache.openBatch();
+      put(page.items);
+      rows += page.items.length;
+      if (rows >= WRITE_BATCH) {
+        cache.commitBatch();
+        rows = 0;
+      }
     }
+  } finally {
+    // on a failure too: the pages written are whole, and a sync that did not finish sweeps on its next attempt
+    cache.commitBatch();
   }
 }
 
@@ -49,10 +63,10 @@ export async function fullSync({ api, cache, workspaceId, conversationsWithMessa
   cache.setMeta('memberId', me.id);
   onMe?.(me);
   const ws = { workspaceId };
-  await readPages((cursor) => api.get('listAttributes', ws, { limit: PAGE, cursor }), (items) => cache.putAttributes(items, gen));
-  await readPages((cursor) => api.get('listMembers', ws, { limit: PAGE, cursor }), (items) => cache.putMembers(items, gen));
-  await readPages((cursor) => api.get('listContacts', ws, { limit: PAGE, cursor }), (items) => cache.putContacts(items, gen));
-  await readPages((cursor) => api.get('listConversations', ws, { limit: PAGE, cursor }), (items) => cache.putConversations(items, gen));
+  await readPages(cache, (cursor) => api.get('listAttributes', ws, { limit: PAGE, cursor }), (items) => cache.putAttributes(items, gen));
+  await readPages(cache, (cursor) => api.get('listMembers', ws, { limit: PAGE, cursor }), (items) => cache.putMembers(items, gen));
+  await readPages(cache, (cursor) => api.get('listContacts', ws, { limit: PAGE, cursor }), (items) => cache.putContacts(items, gen));
+  await readPages(cache, (cursor) => api.get('listConversations', ws, { limit: PAGE, cursor }), (items) => cache.putConversations(items, gen));
   for (const conversationId of cache.recentConversationIds(conversationsWithMessages)) {
     try {
       const detail = await api.get('getConversation', { conversationId });

@@ -15,13 +15,9 @@ import type {
 import { workspaceMigrations } from './migrations';
 import { inOwnConnection, openSqlite, type SqliteDatabase } from './sqlite';
 import { type ConversationRow, prepareStatements, type WorkspaceStatements } from './workspace-statements';
+import { activityOf, conversationOnly, ftsQuery, type LiveChatTab, type Page, tabWhere, toListEntry, toPage } from './workspace-rows';
 
-export type LiveChatTab = 'me' | 'assigned' | 'open' | 'closed';
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
+export { ftsQuery, type LiveChatTab, type Page } from './workspace-rows';
 
 /** What applying something changed (the `cache.changed` event and the notifier read it). */
 export interface CacheChange {
@@ -29,41 +25,19 @@ export interface CacheChange {
   contacts: boolean;
 }
 
-/**
- * FTS5 query for what the user typed: every word must match the start of a word anywhere in the indexed
- * fields ("ada" finds "Lovelace, Ada"; "love ada" too). Words are quoted, so FTS syntax typed by the user is
- * plain text. A phone number typed with spaces or dashes ("+1 415-555 0123") is one word, as it is indexed.
- * null when nothing searchable is left.
- */
-export function ftsQuery(search: string | undefined): string | null {
-  const typed = (search ?? '').normalize('NFKC');
-  const phoneLike = /^[\s+()./-]*\d[\d\s()./-]*$/.test(typed);
-  const words = (phoneLike ? [typed.replace(/\D/g, '')] : typed.match(/[\p{L}\p{N}]+/gu)) ?? [];
-  if (words.length === 0) return null;
-  return words.slice(0, 16).map((w) => `"${w}"*`).join(' ');
-}
-
 /** From this many FTS hits on, a contact search walks the newest-first index instead of sorting the hits. */
 const MANY_HITS = 1000;
-
-const activityOf = (c: Conversation) => c.lastMessageAt ?? c.createdAt;
-
-function tabWhere(tab: LiveChatTab): string {
-  switch (tab) {
-    case 'me':
-      return 'is_active = 1 AND assignee_member_id = @me';
-    case 'assigned':
-      return 'is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)';
-    case 'open':
-      return 'is_active = 1';
-    case 'closed':
-      return 'is_active = 0';
-  }
-}
 
 export class WorkspaceCache {
   readonly db: SqliteDatabase;
   private readonly statements: WorkspaceStatements;
+  /**
+   * The contacts the running full sync has written (from its contact pages): the conversation pages carry each
+   * conversation's contact again, and those rows are not made or written twice. Null outside a full sync.
+   */
+  private syncContacts: { gen: number; ids: Set<string> } | null = null;
+  /** openBatch began the transaction that is open */
+  private batchOpen = false;
 
   constructor(readonly file: string) {
     this.db = openSqlite(file, workspaceMigrations);
@@ -116,6 +90,7 @@ export class WorkspaceCache {
         this.setMeta('fillingGen', String(gen));
       }
     })();
+    this.syncContacts = { gen, ids: new Set() };
     return gen;
   }
 
@@ -129,6 +104,7 @@ export class WorkspaceCache {
     // so the next attempt did not begin empty and sweeps). Skipping the sweep saves a scan of
     // every table on the first sync.
     const first = this.getMeta('fillingGen') === String(gen);
+    this.syncContacts = null;
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM meta WHERE key = 'fillingGen'").run();
       if (!first) {
@@ -156,26 +132,42 @@ export class WorkspaceCache {
     });
   }
 
+  /**
+   * Opens a write transaction the next writes share until commitBatch, also across awaits: a full sync writes
+   * each page as it arrives (the objects it was parsed into die young instead of waiting for a batch) and still
+   * commits about every thousand rows. Whatever else writes meanwhile joins it; committing early loses nothing.
+   */
+  openBatch(): void {
+    if (this.db.inTransaction) return;
+    this.statements.begin.run();
+    this.batchOpen = true;
+  }
+
+  commitBatch(): void {
+    if (!this.batchOpen) return;
+    this.batchOpen = false;
+    // a failed statement can have rolled the transaction back already
+    if (this.db.inTransaction) this.statements.commit.run();
+  }
+
+  /** Runs `write` in the open batch, or in a transaction of its own (a savepoint inside the batch would copy pages). */
+  private write(write: () => void): void {
+    if (this.batchOpen && this.db.inTransaction) write();
+    else this.db.transaction(write)();
+  }
+
   putContacts(contacts: readonly Contact[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const c of contacts) this.putContact(c, gen);
-    })();
+    });
   }
 
   private putContact(c: Contact, gen: number): void {
-    this.statements.upsertContact.run({
-      id: c.id,
-      createdAt: c.createdAt,
-      name: c.name,
-      phone: c.phoneNumber,
-      username: c.username ?? null,
-      userId: c.userId ?? null,
-      email: c.email,
-      city: c.city,
-      tags: c.tags.join(' '),
-      data: JSON.stringify(c),
-      gen,
-    });
+    const { id } = c;
+    this.statements.upsertContact.run(
+      id, c.createdAt, c.name, c.phoneNumber, c.username ?? null, c.userId ?? null, c.email, c.city, c.tags.join(' '), JSON.stringify(c), gen,
+    );
+    if (this.syncContacts?.gen === gen) this.syncContacts.ids.add(id);
   }
 
   /**
@@ -183,32 +175,25 @@ export class WorkspaceCache {
    * contact list (a change between the two pages arrives as a stream event, applied after the sync).
    */
   putConversations(entries: readonly ConversationListEntry[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
+      const written = this.syncContacts?.gen === gen ? this.syncContacts.ids : null;
       for (const entry of entries) {
-        if (this.statements.contactGen.get(entry.contactId)?.sync_gen !== gen) this.putContact(entry.Contact, gen);
+        const known = written ? written.has(entry.contactId) : this.statements.contactGen.get(entry.contactId)?.sync_gen === gen;
+        if (!known) this.putContact(entry.Contact, gen);
         this.putConversation(entry, entry.lastMessage, entry.unread, gen);
       }
-    })();
+    });
   }
 
   private putConversation(c: Conversation, lastMessage: Message | null | undefined, unread: boolean | undefined, gen: number): void {
     const lastJson = lastMessage ? JSON.stringify(lastMessage) : null;
-    this.statements.upsertConversation.run({
-      id: c.id,
-      contactId: c.contactId,
-      isActive: c.isActive ? 1 : 0,
-      assigneeMemberId: c.assigneeMemberId,
-      assigneeBotId: c.assigneeBotId,
-      activityAt: activityOf(c),
-      unread: unread ? 1 : 0,
-      unreadKnown: unread === undefined ? null : unread ? 1 : 0,
-      data: JSON.stringify(conversationOnly(c)),
-      lastMessage: lastJson,
-      lastMessageAt: lastMessage?.createdAt ?? null,
-      gen,
-    });
+    const unreadFlag = unread ? 1 : 0;
+    this.statements.upsertConversation.run(
+      c.id, c.contactId, c.isActive ? 1 : 0, c.assigneeMemberId, c.assigneeBotId, activityOf(c), unreadFlag, JSON.stringify(conversationOnly(c)),
+      lastJson, lastMessage?.createdAt ?? null, gen, unread === undefined ? null : unreadFlag,
+    );
     // the row was just given this last message: only the message itself is left to store
-    if (lastMessage) this.statements.upsertMessage.run(messageRow(lastMessage, lastJson!));
+    if (lastMessage) this.statements.upsertMessage.run(lastMessage.id, lastMessage.conversationId, lastMessage.createdAt, lastMessage.text, lastJson!);
   }
 
   putMessages(messages: readonly Message[]): void {
@@ -218,9 +203,9 @@ export class WorkspaceCache {
   }
 
   private putMessage(m: Message): void {
-    const row = messageRow(m, JSON.stringify(m));
-    this.statements.upsertMessage.run(row);
-    this.statements.setLastMessage.run(row);
+    const data = JSON.stringify(m);
+    this.statements.upsertMessage.run(m.id, m.conversationId, m.createdAt, m.text, data);
+    this.statements.setLastMessage.run({ id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, data });
   }
 
   /**
@@ -238,15 +223,15 @@ export class WorkspaceCache {
   }
 
   putAttributes(attributes: readonly Attribute[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const a of attributes) this.statements.upsertAttribute.run(a.id, JSON.stringify(a), gen);
-    })();
+    });
   }
 
   putMembers(members: readonly MemberProfile[], gen = this.currentGen): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const m of members) this.statements.upsertMember.run(m.id, JSON.stringify(m), gen);
-    })();
+    });
   }
 
   setUnread(conversationId: string, unread: boolean): boolean {
@@ -343,20 +328,7 @@ export class WorkspaceCache {
   }
 
   counts(): ConversationCounts {
-    const row = this.db
-      .prepare<{ me: string }, Record<string, number | null>>(
-        `SELECT
-           sum(is_active = 1 AND assignee_member_id = @me) AS me,
-           sum(is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS assigned,
-           sum(is_active = 1) AS open,
-           sum(is_active = 0) AS closed,
-           sum(unread = 1 AND is_active = 1 AND assignee_member_id = @me) AS unread_me,
-           sum(unread = 1 AND is_active = 1 AND (assignee_member_id IS NOT NULL OR assignee_bot_id IS NOT NULL)) AS unread_assigned,
-           sum(unread = 1 AND is_active = 1) AS unread_open,
-           sum(unread = 1 AND is_active = 0) AS unread_closed
-         FROM conversations`,
-      )
-      .get({ me: this.memberId ?? '' })!;
+    const row = this.statements.counts.get({ me: this.memberId ?? '' })!;
     const n = (key: string) => row[key] ?? 0;
     return {
       me: n('me'),
@@ -425,36 +397,4 @@ export class WorkspaceCache {
   close(): void {
     if (this.db.open) this.db.close();
   }
-}
-
-const messageRow = (m: Message, data: string) => ({ id: m.id, conversationId: m.conversationId, createdAt: m.createdAt, text: m.text, data });
-
-/** A Conversation without the list's extras (they live in their own columns). */
-function conversationOnly(c: Conversation): Conversation {
-  return {
-    id: c.id,
-    createdAt: c.createdAt,
-    isActive: c.isActive,
-    channel: c.channel,
-    contactId: c.contactId,
-    workspaceId: c.workspaceId,
-    whatsappAccountId: c.whatsappAccountId,
-    assigneeMemberId: c.assigneeMemberId,
-    assigneeBotId: c.assigneeBotId,
-    lastMessageAt: c.lastMessageAt,
-  };
-}
-
-function toListEntry(row: ConversationRow): ConversationListEntry {
-  return {
-    ...(JSON.parse(row.data) as Conversation),
-    Contact: JSON.parse(row.contact!) as Contact,
-    lastMessage: row.last_message ? (JSON.parse(row.last_message) as Message) : null,
-    unread: row.unread === 1,
-  };
-}
-
-function toPage<T>(rows: T[], limit: number, offset: number): Page<T> {
-  const more = rows.length > limit;
-  return { items: more ? rows.slice(0, limit) : rows, nextCursor: more ? String(offset + limit) : null };
 }
