@@ -66,12 +66,6 @@ export interface TriggerPerson {
  * after this statement's snapshot is neither inserted nor seen here: those go round once more, in a statement
  * that sees them. Inserted in phone order, so two calls with the same new numbers take their index locks in one
  * order.
- *
- * Existing contacts are found one number at a time through the unique (workspace, phone) index (a lateral
- * look-up with `limit 1`, which the planner cannot turn into a join) and updated by id: as a join of the records
- * with the workspace's contacts, the plan followed the statistics, and a workspace they rate at one contact (new
- * since the last ANALYZE, e.g. after a bulk import elsewhere) had all its contacts read into a hash, twice a call,
- * a cost that grew with every call.
  */
 export async function upsertTriggerContacts(ex: Executor, workspaceId: string, people: TriggerPerson[]): Promise<Map<string, string>> {
   const byPhone = new Map<string, string>();
@@ -82,24 +76,20 @@ export async function upsertTriggerContacts(ex: Executor, workspaceId: string, p
       await ex.execute(sql`
         with v as (
           select * from jsonb_to_recordset(${data}::jsonb) as v(phone text collate "C", name text, attributes jsonb)
-        ), old as (
-          select c.id, c.phone_number, v.name, v.attributes
-            from v cross join lateral (
-              select c.id, c.phone_number from contacts c where c.workspace_id = ${workspaceId} and c.phone_number = v.phone limit 1
-            ) c
         ), ins as (
           insert into contacts (workspace_id, phone_number, name, attributes)
           select ${workspaceId}, v.phone, v.name, v.attributes from v order by v.phone
           on conflict (workspace_id, phone_number) do nothing
           returning id, phone_number
         ), upd as (
-          update contacts c set name = coalesce(c.name, o.name), attributes = c.attributes || o.attributes, updated_at = now()
-            from old o
-           where c.id = o.id and ((c.name is null and o.name is not null) or o.attributes <> '{}'::jsonb)
+          update contacts c set name = coalesce(c.name, v.name), attributes = c.attributes || v.attributes, updated_at = now()
+            from v
+           where c.workspace_id = ${workspaceId} and c.phone_number = v.phone
+             and ((c.name is null and v.name is not null) or v.attributes <> '{}'::jsonb)
         )
         select id, phone_number as phone from ins
         union all
-        select id, phone_number from old`),
+        select c.id, c.phone_number from contacts c join v on c.workspace_id = ${workspaceId} and c.phone_number = v.phone`),
     );
     for (const r of rows) byPhone.set(r.phone, r.id);
     todo = todo.filter((p) => !byPhone.has(p.phoneNumber));
