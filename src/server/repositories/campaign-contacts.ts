@@ -62,37 +62,33 @@ export interface TriggerPerson {
 /**
  * Finds or creates the contacts of a trigger call's people (one per phone number) in one statement: new ones are
  * inserted with their name and attributes, existing ones take the name when they have none and the attributes
- * merged over theirs (changed rows only). Answers each phone's contact id. A number another transaction created
- * after this statement's snapshot is neither inserted nor seen here: those go round once more, in a statement
- * that sees them. Inserted in phone order, so two calls with the same new numbers take their index locks in one
- * order.
+ * merged over theirs (`updated_at` moves only when the call gives them something). Answers each phone's contact
+ * id. Inserted in phone order, so two calls with the same numbers take their index and row locks in one order.
+ *
+ * One `insert ... on conflict do update ... returning`: each number is found through the unique
+ * (workspace, phone) index by the insert itself, whatever the statistics say, and a number another transaction
+ * inserts meanwhile is waited for and answered. A join of the records with the workspace's contacts was planned
+ * from the statistics, and a workspace they rate at one contact (new since the last ANALYZE, e.g. after a bulk
+ * import elsewhere) had all its contacts read into a hash twice a call, a cost that grew with every call. The
+ * price: an existing contact the call changes nothing of still gets a new row version (its row is locked and
+ * rewritten as it was).
  */
 export async function upsertTriggerContacts(ex: Executor, workspaceId: string, people: TriggerPerson[]): Promise<Map<string, string>> {
-  const byPhone = new Map<string, string>();
-  let todo = [...people].sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : a.phoneNumber > b.phoneNumber ? 1 : 0));
-  for (let round = 0; todo.length > 0 && round < 3; round++) {
-    const data = JSON.stringify(todo.map((p) => ({ phone: p.phoneNumber, name: p.name, attributes: p.attributes })));
-    const rows = rowsOf<{ id: string; phone: string }>(
-      await ex.execute(sql`
-        with v as (
-          select * from jsonb_to_recordset(${data}::jsonb) as v(phone text collate "C", name text, attributes jsonb)
-        ), ins as (
-          insert into contacts (workspace_id, phone_number, name, attributes)
-          select ${workspaceId}, v.phone, v.name, v.attributes from v order by v.phone
-          on conflict (workspace_id, phone_number) do nothing
-          returning id, phone_number
-        ), upd as (
-          update contacts c set name = coalesce(c.name, v.name), attributes = c.attributes || v.attributes, updated_at = now()
-            from v
-           where c.workspace_id = ${workspaceId} and c.phone_number = v.phone
-             and ((c.name is null and v.name is not null) or v.attributes <> '{}'::jsonb)
-        )
-        select id, phone_number as phone from ins
-        union all
-        select c.id, c.phone_number from contacts c join v on c.workspace_id = ${workspaceId} and c.phone_number = v.phone`),
-    );
-    for (const r of rows) byPhone.set(r.phone, r.id);
-    todo = todo.filter((p) => !byPhone.has(p.phoneNumber));
-  }
-  return byPhone;
+  if (people.length === 0) return new Map();
+  const sorted = [...people].sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : a.phoneNumber > b.phoneNumber ? 1 : 0));
+  const data = JSON.stringify(sorted.map((p) => ({ phone: p.phoneNumber, name: p.name, attributes: p.attributes })));
+  const rows = rowsOf<{ id: string; phone: string }>(
+    await ex.execute(sql`
+      insert into contacts (workspace_id, phone_number, name, attributes)
+      select ${workspaceId}, v.phone, v.name, v.attributes
+        from jsonb_to_recordset(${data}::jsonb) as v(phone text collate "C", name text, attributes jsonb)
+       order by v.phone
+      on conflict (workspace_id, phone_number) do update
+         set name = coalesce(contacts.name, excluded.name),
+             attributes = contacts.attributes || excluded.attributes,
+             updated_at = case when (contacts.name is null and excluded.name is not null) or excluded.attributes <> '{}'::jsonb
+                               then now() else contacts.updated_at end
+      returning id, phone_number as phone`),
+  );
+  return new Map(rows.map((r) => [r.phone, r.id]));
 }
