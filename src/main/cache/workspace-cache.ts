@@ -17,7 +17,7 @@ import { inOwnConnection, openSqlite, type SqliteDatabase } from './sqlite';
 import { type ConversationRow, prepareStatements, type WorkspaceStatements } from './workspace-statements';
 import { activityOf, conversationOnly, ftsQuery, type LiveChatTab, type Page, tabWhere, toListEntry, toPage } from './workspace-rows';
 
-export { ftsQuery, type LiveChatTab, type Page } from './workspace-rows';
+export { type LiveChatTab, type Page } from './workspace-rows';
 
 /** What applying something changed (the `cache.changed` event and the notifier read it). */
 export interface CacheChange {
