@@ -17,11 +17,10 @@ import type { ServiceDeps } from '../services/context';
 
 /** A campaign as the list shows it: newest logs, log counts and results counts. */
 export async function listEntryOf(ex: Executor, row: CampaignRow): Promise<CampaignListEntry> {
-  const [latest, counts, results] = await Promise.all([
-    logs.latestLogsOf(ex, row.workspaceId, [row.id], limits.campaignListLogs),
-    logs.logCountsOf(ex, row.workspaceId, [row.id]),
-    countsOf(ex, row.workspaceId, [row.id]),
-  ]);
+  // One after another: `ex` is often a transaction, whose client runs one statement at a time.
+  const latest = await logs.latestLogsOf(ex, row.workspaceId, [row.id], limits.campaignListLogs);
+  const counts = await logs.logCountsOf(ex, row.workspaceId, [row.id]);
+  const results = await countsOf(ex, row.workspaceId, [row.id]);
   return {
     ...toCampaign(row),
     CampaignLogs: latest.get(row.id) ?? [],

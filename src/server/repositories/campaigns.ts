@@ -74,14 +74,13 @@ export async function campaignsByIds(ex: Executor, ids: string[]): Promise<Map<s
 /** What deploy's validator needs to know of the workspace (ids, and the templates the canvas names). */
 export async function validationFacts(ex: Executor, workspaceId: string, templateIds: string[]) {
   const uuids = templateIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-  const [segments, accounts, attributes, templates] = await Promise.all([
-    ex.select({ id: t.segments.id }).from(t.segments).where(eq(t.segments.workspaceId, workspaceId)),
-    ex.select({ id: t.whatsappAccounts.id }).from(t.whatsappAccounts).where(eq(t.whatsappAccounts.workspaceId, workspaceId)),
-    ex.select({ id: t.attributes.id }).from(t.attributes).where(eq(t.attributes.workspaceId, workspaceId)),
-    uuids.length
-      ? ex.select().from(t.whatsappTemplates).where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), inArray(t.whatsappTemplates.id, uuids)))
-      : Promise.resolve([]),
-  ]);
+  // One after another: at deploy `ex` is a transaction, whose client runs one statement at a time.
+  const segments = await ex.select({ id: t.segments.id }).from(t.segments).where(eq(t.segments.workspaceId, workspaceId));
+  const accounts = await ex.select({ id: t.whatsappAccounts.id }).from(t.whatsappAccounts).where(eq(t.whatsappAccounts.workspaceId, workspaceId));
+  const attributes = await ex.select({ id: t.attributes.id }).from(t.attributes).where(eq(t.attributes.workspaceId, workspaceId));
+  const templates = uuids.length
+    ? await ex.select().from(t.whatsappTemplates).where(and(eq(t.whatsappTemplates.workspaceId, workspaceId), inArray(t.whatsappTemplates.id, uuids)))
+    : [];
   return {
     segmentIds: segments.map((x) => x.id),
     whatsappAccountIds: accounts.map((x) => x.id),
