@@ -52,6 +52,8 @@ export function conversationOnly(c: Conversation): Conversation {
     assigneeMemberId: c.assigneeMemberId,
     assigneeBotId: c.assigneeBotId,
     lastMessageAt: c.lastMessageAt,
+    // Kept so the offline list still shows who waits for a person after a bot gave up.
+    ...(c.needsPerson ? { needsPerson: true as const } : {}),
   };
 }
 
