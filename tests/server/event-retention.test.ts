@@ -51,7 +51,9 @@ async function prune() {
 }
 
 /** Opens the stream and reads SSE frames until `count` frames with an event name have arrived. */
-async function frames(workspaceId: string, headers: Record<string, string>, count: number) {
+type Frame = { id: string | undefined; event: string; data: unknown };
+/** The stream's first `count` frames; `onFrame` hears each as it comes (to act once the stream has said something). */
+async function frames(workspaceId: string, headers: Record<string, string>, count: number, onFrame?: (f: Frame) => void) {
   const controller = new AbortController();
   const res = await ta.app.inject({
     method: 'GET',
@@ -62,8 +64,8 @@ async function frames(workspaceId: string, headers: Record<string, string>, coun
   });
   expect(res.statusCode).toBe(200);
   let body = '';
-  const parsed: { id: string | undefined; event: string; data: unknown }[] = [];
-  const deadline = setTimeout(() => controller.abort(), 5000);
+  const parsed: Frame[] = [];
+  const deadline = setTimeout(() => controller.abort(), 15_000);
   try {
     for await (const chunk of res.stream()) {
       body += String(chunk);
@@ -73,7 +75,10 @@ async function frames(workspaceId: string, headers: Record<string, string>, coun
         body = body.slice(end + 2);
         const field = (name: string) => frame.match(new RegExp(`^${name}: (.*)$`, 'm'))?.[1];
         const event = field('event');
-        if (event) parsed.push({ id: field('id'), event, data: JSON.parse(field('data') ?? 'null') });
+        if (!event) continue;
+        const f: Frame = { id: field('id'), event, data: JSON.parse(field('data') ?? 'null') };
+        parsed.push(f);
+        onFrame?.(f);
       }
       if (parsed.length >= count) break;
     }
@@ -160,9 +165,13 @@ describe('event-log retention', () => {
   it('tells a stream opened without a resume point where it starts, so a client that hears nothing can resume', async () => {
     const ws = a.workspaceId;
     const newest = (await seqsOf(ws)).at(-1)!;
-    const got = frames(ws, {}, 2);
-    setTimeout(() => void append(ws, 'after opening'), 300);
+    // Written once the stream has said where it starts (a write before that would be its start).
+    let appended: Promise<unknown> | undefined;
+    const got = frames(ws, {}, 2, (f) => {
+      if (f.event === 'position') appended = append(ws, 'after opening');
+    });
     const [position, live] = await got;
+    await appended;
     expect(position).toEqual({ id: String(newest), event: 'position', data: null });
     expect(live.event).toBe('contact.updated');
     expect(Number(live.id)).toBe(newest + 1);
