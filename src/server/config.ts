@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { limits } from '../shared/limits';
 
 /** Server configuration from the environment (names fixed by ARCHITECTURE section 1). */
 const Env = z.object({
@@ -76,7 +77,13 @@ export interface Config {
    */
   realtime: { heartbeatMs: number; recheckMs?: number; retentionDays?: number };
   /** Rate limits; tests lower or raise them. */
-  rateLimits: { signUpPerMinute: number; invitePerMinute: number; tokenFailuresPerMinute: number };
+  rateLimits: {
+    signUpPerMinute: number;
+    invitePerMinute: number;
+    tokenFailuresPerMinute: number;
+    /** Calls per 10 s per trigger key (the product's limit, 100; not read from the environment). */
+    triggerCallsPer10s: number;
+  };
   /**
    * Campaigns: after `leaseSeconds` a recipient claimed by a process that died is claimed again, and
    * a send claimed but never finished counts as unknown (never resent). Absent: 300 s.
@@ -159,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       signUpPerMinute: e.RATE_LIMIT_SIGNUP,
       invitePerMinute: e.RATE_LIMIT_INVITE,
       tokenFailuresPerMinute: e.RATE_LIMIT_TOKEN_FAILURES,
+      triggerCallsPer10s: limits.campaign.triggerCallsPer10s,
     },
     ...overrides,
   };

@@ -175,6 +175,15 @@ describe('the trigger-call rate limit per key', () => {
     expect(limit('k', t0 + 10_001)).toBe(1);
   });
 
+  it('counts calls by when they arrived, also when an earlier arrival is counted later', () => {
+    const limit = limiter(2, 10_000);
+    expect(limit('k', 5_000)).toBe(0);
+    expect(limit('k', 1_000)).toBe(0); // arrived first, its key's look-up finished second
+    expect(limit('k', 3_000)).toBe(8); // the oldest (1 s) leaves the window at 11 s
+    expect(limit('k', 11_001)).toBe(0);
+    expect(limit('k', 11_002)).toBe(4); // now 5 s and 11.001 s are in the window: the 5 s call leaves at 15 s
+  });
+
   it('answers at least one second, and refused calls do not count', () => {
     const limit = limiter(1, 10_000);
     expect(limit('k', 0)).toBe(0);

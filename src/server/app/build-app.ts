@@ -136,7 +136,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return !r.isAllowed && r.isExceeded;
     },
   };
-  registerRoutes(app, buildHandlers(services), accessDeps, config.rateLimits);
+  registerRoutes(app, buildHandlers(services, config.rateLimits), accessDeps, config.rateLimits);
   registerFileRoutes(app, files, accessDeps);
   // Meta's callback URL for every connected number (outside the REST table: Meta calls it, not a member).
   await registerWhatsappWebhook(app, {

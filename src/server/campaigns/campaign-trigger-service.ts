@@ -10,12 +10,10 @@ import type { OutboundResult } from '../../shared/schemas/entities';
 import { ownValue } from '../../shared/own-value';
 import { conflict, notFound } from '../errors';
 import { lockCampaign } from '../repositories/campaigns';
-import { type TriggerPerson, attributeNamesOf, upsertTriggerContacts } from '../repositories/campaign-contacts';
+import { type TriggerPerson, triggerFactsOf, upsertTriggerContacts } from '../repositories/campaign-contacts';
 import { insertRunWithRecipients, lockRecipientWrites } from '../repositories/campaign-runs';
-import { defaultCountryOf } from '../repositories/workspaces';
 import type { CampaignKeyContext } from '../services/caller';
 import type { ServiceDeps } from '../services/context';
-import { campaignOf } from './campaign-lookup';
 import { type DeployedCanvas, readDeployedCanvas } from './deployed-canvas';
 import type { CampaignRunner } from './runner';
 
@@ -95,11 +93,12 @@ export function campaignTriggerService(d: Pick<ServiceDeps, 'db'>, runner: Pick<
 
   return {
     async trigger(ctx: CampaignKeyContext, id: string, records: Record<string, string>[]): Promise<z.input<typeof OutboundResult>> {
-      const c = await campaignOf(ex(), ctx.workspaceId, id);
+      const facts = await triggerFactsOf(ex(), ctx.workspaceId, id);
+      if (!facts) throw notFound('Campaign not found');
+      const { campaign: c, country, attributeNames } = facts;
       if (c.type !== 'recurring') throw conflict('Only a recurring campaign is triggered by records');
       if (c.status !== 'active') throw conflict(inactive(c.status));
       const canvas = readDeployedCanvas(c.deployedRf as CampaignDraftRfInstance);
-      const [country, attributeNames] = await Promise.all([defaultCountryOf(ex(), ctx.workspaceId), attributeNamesOf(ex(), ctx.workspaceId)]);
       const results: Results = [];
       const people: Person[] = [];
       records.forEach((record, index) => {

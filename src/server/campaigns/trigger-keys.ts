@@ -22,8 +22,12 @@ export function triggerKeyOf(request: FastifyRequest): string | null {
   return bearer?.startsWith(triggerKeyPrefix) ? bearer : null;
 }
 
-/** A sliding 10-second window per key hash; answers the seconds to wait when over the limit, else 0. */
-export function createKeyRateLimiter(max = limits.campaign.triggerCallsPer10s, windowMs = 10_000) {
+/**
+ * A sliding 10-second window per key hash; answers the seconds to wait when over the limit, else 0. `now` is when
+ * the call arrived: calls that come together are counted together however long the key's look-up took each of
+ * them, so they may be counted out of order; the window is kept sorted.
+ */
+export function createKeyRateLimiter(max: number = limits.campaign.triggerCallsPer10s, windowMs = 10_000) {
   const calls = new Map<string, number[]>();
   return (keyHash: string, now = Date.now()): number => {
     const recent = (calls.get(keyHash) ?? []).filter((t) => t > now - windowMs);
@@ -31,7 +35,8 @@ export function createKeyRateLimiter(max = limits.campaign.triggerCallsPer10s, w
       calls.set(keyHash, recent);
       return Math.max(1, Math.ceil((recent[0] + windowMs - now) / 1000));
     }
-    recent.push(now);
+    const at = recent.findIndex((t) => t > now);
+    recent.splice(at === -1 ? recent.length : at, 0, now);
     calls.set(keyHash, recent);
     return 0;
   };

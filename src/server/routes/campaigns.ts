@@ -5,8 +5,8 @@ import type { Services } from '../http/services';
 import { createKeyRateLimiter } from '../campaigns/trigger-keys';
 import { sendCsv } from './csv-reply';
 
-export function campaignRoutes(s: Services) {
-  const triggerRateLimit = createKeyRateLimiter();
+export function campaignRoutes(s: Services, triggerCallsPer10s: number) {
+  const triggerRateLimit = createKeyRateLimiter(triggerCallsPer10s);
   return {
     listCampaigns: ({ ctx, query }) => s.automation.listCampaigns(ctx, query),
     getCampaign: ({ ctx, params }) => s.automation.getCampaign(ctx, params.campaignId),
@@ -27,8 +27,9 @@ export function campaignRoutes(s: Services) {
     patchCampaignSettings: ({ ctx, body }) => s.campaignSettings.patchSettings(ctx, body),
 
     triggerOutbound: async ({ ctx, params, body, reply }) => {
-      // Calls with a trigger key are rate-limited per key (429 with Retry-After beyond the limit).
-      const wait = ctx.triggerKeyHash ? triggerRateLimit(ctx.triggerKeyHash) : 0;
+      // Calls with a trigger key are rate-limited per key (429 with Retry-After beyond the limit), counted at the
+      // moment each call arrived, not when its key's look-up finished.
+      const wait = ctx.triggerKeyHash ? triggerRateLimit(ctx.triggerKeyHash, Date.now() - reply.elapsedTime) : 0;
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         throw new HttpError(429, `Too many calls with this trigger key; try again in ${wait} s`);

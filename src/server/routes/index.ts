@@ -4,6 +4,7 @@
  */
 import type { Handlers } from '../http/types';
 import type { Services } from '../http/services';
+import type { Config } from '../config';
 import { accountRoutes } from './account';
 import { audienceRoutes } from './audience';
 import { botRoutes } from './bots';
@@ -12,12 +13,12 @@ import { conversationRoutes } from './conversations';
 import { pricingRoutes } from './pricing';
 import { whatsappRoutes } from './whatsapp';
 
-export function buildHandlers(s: Services): Handlers {
+export function buildHandlers(s: Services, rateLimits: Pick<Config['rateLimits'], 'triggerCallsPer10s'>): Handlers {
   return {
     ...accountRoutes(s),
     ...audienceRoutes(s),
     ...botRoutes(s),
-    ...campaignRoutes(s),
+    ...campaignRoutes(s, rateLimits.triggerCallsPer10s),
     ...conversationRoutes(s),
     ...whatsappRoutes(s),
     ...pricingRoutes(s),
