@@ -15,7 +15,7 @@ import {
 
 /** The NOTIFY channel; its payload is `<workspaceId>:<seq>` (the event itself is read from the table). */
 export const eventChannel = 'parley_events';
-/** First key of the two-key advisory lock that orders one workspace's appends ("PRLY"). */
+/** First key of the two-key advisory lock that orders one workspace's appends ("PRLY"; append_workspace_events takes the same). */
 const lockClass = 0x50524c59;
 
 type EventRow = typeof t.workspaceEvents.$inferSelect;
@@ -69,20 +69,15 @@ export type NewEvent = { [T in WorkspaceEventType]: { type: T; payload: Workspac
  */
 export async function appendEvents(tx: Executor, workspaceId: string, events: NewEvent[]): Promise<number> {
   if (events.length === 0) return 0;
-  const data = events.map((e) => ({ type: e.type, payload: eventPayloads[e.type].parse(e.payload) }));
-  // Its own statement: the insert below must take its snapshot after the lock is granted.
-  await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(lockClass))}, hashtext(${workspaceId}))`);
-  const [row] = rowsOf<{ seq: number }>(
-    await tx.execute(sql`
-      with base as (select coalesce(max(seq), 0) as seq from ${t.workspaceEvents} where workspace_id = ${workspaceId}),
-      added as (
-        insert into ${t.workspaceEvents} (workspace_id, seq, type, payload)
-        select ${workspaceId}, base.seq + e.ord, e.value ->> 'type', e.value -> 'payload'
-        from base, jsonb_array_elements(${JSON.stringify(data)}::jsonb) with ordinality as e(value, ord)
-        returning seq)
-      select pg_notify(${eventChannel}, ${`${workspaceId}:`} || max(seq)), max(seq)::bigint as seq from added`),
-  );
+  // The function (migration 0033) takes the lock, then reads the last seq in a snapshot after it; statements
+  // that write rows of their own append through the same function, so the log has one way in.
+  const [row] = rowsOf<{ seq: number }>(await tx.execute(sql`select append_workspace_events(${workspaceId}, ${eventsJson(events)}::jsonb) as seq`));
   return Number(row.seq);
+}
+
+/** A batch of events as append_workspace_events takes them; the payloads go to browsers as they are, so held to the wire schema. */
+export function eventsJson(events: NewEvent[]): string {
+  return JSON.stringify(events.map((e) => ({ type: e.type, payload: eventPayloads[e.type].parse(e.payload) })));
 }
 
 /** Events after `afterSeq`, oldest first (replay for a client that resumes, catch-up after a lost NOTIFY). */

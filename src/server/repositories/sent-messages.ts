@@ -4,8 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../db/client';
-import { eventPayloads } from '../../shared/schemas/events';
-import type { NewEvent } from './event-log';
+import { type NewEvent, eventsJson } from './event-log';
 import type { MessageRow } from './messages';
 
 /** A message Meta accepted, as stored; its id is chosen by the caller, so its events are built before the write. */
@@ -41,8 +40,6 @@ export async function writeSentMessages(ex: Executor, workspaceId: string, at: D
     campaign_id: r.campaignId,
     wa_message_id: r.waMessageId,
   }));
-  // The payloads go to browsers as they are: held to the wire schema, as appendEvents does.
-  const data = events.map((e) => ({ type: e.type, payload: eventPayloads[e.type].parse(e.payload) }));
   const when = at.toISOString();
   // The events come last: the function runs only once the three counts are known, that is once every row
   // above is written and its conversation rows are locked.
@@ -72,7 +69,7 @@ export async function writeSentMessages(ex: Executor, workspaceId: string, at: D
           from v
          where s.workspace_id = ${workspaceId}::uuid and s.id = v.send_id
         returning 1)
-      select append_workspace_events(${workspaceId}, ${JSON.stringify(data)}::jsonb) as seq
+      select append_workspace_events(${workspaceId}, ${eventsJson(events)}::jsonb) as seq
         from (select count(*) from stored) m, (select count(*) from touched) c, (select count(*) from finished) s`),
   );
 }
