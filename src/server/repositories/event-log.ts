@@ -15,8 +15,6 @@ import {
 
 /** The NOTIFY channel; its payload is `<workspaceId>:<seq>` (the event itself is read from the table). */
 export const eventChannel = 'parley_events';
-/** First key of the two-key advisory lock that orders one workspace's appends ("PRLY"; append_workspace_events takes the same). */
-const lockClass = 0x50524c59;
 
 type EventRow = typeof t.workspaceEvents.$inferSelect;
 
@@ -40,20 +38,14 @@ export async function appendEvent<T extends WorkspaceEventType>(
   type: T,
   payload: WorkspaceEventPayload<T>,
 ): Promise<WorkspaceEvent> {
-  // The payload goes to browsers as is: hold it to the wire schema (also strips fields the schema lacks).
-  const data = eventPayloads[type].parse(payload);
+  // One way into the log: the same function as appendEvents (the lock, the next seq, the NOTIFY); the row is read
+  // back by its seq, which the lock keeps this transaction's own until it commits.
   return ex.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(lockClass))}, hashtext(${workspaceId}))`);
+    const seq = await appendEvents(tx, workspaceId, [{ type, payload } as NewEvent]);
     const [row] = await tx
-      .insert(t.workspaceEvents)
-      .values({
-        workspaceId,
-        seq: sql`(select coalesce(max(seq), 0) + 1 from ${t.workspaceEvents} where workspace_id = ${workspaceId})`,
-        type,
-        payload: data,
-      })
-      .returning();
-    await tx.execute(sql`select pg_notify(${eventChannel}, ${`${workspaceId}:${row.seq}`})`);
+      .select()
+      .from(t.workspaceEvents)
+      .where(and(eq(t.workspaceEvents.workspaceId, workspaceId), eq(t.workspaceEvents.seq, seq)));
     return toWorkspaceEvent(row);
   });
 }
