@@ -14,9 +14,9 @@ import * as r from '../repositories/resources';
 import * as v from '../repositories/bot-versions';
 import { attributesOf } from '../repositories/attributes';
 import { workspaceMembersOf } from '../repositories/workspaces';
-import type { Executor } from '../db/client';
+import { type Executor, isUniqueViolation } from '../db/client';
 import type { WorkspaceContext } from '../services/caller';
-import { isUniqueViolation, type ServiceDeps } from '../services/context';
+import type { ServiceDeps } from '../services/context';
 
 const toVersion = (row: v.BotVersionRow, bot: v.BotRow): BotVersion => ({
   id: row.id,

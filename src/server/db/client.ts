@@ -164,3 +164,13 @@ async function appliedMigrationCount(db: Executor): Promise<number> {
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
+
+/**
+ * A PostgreSQL unique violation, whichever driver raised it (drizzle wraps the driver's error as its cause); with
+ * `constraint`, only a violation of that index.
+ */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pgError = e?.code === '23505' ? e : e?.cause?.code === '23505' ? e.cause : undefined;
+  return pgError !== undefined && (constraint === undefined || pgError.constraint === constraint);
+}

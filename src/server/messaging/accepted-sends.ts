@@ -6,7 +6,7 @@
  * one send at a time, so one bad send cannot take the others with it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Database, Executor } from '../db/client';
+import { type Database, type Executor, isUniqueViolation } from '../db/client';
 import { toMessage } from '../repositories/conversations';
 import type { NewEvent } from '../repositories/event-log';
 import { type SentMessageRow, storedWamidConstraint, writeSentMessages } from '../repositories/sent-messages';
@@ -88,7 +88,7 @@ async function writeAccepted(database: Database, ws: string, items: Accepted[]):
 
 const threadKeyOf = (it: Accepted) => ({ contactId: it.target.contact.id, whatsappAccountId: it.target.account.id });
 
-/** The later of two times (null when neither), as `greatest` moves a conversation's times. */
+/** The later of two times, as `greatest` moves a conversation's times (a time it has not got yet counts as earlier). */
 const later = (a: Date | null, b: Date) => (a && a > b ? a : b);
 
 async function writeSent(ex: Executor, ws: string, items: Accepted[], opened: Map<string, Thread>): Promise<SentMessage[]> {
@@ -127,15 +127,8 @@ async function writeSent(ex: Executor, ws: string, items: Accepted[], opened: Ma
   try {
     await writeSentMessages(ex, ws, now, rows, events);
   } catch (err) {
-    if (isStoredWamid(err)) throw new Error('WhatsApp answered a message id that is stored already');
+    if (isUniqueViolation(err, storedWamidConstraint)) throw new Error('WhatsApp answered a message id that is stored already');
     throw err;
   }
   return results;
-}
-
-/** The write broke the unique wamid of messages: Meta answered an id stored already. */
-function isStoredWamid(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  const cause = e?.code ? e : e?.cause;
-  return cause?.code === '23505' && cause.constraint === storedWamidConstraint;
 }

@@ -3,7 +3,7 @@
  * activity times of their conversations, the workspace's events and the sends' outcomes, in one statement.
  */
 import { sql } from 'drizzle-orm';
-import { type Executor, rowsOf } from '../db/client';
+import type { Executor } from '../db/client';
 import { type NewEvent, eventsJson } from './event-log';
 import type { MessageRow } from './messages';
 
@@ -43,33 +43,31 @@ export async function writeSentMessages(ex: Executor, workspaceId: string, at: D
   const when = at.toISOString();
   // The events come last: the function runs only once the three counts are known, that is once every row
   // above is written and its conversation rows are locked.
-  rowsOf(
-    await ex.execute(sql`
-      with v as (
-        select * from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id uuid, send_id uuid, conversation_id uuid, type text,
-          header jsonb, text text, media_url text, footer text, action jsonb, template_components jsonb, creator text, member_id uuid,
-          campaign_id uuid, wa_message_id text)),
-      stored as (
-        insert into messages (id, workspace_id, conversation_id, type, header, text, media_url, footer, action, template_components,
-                              creator, member_id, wa_message_id, status, campaign_id, created_at)
-        select id, ${workspaceId}::uuid, conversation_id, type, header, text, media_url, footer, action, template_components,
-               creator, member_id, wa_message_id, 'sent', campaign_id, ${when}::timestamptz
-          from v
-        returning 1),
-      touched as (
-        update conversations c
-           set last_message_at = greatest(c.last_message_at, ${when}::timestamptz),
-               last_activity_at = greatest(c.last_activity_at, ${when}::timestamptz)
-         where c.workspace_id = ${workspaceId}::uuid and c.id in (select conversation_id from v)
-        returning 1),
-      finished as (
-        update outbound_sends s
-           set status = 'sent', message_id = v.id, wa_message_id = v.wa_message_id, conversation_id = v.conversation_id,
-               error_code = null, failure_reason = null, finished_at = now()
-          from v
-         where s.workspace_id = ${workspaceId}::uuid and s.id = v.send_id
-        returning 1)
-      select append_workspace_events(${workspaceId}, ${eventsJson(events)}::jsonb) as seq
-        from (select count(*) from stored) m, (select count(*) from touched) c, (select count(*) from finished) s`),
-  );
+  await ex.execute(sql`
+    with v as (
+      select * from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id uuid, send_id uuid, conversation_id uuid, type text,
+        header jsonb, text text, media_url text, footer text, action jsonb, template_components jsonb, creator text, member_id uuid,
+        campaign_id uuid, wa_message_id text)),
+    stored as (
+      insert into messages (id, workspace_id, conversation_id, type, header, text, media_url, footer, action, template_components,
+                            creator, member_id, wa_message_id, status, campaign_id, created_at)
+      select id, ${workspaceId}::uuid, conversation_id, type, header, text, media_url, footer, action, template_components,
+             creator, member_id, wa_message_id, 'sent', campaign_id, ${when}::timestamptz
+        from v
+      returning 1),
+    touched as (
+      update conversations c
+         set last_message_at = greatest(c.last_message_at, ${when}::timestamptz),
+             last_activity_at = greatest(c.last_activity_at, ${when}::timestamptz)
+       where c.workspace_id = ${workspaceId}::uuid and c.id in (select conversation_id from v)
+      returning 1),
+    finished as (
+      update outbound_sends s
+         set status = 'sent', message_id = v.id, wa_message_id = v.wa_message_id, conversation_id = v.conversation_id,
+             error_code = null, failure_reason = null, finished_at = now()
+        from v
+       where s.workspace_id = ${workspaceId}::uuid and s.id = v.send_id
+      returning 1)
+    select append_workspace_events(${workspaceId}, ${eventsJson(events)}::jsonb) as seq
+      from (select count(*) from stored) m, (select count(*) from touched) c, (select count(*) from finished) s`);
 }

@@ -15,7 +15,8 @@ import * as attributeRepo from '../repositories/attributes';
 import { contactsPage } from '../repositories/contact-list';
 import { contactConditions } from '../repositories/contact-filter';
 import type { WorkspaceContext } from './caller';
-import { isUniqueViolation, type ServiceDeps } from './context';
+import type { ServiceDeps } from './context';
+import { isUniqueViolation } from '../db/client';
 import { appendEvent } from '../repositories/event-log';
 
 import { attributeIndex, countSegment, segmentWhere } from '../repositories/segment-contacts';

@@ -9,7 +9,8 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { WorkspaceContext } from './caller';
 import * as cr from '../repositories/canned-replies';
 import { isUuid, pageLimit } from '../repositories/pagination';
-import { type ServiceDeps, isUniqueViolation } from './context';
+import type { ServiceDeps } from './context';
+import { isUniqueViolation } from '../db/client';
 
 const taken = (shortcut: string) => conflict(`A canned reply with the shortcut /${shortcut} already exists`);
 

@@ -14,7 +14,8 @@ import { defaultCountryOf } from '../repositories/workspaces';
 import type { WorkspaceContext } from './caller';
 import { appendEvent } from '../repositories/event-log';
 import { type ContactFilter, contactConditions } from '../repositories/contact-filter';
-import { type ServiceDeps, isUniqueViolation } from './context';
+import type { ServiceDeps } from './context';
+import { isUniqueViolation } from '../db/client';
 
 export function contactService(d: ServiceDeps) {
   const ex = () => d.db.db;

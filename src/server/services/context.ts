@@ -24,9 +24,3 @@ export interface ServiceDeps {
   /** The app's metrics (src/server/metrics): the composition root always gives them; a part built alone may go without. */
   metrics?: Metrics;
 }
-
-/** Postgres unique-violation, whichever driver raised it. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}

@@ -12,7 +12,8 @@ import type { Channel } from '../whatsapp/channel';
 import type { GraphClient } from '../whatsapp/graph-client';
 import type { GraphTemplate } from '../whatsapp/graph-types';
 import { appendEvent } from '../repositories/event-log';
-import { type ServiceDeps, isUniqueViolation } from './context';
+import type { ServiceDeps } from './context';
+import { isUniqueViolation } from '../db/client';
 
 export interface SyncCounts {
   updated: number;
